@@ -1,0 +1,41 @@
+//! The `OpDecl` constant.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::Op;
+
+/// `const DECL: ::runtime_core::OpDecl = ...;`
+pub fn decl(op: &Op) -> TokenStream {
+    let vis = &op.vis;
+    let name = op.ident.to_string();
+    let arg_names = op.js_args().map(|(_, arg)| arg.ident.to_string());
+    let no_side_effects = op.no_side_effects;
+    let fast_fn = if op.has_fast_path() {
+        quote! {
+            ::std::option::Option::Some(::runtime_core::FastFn {
+                plain: ::runtime_core::v8::fast_api::CFunction::new(
+                    Self::fast_fn::<false> as *const ::std::ffi::c_void,
+                    &Self::FAST_FN_INFO,
+                ),
+                counted: ::runtime_core::v8::fast_api::CFunction::new(
+                    Self::fast_fn::<true> as *const ::std::ffi::c_void,
+                    &Self::FAST_FN_INFO,
+                ),
+            })
+        }
+    } else {
+        quote!(::std::option::Option::None)
+    };
+    quote! {
+        #vis const DECL: ::runtime_core::OpDecl = ::runtime_core::OpDecl {
+            name: #name,
+            arg_names: &[#(#arg_names),*],
+            slow_fn: Self::slow_fn,
+            fast_fn: #fast_fn,
+            flags: ::runtime_core::OpFlags {
+                no_side_effects: #no_side_effects,
+            },
+        };
+    }
+}

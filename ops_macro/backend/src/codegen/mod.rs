@@ -1,0 +1,86 @@
+//! Code generation: pure functions of the IR. Generated code names everything by absolute
+//! path and calls helpers in `runtime_core::__op` for the actual conversions.
+//!
+//! For `fn op_x`, the output is the function itself plus
+//!
+//! ```text
+//! struct op_x {}            // type namespace only: `op_x(..)` still calls the function
+//! impl op_x {
+//!     const DECL: OpDecl;   // what an Extension registers
+//!     fn slow_fn(..);       // the FunctionCallback
+//!     const FAST_FN_INFO;   // the CFunctionInfo        (when the op can be fast)
+//!     fn fast_fn<COUNTED>;  // the Fast API function    (when the op can be fast)
+//! }
+//! ```
+
+mod decl;
+mod fast;
+mod slow;
+
+pub use decl::decl;
+pub use fast::{fast_fn, fast_fn_info};
+pub use slow::slow_fn;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::internals::ast::strip_op_attributes;
+use crate::ir::Op;
+
+/// The whole expansion of one op.
+pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
+    let mut item_fn = item_fn.clone();
+    strip_op_attributes(&mut item_fn);
+    let ident = &op.ident;
+    let vis = &op.vis;
+    let doc =
+        format!("The op declaration of [`{ident}()`]: register `{ident}::DECL` in an `Extension`.");
+    let decl = decl(op);
+    let slow = slow_fn(op);
+    let fast = op.has_fast_path().then(|| {
+        let info = fast_fn_info(op);
+        let function = fast_fn(op);
+        quote! { #info #function }
+    });
+    quote! {
+        #item_fn
+
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+
+        impl #ident {
+            #decl
+            #slow
+            #fast
+        }
+    }
+}
+
+/// A name the generated code binds for itself; `mixed_site` hygiene keeps it apart from the
+/// user's argument names.
+pub(crate) fn internal_ident(name: &str) -> syn::Ident {
+    format_ident!("{}", name, span = Span::mixed_site())
+}
+
+/// A primitive type name as tokens.
+pub(crate) fn primitive(name: &str) -> syn::Ident {
+    format_ident!("{}", name)
+}
+
+/// The arguments to call the user's function with, in order.
+pub(crate) fn call_args(op: &Op) -> impl Iterator<Item = TokenStream> + '_ {
+    use crate::ir::ArgKind;
+    op.args.iter().map(|arg| {
+        let ident = &arg.ident;
+        match arg.kind {
+            ArgKind::OpStateRef => quote!(&#ident),
+            ArgKind::OpStateMut => quote!(&mut #ident),
+            ArgKind::Scope => {
+                let call = internal_ident("call");
+                quote!(#call.scope())
+            }
+            _ => quote!(#ident),
+        }
+    })
+}

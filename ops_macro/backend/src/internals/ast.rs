@@ -1,0 +1,115 @@
+//! The function as written: name, visibility, arguments with their marker attributes, return
+//! type. Rejects shapes an op cannot have (generics, `self`, `async`, patterns).
+
+use syn::spanned::Spanned;
+use syn::{FnArg, GenericParam, ItemFn, Pat, ReturnType, Type};
+
+use super::attr::{is_marker, Markers};
+use super::Ctxt;
+
+/// An op function as written.
+pub struct OpFn {
+    /// The function's name, which is also the op's JavaScript name.
+    pub ident: syn::Ident,
+    /// The function's visibility, given to the generated declaration too.
+    pub vis: syn::Visibility,
+    /// The arguments in order.
+    pub params: Vec<Param>,
+    /// The return type; `None` for `()`.
+    pub ret: Option<Type>,
+    /// Markers on the function, which apply to the return value.
+    pub ret_markers: Markers,
+}
+
+/// One argument as written.
+pub struct Param {
+    /// Its name.
+    pub ident: syn::Ident,
+    /// Its type.
+    pub ty: Type,
+    /// Its marker attributes.
+    pub markers: Markers,
+    /// The whole argument, for error spans.
+    pub span: proc_macro2::Span,
+}
+
+impl OpFn {
+    /// Reads `item`, recording every problem in `cx`; `None` if it cannot be an op at all.
+    pub fn from_item(cx: &Ctxt, item: &ItemFn) -> Option<Self> {
+        let sig = &item.sig;
+        for attr in &item.attrs {
+            if attr.path().is_ident("op") {
+                cx.error_spanned_by(attr, "duplicate `#[op]` attribute");
+            }
+        }
+        if let Some(asyncness) = &sig.asyncness {
+            cx.error_spanned_by(asyncness, "an op cannot be `async`");
+        }
+        if let Some(variadic) = &sig.variadic {
+            cx.error_spanned_by(variadic, "an op cannot be variadic");
+        }
+        for param in &sig.generics.params {
+            match param {
+                GenericParam::Lifetime(_) => {}
+                GenericParam::Type(_) | GenericParam::Const(_) => cx.error_spanned_by(
+                    param,
+                    "an op cannot be generic: V8 calls one concrete function; write one op per type",
+                ),
+            }
+        }
+        if let Some(where_clause) = &sig.generics.where_clause {
+            cx.error_spanned_by(where_clause, "an op cannot have a `where` clause");
+        }
+
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            match input {
+                FnArg::Receiver(receiver) => cx.error_spanned_by(
+                    receiver,
+                    "an op cannot take `self`: ops are free functions; reach shared data through `&OpState`",
+                ),
+                FnArg::Typed(pat_type) => {
+                    let markers = Markers::from_attributes(cx, &pat_type.attrs);
+                    match &*pat_type.pat {
+                        Pat::Ident(pat_ident) if pat_ident.subpat.is_none() => {
+                            params.push(Param {
+                                ident: pat_ident.ident.clone(),
+                                ty: (*pat_type.ty).clone(),
+                                markers,
+                                span: pat_type.span(),
+                            });
+                        }
+                        other => cx.error_spanned_by(
+                            other,
+                            "op arguments must be plain names (the name appears in error messages)",
+                        ),
+                    }
+                }
+            }
+        }
+
+        let ret = match &sig.output {
+            ReturnType::Default => None,
+            ReturnType::Type(_, ty) => Some((**ty).clone()),
+        };
+        Some(OpFn {
+            ident: sig.ident.clone(),
+            vis: item.vis.clone(),
+            params,
+            ret,
+            ret_markers: Markers::from_attributes(cx, &item.attrs),
+        })
+    }
+}
+
+/// Removes the marker attributes this macro consumed, from the function and its arguments,
+/// so the function compiles as plain Rust.
+pub fn strip_op_attributes(item: &mut ItemFn) {
+    item.attrs
+        .retain(|attr| !is_marker(attr) && !attr.path().is_ident("op"));
+    for input in &mut item.sig.inputs {
+        if let FnArg::Typed(pat_type) = input {
+            pat_type.attrs.retain(|attr| !is_marker(attr));
+        }
+    }
+}

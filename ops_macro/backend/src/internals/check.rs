@@ -1,0 +1,63 @@
+//! Checks on the op as a whole, once every argument has a kind.
+
+use crate::internals::attr::FastMode;
+use crate::internals::Ctxt;
+use crate::ir::{ArgKind, Op};
+
+/// Records every problem with the combination of arguments and options.
+pub fn check(cx: &Ctxt, op: &Op) {
+    check_fast_required(cx, op);
+    check_state_borrows(cx, op);
+}
+
+/// `#[op(fast)]` promises a fast path: every argument and the return must allow one.
+fn check_fast_required(cx: &Ctxt, op: &Op) {
+    if op.fast_mode == FastMode::Required {
+        if let Some((span, reason)) = op.fast_blocker() {
+            cx.error_at(
+                span,
+                format!("`#[op(fast)]`, but this cannot be part of a fast call: {reason}"),
+            );
+        }
+    }
+}
+
+/// An op that can run JavaScript (it takes the scope) must not hold the op state borrowed
+/// while it does, or any op that JavaScript calls would find it taken; and the state can be
+/// borrowed once per call.
+fn check_state_borrows(cx: &Ctxt, op: &Op) {
+    let takes_scope = op.args.iter().any(|arg| arg.kind == ArgKind::Scope);
+    let mut borrowed = false;
+    for arg in &op.args {
+        let is_borrow = matches!(arg.kind, ArgKind::OpStateRef | ArgKind::OpStateMut);
+        if arg.kind == ArgKind::OpStateMut && takes_scope {
+            cx.error_at(
+                arg.span,
+                "an op that takes the scope can run JavaScript, which may call ops that need the \
+                 state: take `Rc<RefCell<OpState>>` and borrow it only where no JavaScript runs",
+            );
+        }
+        if is_borrow && borrowed {
+            cx.error_at(
+                arg.span,
+                "the op state is borrowed by an earlier argument already",
+            );
+        }
+        borrowed |= is_borrow;
+    }
+    let scope_count = op
+        .args
+        .iter()
+        .filter(|arg| arg.kind == ArgKind::Scope)
+        .count();
+    if scope_count > 1 {
+        let second = op
+            .args
+            .iter()
+            .filter(|arg| arg.kind == ArgKind::Scope)
+            .nth(1);
+        if let Some(arg) = second {
+            cx.error_at(arg.span, "an op takes the scope at most once");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Parsing and checking: everything that can fail, with errors collected in one [`Ctxt`].
+
+pub mod ast;
+pub mod attr;
+pub mod check;
+mod ctxt;
+
+pub use ctxt::Ctxt;

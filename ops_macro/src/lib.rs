@@ -1,0 +1,15 @@
+//! `#[op]`: turns a plain Rust function into an opwire op. All the work is done by
+//! `ops_macro_backend`, which tests call without a proc-macro boundary.
+
+use proc_macro::TokenStream;
+
+/// Generates the slow path (`FunctionCallback`), the fast path (V8 Fast API function) where the
+/// signature allows it, and `<fn_name>::DECL`, the `runtime_core::OpDecl` to register.
+///
+/// Options: `#[op(fast)]` (a compile error unless the signature can be fast), `#[op(nofast)]`
+/// (slow path only), `#[op(no_side_effects)]`. See the `runtime_core` crate documentation for
+/// the argument and return types.
+#[proc_macro_attribute]
+pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
+    ops_macro_backend::expand(attr.into(), item.into()).into()
+}

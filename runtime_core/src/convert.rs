@@ -1,0 +1,69 @@
+//! Number conversions shared by the slow path and documented in the crate root. The fast path
+//! gets the same results from V8 itself; the agreement tests compare the two.
+
+/// ECMAScript `ToInt32`: truncate toward zero, wrap modulo 2^32; NaN and ±Infinity are 0.
+#[inline]
+pub fn to_int32(value: f64) -> i32 {
+    to_uint32(value) as i32
+}
+
+/// ECMAScript `ToUint32`: truncate toward zero, wrap modulo 2^32; NaN and ±Infinity are 0.
+#[inline]
+pub fn to_uint32(value: f64) -> u32 {
+    if !value.is_finite() {
+        return 0;
+    }
+    // Common case first: already an integer in range (no float remainder needed).
+    if (0.0..4_294_967_296.0).contains(&value) {
+        return value as u32;
+    }
+    // `rem_euclid` is exact for these magnitudes: the remainder of two floats is always
+    // representable, and adding 2^32 to a negative integer above -2^32 is exact too.
+    value.trunc().rem_euclid(4_294_967_296.0) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn to_int32_matches_ecmascript() {
+        let cases: &[(f64, i32)] = &[
+            (0.0, 0),
+            (-0.0, 0),
+            (1.5, 1),
+            (-1.5, -1),
+            (2147483647.0, i32::MAX),
+            (2147483648.0, i32::MIN),
+            (4294967296.0, 0),
+            (4294967301.0, 5),
+            (-4294967297.0, -1),
+            (9007199254740992.0, 0),
+            (1e20, 1661992960),
+            (f64::NAN, 0),
+            (f64::INFINITY, 0),
+            (f64::NEG_INFINITY, 0),
+            (-1.0, -1),
+        ];
+        for &(input, expected) in cases {
+            assert_eq!(to_int32(input), expected, "ToInt32({input})");
+        }
+    }
+
+    #[test]
+    fn to_uint32_matches_ecmascript() {
+        let cases: &[(f64, u32)] = &[
+            (-1.0, u32::MAX),
+            (-0.5, 0),
+            (4294967295.0, u32::MAX),
+            (4294967296.0, 0),
+            (2147483648.0, 2147483648),
+            (1e20, 1661992960),
+            (-1e20, 2632974336),
+            (f64::NAN, 0),
+        ];
+        for &(input, expected) in cases {
+            assert_eq!(to_uint32(input), expected, "ToUint32({input})");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The opwire runtime: one V8 isolate and context per [`Runtime`], ops grouped in
+//! [`Extension`]s and installed on `globalThis.ops`, typed [`OpState`], and the
+//! conversion helpers that `#[op]`-generated code calls.
+//!
+//! ```
+//! use runtime_core::{op, Extension, Runtime, RuntimeOptions};
+//!
+//! #[op]
+//! fn op_add(a: i32, b: i32) -> i32 {
+//!     a.wrapping_add(b)
+//! }
+//!
+//! let mut runtime = Runtime::new(RuntimeOptions {
+//!     extensions: vec![Extension::new("math").ops(&[op_add::DECL])],
+//!     ..Default::default()
+//! });
+//! let sum = runtime.execute_script_to_string("<doc>", "ops.op_add(40, 2)").unwrap();
+//! assert_eq!(sum, "42");
+//! ```
+//!
+//! # Argument conversions
+//!
+//! Every op has a slow path (a V8 `FunctionCallback`) and, where its signature allows, a
+//! fast path (a V8 Fast API `CFunction`) that optimized code calls directly. Both follow the
+//! same rules, so a call gives the same result or the same exception on either path:
+//!
+//! | Rust | accepts | conversion |
+//! |---|---|---|
+//! | `bool` | any value | ECMAScript `ToBoolean` (WebIDL `boolean`): V8's fast path passes truthiness, so the slow path does too |
+//! | `i32`, `u32` | a Number | `ToInt32` / `ToUint32`: truncate toward zero, wrap modulo 2^32, NaN and ±Infinity become 0 |
+//! | `i8`, `i16`, `u8`, `u16` | a Number | `ToInt32` / `ToUint32`, then wrap to the width (WebIDL `byte`, `short`, ... without `[EnforceRange]`) |
+//! | `f64` | a Number | as is (NaN, ±0 and ±Infinity kept) |
+//! | `f32` | a Number | rounded to the nearest `f32` |
+//! | `#[bigint] i64`, `#[bigint] u64` | a BigInt | `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` |
+//!
+//! Anything else (a string, `undefined`, `null`, a boolean, a BigInt where a Number is
+//! expected, an object, ...) throws a `TypeError` naming the op, the argument's position and
+//! name, the expected and the received type. On the fast path V8 itself checks the types and
+//! leaves the optimized code for the slow path when they do not match, so the slow path is the
+//! one that throws. Missing arguments are `undefined`; extra arguments are ignored.
+//!
+//! Returns: `()` is `undefined`; `bool` a boolean; every number kind a Number; `#[bigint]`
+//! `i64`/`u64` a BigInt.
+
+#![warn(missing_docs)]
+
+pub mod convert;
+mod error;
+mod extension;
+mod ops;
+mod platform;
+mod runtime;
+mod state;
+
+#[doc(hidden)]
+pub mod __op;
+
+pub use error::JsError;
+pub use extension::Extension;
+pub use ops::{FastFn, OpCallCounts, OpDecl, OpFlags};
+pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
+pub use runtime::{Runtime, RuntimeOptions};
+pub use state::OpState;
+
+/// The attribute that turns a Rust function into an op; see the crate README.
+pub use ops_macro::op;
+/// The `v8` crate this runtime is built on; generated code names it through this path.
+pub use v8;

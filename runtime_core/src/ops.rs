@@ -1,0 +1,104 @@
+//! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use crate::OpState;
+
+/// What `#[op]` generates for one op: everything `Runtime` needs to install it.
+#[derive(Clone, Copy)]
+pub struct OpDecl {
+    /// The JavaScript name (the Rust function's name).
+    pub name: &'static str,
+    /// Names of the JavaScript-visible arguments, in order (scope and state arguments are
+    /// not JavaScript-visible); their count is the function's `length`.
+    pub arg_names: &'static [&'static str],
+    /// The `FunctionCallback` for calls that do not take the fast path.
+    pub slow_fn: v8::FunctionCallback,
+    /// The Fast API functions, when the signature allows a fast call.
+    pub fast_fn: Option<FastFn>,
+    /// Flags from the attribute (`#[op(no_side_effects)]`).
+    pub flags: OpFlags,
+}
+
+impl OpDecl {
+    /// The number of JavaScript-visible arguments.
+    pub const fn arity(&self) -> usize {
+        self.arg_names.len()
+    }
+}
+
+/// The two Fast API variants of one op: identical but for counting fast calls, so that a
+/// runtime without call counters pays nothing for them.
+#[derive(Clone, Copy)]
+pub struct FastFn {
+    /// Registered when op call counters are off.
+    pub plain: v8::fast_api::CFunction,
+    /// Registered when op call counters are on: counts, then does what `plain` does.
+    pub counted: v8::fast_api::CFunction,
+}
+
+/// Op flags set by `#[op(...)]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpFlags {
+    /// `#[op(no_side_effects)]`: V8 may call the op while evaluating side-effect-free code
+    /// (e.g. the inspector's eager evaluation).
+    pub no_side_effects: bool,
+}
+
+impl OpFlags {
+    /// No flags.
+    pub const fn empty() -> Self {
+        Self {
+            no_side_effects: false,
+        }
+    }
+}
+
+/// How often an op ran on each path, counted while the runtime's op call counters are on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCallCounts {
+    /// Calls through the V8 Fast API function.
+    pub fast: u64,
+    /// Calls through the `FunctionCallback`.
+    pub slow: u64,
+}
+
+/// The context of one op in one runtime; V8 hands its address to both paths as the function's
+/// data (`v8::External`).
+pub struct OpCtx {
+    pub(crate) decl: &'static OpDecl,
+    pub(crate) counting: bool,
+    pub(crate) fast_calls: Cell<u64>,
+    pub(crate) slow_calls: Cell<u64>,
+    pub(crate) state: Rc<RefCell<OpState>>,
+}
+
+impl OpCtx {
+    pub(crate) fn new(decl: &'static OpDecl, counting: bool, state: Rc<RefCell<OpState>>) -> Self {
+        Self {
+            decl,
+            counting,
+            fast_calls: Cell::new(0),
+            slow_calls: Cell::new(0),
+            state,
+        }
+    }
+
+    /// The op's declaration.
+    pub fn decl(&self) -> &'static OpDecl {
+        self.decl
+    }
+
+    pub(crate) fn counts(&self) -> OpCallCounts {
+        OpCallCounts {
+            fast: self.fast_calls.get(),
+            slow: self.slow_calls.get(),
+        }
+    }
+
+    pub(crate) fn reset_counts(&self) {
+        self.fast_calls.set(0);
+        self.slow_calls.set(0);
+    }
+}

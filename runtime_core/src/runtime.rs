@@ -1,0 +1,231 @@
+//! `Runtime`: one isolate, one context, and the ops of its extensions.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::rc::Rc;
+
+use crate::ops::OpCtx;
+use crate::{init_v8, Extension, JsError, OpCallCounts, OpState};
+
+/// How to build a [`Runtime`].
+pub struct RuntimeOptions {
+    /// Extensions whose ops are installed, in order.
+    pub extensions: Vec<Extension>,
+    /// The global object the ops are installed on: `globalThis[ops_object_name].op_name`.
+    pub ops_object_name: &'static str,
+    /// Count calls per op and per path (fast, slow); see [`Runtime::op_call_counts`]. Off by
+    /// default: the fast path of a runtime without counters does no counting work at all.
+    pub op_call_counters: bool,
+}
+
+impl Default for RuntimeOptions {
+    fn default() -> Self {
+        Self {
+            extensions: Vec::new(),
+            ops_object_name: "ops",
+            op_call_counters: false,
+        }
+    }
+}
+
+/// A V8 isolate with one context in which the ops of its extensions are installed.
+///
+/// Field order is drop order: the context handle goes before the isolate, and the op contexts
+/// (whose addresses V8 holds) outlive the isolate.
+pub struct Runtime {
+    context: v8::Global<v8::Context>,
+    isolate: v8::OwnedIsolate,
+    op_ctxs: Box<[OpCtx]>,
+    op_index: BTreeMap<&'static str, usize>,
+    state: Rc<RefCell<OpState>>,
+}
+
+impl Runtime {
+    /// Creates the isolate and context, fills the op state and installs the ops. Starts V8
+    /// first if needed ([`crate::init_v8`]).
+    ///
+    /// # Panics
+    /// If two ops have the same name, or the ops object name is not a valid property name.
+    pub fn new(mut options: RuntimeOptions) -> Self {
+        init_v8();
+        let state = Rc::new(RefCell::new(OpState::new()));
+        for extension in &mut options.extensions {
+            if let Some(init) = extension.take_state_init() {
+                init(&mut state.borrow_mut());
+            }
+        }
+
+        let mut op_index = BTreeMap::new();
+        let mut op_ctxs = Vec::new();
+        for extension in &options.extensions {
+            for decl in extension.op_decls() {
+                let previous = op_index.insert(decl.name, op_ctxs.len());
+                assert!(
+                    previous.is_none(),
+                    "op `{}` (extension `{}`) is registered twice",
+                    decl.name,
+                    extension.name()
+                );
+                op_ctxs.push(OpCtx::new(decl, options.op_call_counters, state.clone()));
+            }
+        }
+        let op_ctxs = op_ctxs.into_boxed_slice();
+
+        let mut isolate = v8::Isolate::new(v8::CreateParams::default());
+        let context = {
+            v8::scope!(let scope, &mut isolate);
+            let context = v8::Context::new(scope, Default::default());
+            let scope = &mut v8::ContextScope::new(scope, context);
+            let ops_object = v8::Object::new(scope);
+            for op_ctx in op_ctxs.iter() {
+                install_op(scope, ops_object, op_ctx);
+            }
+            let key = v8::String::new(scope, options.ops_object_name)
+                .expect("ops object name fits in a V8 string");
+            context
+                .global(scope)
+                .set(scope, key.into(), ops_object.into())
+                .expect("defining the ops object on a fresh global cannot throw");
+            v8::Global::new(scope, context)
+        };
+
+        Self {
+            context,
+            isolate,
+            op_ctxs,
+            op_index,
+            state,
+        }
+    }
+
+    /// Runs a classic script; returns its completion value, or the exception it threw.
+    pub fn execute_script(
+        &mut self,
+        name: &str,
+        source: &str,
+    ) -> Result<v8::Global<v8::Value>, JsError> {
+        self.with_scope(|scope| {
+            let value = run_script(scope, name, source)?;
+            Ok(v8::Global::new(scope, value))
+        })
+    }
+
+    /// Runs a classic script and converts its completion value with JavaScript's `String()`.
+    pub fn execute_script_to_string(
+        &mut self,
+        name: &str,
+        source: &str,
+    ) -> Result<String, JsError> {
+        self.with_scope(|scope| {
+            let value = run_script(scope, name, source)?;
+            Ok(value.to_rust_string_lossy(scope))
+        })
+    }
+
+    /// Calls `f` with a handle scope entered in this runtime's context.
+    pub fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
+        v8::scope!(let scope, &mut self.isolate);
+        let context = v8::Local::new(scope, &self.context);
+        let scope = &mut v8::ContextScope::new(scope, context);
+        f(scope)
+    }
+
+    /// The op state shared by this runtime's ops.
+    pub fn op_state(&self) -> Rc<RefCell<OpState>> {
+        self.state.clone()
+    }
+
+    /// Calls of op `name` per path since the runtime started or the last reset; `None` for
+    /// an unknown op. All zero unless [`RuntimeOptions::op_call_counters`] is on.
+    pub fn op_call_counts(&self, name: &str) -> Option<OpCallCounts> {
+        self.op_index
+            .get(name)
+            .map(|&index| self.op_ctxs[index].counts())
+    }
+
+    /// Sets every op's call counts to zero.
+    pub fn reset_op_call_counts(&self) {
+        self.op_ctxs.iter().for_each(OpCtx::reset_counts);
+    }
+
+    /// The isolate, e.g. to request a garbage collection or terminate execution.
+    pub fn isolate(&mut self) -> &mut v8::Isolate {
+        &mut self.isolate
+    }
+}
+
+fn install_op<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    ops_object: v8::Local<'s, v8::Object>,
+    op_ctx: &OpCtx,
+) {
+    let decl = op_ctx.decl;
+    // The op context lives in `Runtime::op_ctxs`, which outlives the isolate.
+    let data = v8::External::new(scope, op_ctx as *const OpCtx as *mut c_void);
+    let side_effects = if decl.flags.no_side_effects {
+        v8::SideEffectType::HasNoSideEffect
+    } else {
+        v8::SideEffectType::HasSideEffect
+    };
+    let builder = v8::FunctionTemplate::builder_raw(decl.slow_fn)
+        .data(data.into())
+        .length(decl.arity() as i32)
+        .side_effect_type(side_effects);
+    let template = match &decl.fast_fn {
+        Some(fast_fn) => {
+            let c_function = if op_ctx.counting {
+                &fast_fn.counted
+            } else {
+                &fast_fn.plain
+            };
+            builder.build_fast(scope, std::slice::from_ref(c_function))
+        }
+        None => builder.build(scope),
+    };
+    let name = v8::String::new(scope, decl.name).expect("op name fits in a V8 string");
+    template.set_class_name(name);
+    let function = template
+        .get_function(scope)
+        .expect("instantiating an op function template cannot throw");
+    function.set_name(name);
+    ops_object
+        .set(scope, name.into(), function.into())
+        .expect("defining an op on a plain object cannot throw");
+}
+
+fn run_script<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: &str,
+    source: &str,
+) -> Result<v8::Local<'s, v8::Value>, JsError> {
+    v8::tc_scope!(let try_catch, scope);
+    let source = v8::String::new(try_catch, source).ok_or_else(|| JsError {
+        class_name: "RangeError".to_owned(),
+        message: "script source is too long for a V8 string".to_owned(),
+        stack: None,
+    })?;
+    let resource_name = v8::String::new(try_catch, name).expect("script name fits in a V8 string");
+    let origin = v8::ScriptOrigin::new(
+        try_catch,
+        resource_name.into(),
+        0,
+        0,
+        false,
+        0,
+        None,
+        false,
+        false,
+        false,
+        None,
+    );
+    let result = v8::Script::compile(try_catch, source, Some(&origin))
+        .and_then(|script| script.run(try_catch));
+    match result {
+        Some(value) => Ok(value),
+        None => Err(match try_catch.exception() {
+            Some(exception) => JsError::from_exception(try_catch, exception),
+            None => JsError::terminated(),
+        }),
+    }
+}

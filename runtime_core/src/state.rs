@@ -1,0 +1,100 @@
+//! `OpState`: per-runtime storage that ops reach by type.
+
+use std::any::{type_name, Any, TypeId};
+use std::collections::HashMap;
+
+/// A map from type to one value of that type, owned by a [`crate::Runtime`] and lent to ops
+/// that take `&OpState`, `&mut OpState` or `Rc<RefCell<OpState>>`.
+#[derive(Default)]
+pub struct OpState {
+    // Lookup only, never iterated: the order of a HashMap is irrelevant here.
+    values: HashMap<TypeId, Box<dyn Any>>,
+}
+
+impl OpState {
+    /// An empty state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stores `value`, returning the value of the same type it replaces.
+    pub fn put<T: 'static>(&mut self, value: T) -> Option<T> {
+        self.values
+            .insert(TypeId::of::<T>(), Box::new(value))
+            .map(|old| {
+                *old.downcast::<T>()
+                    .expect("OpState entry keyed by its own TypeId")
+            })
+    }
+
+    /// Whether a value of type `T` is stored.
+    pub fn has<T: 'static>(&self) -> bool {
+        self.values.contains_key(&TypeId::of::<T>())
+    }
+
+    /// The stored `T`.
+    ///
+    /// # Panics
+    /// If no `T` is stored; use [`OpState::try_borrow`] when that can happen.
+    #[track_caller]
+    pub fn borrow<T: 'static>(&self) -> &T {
+        self.try_borrow()
+            .unwrap_or_else(|| panic!("OpState holds no {}", type_name::<T>()))
+    }
+
+    /// The stored `T`, mutably.
+    ///
+    /// # Panics
+    /// If no `T` is stored; use [`OpState::try_borrow_mut`] when that can happen.
+    #[track_caller]
+    pub fn borrow_mut<T: 'static>(&mut self) -> &mut T {
+        self.try_borrow_mut()
+            .unwrap_or_else(|| panic!("OpState holds no {}", type_name::<T>()))
+    }
+
+    /// The stored `T`, if any.
+    pub fn try_borrow<T: 'static>(&self) -> Option<&T> {
+        self.values.get(&TypeId::of::<T>())?.downcast_ref()
+    }
+
+    /// The stored `T`, mutably, if any.
+    pub fn try_borrow_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.values.get_mut(&TypeId::of::<T>())?.downcast_mut()
+    }
+
+    /// Removes and returns the stored `T`, if any.
+    pub fn take<T: 'static>(&mut self) -> Option<T> {
+        self.values.remove(&TypeId::of::<T>()).map(|old| {
+            *old.downcast::<T>()
+                .expect("OpState entry keyed by its own TypeId")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpState;
+
+    #[derive(Debug, PartialEq)]
+    struct Counter(u32);
+
+    #[test]
+    fn put_borrow_replace_take() {
+        let mut state = OpState::new();
+        assert!(state.try_borrow::<Counter>().is_none());
+        assert_eq!(state.put(Counter(1)), None);
+        state.borrow_mut::<Counter>().0 += 1;
+        assert_eq!(state.borrow::<Counter>(), &Counter(2));
+        assert_eq!(state.put(Counter(7)), Some(Counter(2)));
+        state.put(5u8);
+        assert_eq!(state.take::<Counter>(), Some(Counter(7)));
+        assert!(!state.has::<Counter>());
+        assert_eq!(*state.borrow::<u8>(), 5);
+    }
+
+    #[test]
+    #[should_panic(expected = "OpState holds no")]
+    fn borrow_of_missing_type_names_it() {
+        OpState::new().borrow::<Counter>();
+    }
+}
