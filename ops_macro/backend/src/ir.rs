@@ -279,10 +279,10 @@ impl ArgKind {
                 ),
             )
         })?;
-        if let Some(span) = markers.bigint {
+        if let Some(attr) = &markers.bigint {
             if !matches!(kind, ArgKind::BigIntI64 | ArgKind::BigIntU64) {
-                return Err(syn::Error::new(
-                    span,
+                return Err(syn::Error::new_spanned(
+                    attr,
                     "`#[bigint]` applies to `i64` and `u64` only",
                 ));
             }
@@ -372,8 +372,8 @@ impl RetKind {
     /// Classifies a return type (`None` is `()`), or explains why it cannot be one.
     pub fn classify(ty: Option<&Type>, markers: &Markers) -> Result<RetKind, syn::Error> {
         let Some(ty) = ty else {
-            return match markers.bigint {
-                Some(span) => Err(syn::Error::new(span, "`#[bigint]` on an op returning `()`")),
+            return match &markers.bigint {
+                Some(attr) => Err(syn::Error::new_spanned(attr, "`#[bigint]` on an op returning `()`")),
                 None => Ok(RetKind::Unit),
             };
         };
@@ -411,9 +411,9 @@ impl RetKind {
             },
             _ => return Err(unsupported()),
         };
-        if let Some(span) = markers.bigint {
-            return Err(syn::Error::new(
-                span,
+        if let Some(attr) = &markers.bigint {
+            return Err(syn::Error::new_spanned(
+                attr,
                 "`#[bigint]` applies to `i64` and `u64` returns only",
             ));
         }

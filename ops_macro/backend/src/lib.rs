@@ -57,3 +57,84 @@ pub fn parse_op(attr: TokenStream, item_fn: &syn::ItemFn) -> Result<ir::Op, Vec<
     cx.check()?;
     Ok(op.expect("an op without errors was built"))
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+    use crate::ir::{ArgKind, CType, FastArg, RetKind};
+
+    fn op(attr: TokenStream, item: TokenStream) -> ir::Op {
+        let item_fn: syn::ItemFn = syn::parse2(item).unwrap();
+        parse_op(attr, &item_fn).unwrap_or_else(|errors| panic!("{errors:?}"))
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_one_pass() {
+        let item: syn::ItemFn = syn::parse2(quote! {
+            fn op_bad(a: String, b: i64, #[bigint] c: u8) -> Vec<u8> { todo!() }
+        })
+        .unwrap();
+        let errors = parse_op(quote!(fast, wat), &item).err().unwrap();
+        let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(messages.len(), 5, "{messages:#?}");
+        assert!(messages[0].starts_with("unknown op option"));
+        assert!(messages[1].starts_with("unsupported argument type `String`"));
+        assert!(messages[2].starts_with("`i64` needs `#[bigint]`"));
+        assert!(messages[3].starts_with("`#[bigint]` applies to `i64` and `u64` only"));
+        assert!(messages[4].starts_with("unsupported return type `Vec<u8>`"));
+    }
+
+    #[test]
+    fn argument_kinds_and_their_strategies() {
+        let op = op(
+            quote!(),
+            quote! {
+                fn op_kinds(a: u8, #[bigint] b: u64, state: &OpState, c: f32) -> i16 { 0 }
+            },
+        );
+        let kinds: Vec<ArgKind> = op.args.iter().map(|arg| arg.kind).collect();
+        assert_eq!(kinds, [ArgKind::U8, ArgKind::BigIntU64, ArgKind::OpStateRef, ArgKind::F32]);
+        assert_eq!(op.ret.kind, RetKind::I16);
+        assert_eq!(
+            op.args[0].kind.fast(),
+            FastArg::Param { ctype: CType::Uint32, narrow_to: Some("u8") }
+        );
+        let js_args: Vec<(usize, String)> =
+            op.js_args().map(|(index, arg)| (index, arg.ident.to_string())).collect();
+        assert_eq!(js_args, [(0, "a".into()), (1, "b".into()), (2, "c".into())]);
+        assert!(op.uses_bigint());
+        assert!(op.has_fast_path());
+    }
+
+    #[test]
+    fn emitters_follow_the_strategy() {
+        let op = op(quote!(), quote!(fn op_x(scope: &mut v8::PinScope, #[bigint] y: i64) {}));
+        assert!(!op.has_fast_path(), "the scope blocks the fast path");
+        let slow = codegen::slow_fn(&op).to_string();
+        assert!(slow.contains("arg_bigint_i64 (0)"), "{slow}");
+        assert!(slow.contains("op_x (call . scope () , y)"), "{slow}");
+        let whole = codegen::generate(&op, &syn::parse2(quote!(fn op_x() {})).unwrap()).to_string();
+        assert!(!whole.contains("fast_fn <"), "no fast function without a fast path: {whole}");
+        assert!(whole.contains("fast_fn : :: std :: option :: Option :: None"));
+
+        let op = op_bigint();
+        let info = codegen::fast_fn_info(&op).to_string();
+        assert!(info.contains("Int64Representation :: BigInt"), "{info}");
+    }
+
+    fn op_bigint() -> ir::Op {
+        op(quote!(fast), quote!(#[bigint] fn op_y(#[bigint] y: i64) -> i64 { y }))
+    }
+
+    #[test]
+    fn expand_keeps_the_function_and_strips_markers() {
+        let tokens = expand(quote!(), quote!(#[bigint] fn op_y(#[bigint] y: i64) -> i64 { y })).to_string();
+        assert!(tokens.starts_with("fn op_y (y : i64) -> i64 { y }"), "{tokens}");
+        // On error the function is still emitted (without the markers), after the errors.
+        let tokens = expand(quote!(), quote!(fn op_z(#[bigint] y: f64) {})).to_string();
+        assert!(tokens.contains("compile_error"), "{tokens}");
+        assert!(tokens.ends_with("fn op_z (y : f64) { }"), "{tokens}");
+    }
+}

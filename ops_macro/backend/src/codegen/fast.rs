@@ -84,20 +84,17 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             None => (quote!(), quote!(#function(#(#args),*);)),
             Some(ty) => {
                 let ty = primitive(ty);
-                let value = match widen_to {
+                let body_end = match widen_to {
                     Some(wide) => {
                         let wide = primitive(wide);
-                        quote!(#result as #wide)
+                        quote! {
+                            let #result = #function(#(#args),*);
+                            #result as #wide
+                        }
                     }
-                    None => quote!(#result),
+                    None => quote!(#function(#(#args),*)),
                 };
-                (
-                    quote!(-> #ty),
-                    quote! {
-                        let #result = #function(#(#args),*);
-                        #value
-                    },
-                )
+                (quote!(-> #ty), body_end)
             }
         },
         FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),

@@ -17,7 +17,7 @@ pub fn slow_fn(op: &Op) -> TokenStream {
         match arg.kind.slow() {
             SlowArg::Convert { helper } => {
                 let helper = primitive(helper);
-                let index = js_index;
+                let index = proc_macro2::Literal::i32_unsuffixed(js_index);
                 js_index += 1;
                 quote!(let #ident = #call.#helper(#index)?;)
             }

@@ -48,13 +48,17 @@ impl OpFn {
         if let Some(variadic) = &sig.variadic {
             cx.error_spanned_by(variadic, "an op cannot be variadic");
         }
+        let mut generic = false;
         for param in &sig.generics.params {
             match param {
                 GenericParam::Lifetime(_) => {}
-                GenericParam::Type(_) | GenericParam::Const(_) => cx.error_spanned_by(
-                    param,
-                    "an op cannot be generic: V8 calls one concrete function; write one op per type",
-                ),
+                GenericParam::Type(_) | GenericParam::Const(_) => {
+                    generic = true;
+                    cx.error_spanned_by(
+                        param,
+                        "an op cannot be generic: V8 calls one concrete function; write one op per type",
+                    )
+                }
             }
         }
         if let Some(where_clause) = &sig.generics.where_clause {
@@ -88,6 +92,11 @@ impl OpFn {
             }
         }
 
+        if generic {
+            // Its argument types name the generic parameters: classifying them only repeats
+            // the error above.
+            return None;
+        }
         let ret = match &sig.output {
             ReturnType::Default => None,
             ReturnType::Type(_, ty) => Some((**ty).clone()),

@@ -1,10 +1,9 @@
 //! Attributes: the `#[op(...)]` options, and the marker attributes on arguments and on the
 //! function (`#[bigint]`).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{Attribute, Meta, Token};
 
 use super::Ctxt;
@@ -99,8 +98,8 @@ pub const MARKER_ATTRIBUTES: &[&str] = &["bigint"];
 /// Marker attributes found on one argument or on the function (for its return value).
 #[derive(Clone, Debug, Default)]
 pub struct Markers {
-    /// `#[bigint]`: a 64-bit integer passed as a BigInt.
-    pub bigint: Option<Span>,
+    /// `#[bigint]`: a 64-bit integer passed as a BigInt (the attribute, for error spans).
+    pub bigint: Option<Attribute>,
 }
 
 impl Markers {
@@ -114,7 +113,7 @@ impl Markers {
                 } else if markers.bigint.is_some() {
                     cx.error_spanned_by(attr, "duplicate `#[bigint]`");
                 } else {
-                    markers.bigint = Some(attr.span());
+                    markers.bigint = Some(attr.clone());
                 }
             }
         }
