@@ -48,7 +48,7 @@ pub unsafe fn slow_call(
     }
     v8::callback_scope!(unsafe scope, info);
     let mut call = SlowCall {
-        scope: &mut **scope,
+        scope,
         args,
         rv,
         op_ctx,

@@ -2,6 +2,9 @@
 
 use crate::{OpDecl, OpState};
 
+/// Fills the op state when a runtime is created.
+type StateInit = Box<dyn FnOnce(&mut OpState)>;
+
 /// A named group of ops, registered on a [`crate::Runtime`] when it is created.
 ///
 /// ```
@@ -24,7 +27,7 @@ use crate::{OpDecl, OpState};
 pub struct Extension {
     name: &'static str,
     ops: &'static [OpDecl],
-    state_init: Option<Box<dyn FnOnce(&mut OpState)>>,
+    state_init: Option<StateInit>,
 }
 
 impl Extension {
@@ -59,7 +62,7 @@ impl Extension {
         self.ops
     }
 
-    pub(crate) fn take_state_init(&mut self) -> Option<Box<dyn FnOnce(&mut OpState)>> {
+    pub(crate) fn take_state_init(&mut self) -> Option<StateInit> {
         self.state_init.take()
     }
 }

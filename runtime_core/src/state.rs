@@ -11,6 +11,9 @@ pub struct OpState {
     values: HashMap<TypeId, Box<dyn Any>>,
 }
 
+// `borrow`/`borrow_mut` are the names embedders know from deno_core's OpState; they take a
+// type parameter, so they cannot be mistaken for `Borrow::borrow` at a call site.
+#[allow(clippy::should_implement_trait)]
 impl OpState {
     /// An empty state.
     pub fn new() -> Self {

@@ -4,5 +4,8 @@
 #[test]
 fn bad_op_signatures_fail_to_compile() {
     let cases = trybuild::TestCases::new();
-    cases.compile_fail(concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/compile_fail/*.rs"));
+    cases.compile_fail(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testdata/compile_fail/*.rs"
+    ));
 }

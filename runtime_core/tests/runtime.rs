@@ -1,13 +1,16 @@
 //! The runtime end to end: scripts and their errors, extensions and the ops object, op state,
 //! call counters on a real hot loop, panics, and the declarations `#[op]` generates.
 
+// The testdata files hold ops that only the agreement test registers.
+#![allow(dead_code)]
+
 mod common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::{counting_runtime, init_test_flags};
-use runtime_core::{op, v8, Extension, OpCallCounts, OpState, Runtime, RuntimeOptions};
+use runtime_core::{op, v8, Extension, OpCallCounts, OpFlags, OpState, Runtime, RuntimeOptions};
 
 include!("../../testdata/ops/numbers.rs");
 include!("../../testdata/ops/state.rs");
@@ -35,7 +38,12 @@ fn all_ops() -> Extension {
 #[test]
 fn scripts_return_their_completion_value() {
     let mut runtime = counting_runtime(vec![]);
-    assert_eq!(runtime.execute_script_to_string("a.js", "[1, 2].map(x => x * 2).join()").unwrap(), "2,4");
+    assert_eq!(
+        runtime
+            .execute_script_to_string("a.js", "[1, 2].map(x => x * 2).join()")
+            .unwrap(),
+        "2,4"
+    );
     let value = runtime.execute_script("b.js", "40 + 2").unwrap();
     let number = runtime.with_scope(|scope| v8::Local::new(scope, &value).number_value(scope));
     assert_eq!(number, Some(42.0));
@@ -45,7 +53,10 @@ fn scripts_return_their_completion_value() {
 fn script_errors_carry_class_message_and_stack() {
     let mut runtime = counting_runtime(vec![]);
     let err = runtime
-        .execute_script("thrower.js", "function f() { throw new RangeError('too far'); }\nf();")
+        .execute_script(
+            "thrower.js",
+            "function f() { throw new RangeError('too far'); }\nf();",
+        )
         .unwrap_err();
     assert_eq!(err.class_name, "RangeError");
     assert_eq!(err.message, "too far");
@@ -56,13 +67,24 @@ fn script_errors_carry_class_message_and_stack() {
     let err = runtime.execute_script("syntax.js", "let = ;").unwrap_err();
     assert_eq!(err.class_name, "SyntaxError");
 
-    let err = runtime.execute_script("string.js", "throw 'plain'").unwrap_err();
-    assert_eq!((err.class_name.as_str(), err.message.as_str(), err.stack), ("", "plain", None));
+    let err = runtime
+        .execute_script("string.js", "throw 'plain'")
+        .unwrap_err();
+    assert_eq!(
+        (err.class_name.as_str(), err.message.as_str(), err.stack),
+        ("", "plain", None)
+    );
 
     let err = runtime
-        .execute_script("custom.js", "class DbError extends Error { name = 'DbError' }; throw new DbError('gone')")
+        .execute_script(
+            "custom.js",
+            "class DbError extends Error { name = 'DbError' }; throw new DbError('gone')",
+        )
         .unwrap_err();
-    assert_eq!((err.class_name.as_str(), err.message.as_str()), ("DbError", "gone"));
+    assert_eq!(
+        (err.class_name.as_str(), err.message.as_str()),
+        ("DbError", "gone")
+    );
 }
 
 #[test]
@@ -81,7 +103,9 @@ fn ops_are_installed_on_a_configurable_object_with_name_and_length() {
         )
         .unwrap();
     assert_eq!(described, "undefined,op_add_i32,2,1,1,5");
-    let err = runtime.execute_script("new.js", "new native.op_void()").unwrap_err();
+    let err = runtime
+        .execute_script("new.js", "new native.op_void()")
+        .unwrap_err();
     assert_eq!(err.class_name, "TypeError");
 }
 
@@ -97,8 +121,13 @@ fn declarations_say_arity_fast_path_and_flags() {
     assert!(op_scope_number_plus_one::DECL.fast_fn.is_none());
     assert_eq!(op_tally_add::DECL.arg_names, &["by"]);
     assert!(op_tally_add::DECL.fast_fn.is_some());
-    assert!(op_square_f64::DECL.flags.no_side_effects);
-    assert!(!op_add_i32::DECL.flags.no_side_effects);
+    assert_eq!(
+        op_square_f64::DECL.flags,
+        OpFlags {
+            no_side_effects: true
+        }
+    );
+    assert_eq!(op_add_i32::DECL.flags, OpFlags::empty());
     // The function itself is untouched and callable from Rust.
     assert_eq!(op_add_i32(i32::MAX, 1), i32::MIN);
 }
@@ -116,11 +145,23 @@ fn hot_loop_reaches_the_fast_path() {
     let fast = runtime.op_call_counts("op_u32").unwrap();
     let nofast = runtime.op_call_counts("op_u32_nofast").unwrap();
     assert_eq!(fast.fast + fast.slow, 100_000);
-    assert!(fast.fast > 50_000, "the optimized loop calls the fast path: {fast:?}");
-    assert_eq!(nofast, OpCallCounts { fast: 0, slow: 100_000 });
+    assert!(
+        fast.fast > 50_000,
+        "the optimized loop calls the fast path: {fast:?}"
+    );
+    assert_eq!(
+        nofast,
+        OpCallCounts {
+            fast: 0,
+            slow: 100_000
+        }
+    );
     assert_eq!(runtime.op_call_counts("op_missing"), None);
     runtime.reset_op_call_counts();
-    assert_eq!(runtime.op_call_counts("op_u32"), Some(OpCallCounts::default()));
+    assert_eq!(
+        runtime.op_call_counts("op_u32"),
+        Some(OpCallCounts::default())
+    );
 }
 
 #[test]
@@ -131,37 +172,67 @@ fn counters_off_count_nothing_and_calls_still_work() {
         ..Default::default()
     });
     let source = "let sum = 0; for (let i = 0; i < 20000; i++) sum += ops.op_u32(1); sum";
-    assert_eq!(runtime.execute_script_to_string("loop.js", source).unwrap(), "20000");
-    assert_eq!(runtime.op_call_counts("op_u32"), Some(OpCallCounts::default()));
+    assert_eq!(
+        runtime.execute_script_to_string("loop.js", source).unwrap(),
+        "20000"
+    );
+    assert_eq!(
+        runtime.op_call_counts("op_u32"),
+        Some(OpCallCounts::default())
+    );
 }
 
 #[test]
 fn ops_share_the_runtime_op_state() {
     let mut runtime = counting_runtime(vec![all_ops()]);
     let result = runtime
-        .execute_script_to_string("state.js", "[ops.op_tally_get(), ops.op_tally_add(5), ops.op_tally_get()].join()")
+        .execute_script_to_string(
+            "state.js",
+            "[ops.op_tally_get(), ops.op_tally_add(5), ops.op_tally_get()].join()",
+        )
         .unwrap();
     assert_eq!(result, "100,105,105");
-    runtime.execute_script("reset.js", "ops.op_tally_reset()").unwrap();
+    runtime
+        .execute_script("reset.js", "ops.op_tally_reset()")
+        .unwrap();
     assert_eq!(runtime.op_state().borrow().borrow::<Tally>().0, 0);
 
     // The embedder holding the state exclusively: the op throws instead of panicking.
     let state = runtime.op_state();
     let guard = state.borrow_mut();
-    let err = runtime.execute_script("busy.js", "ops.op_tally_get()").unwrap_err();
-    assert_eq!(err.message, "op_tally_get: OpState is borrowed mutably elsewhere");
+    let err = runtime
+        .execute_script("busy.js", "ops.op_tally_get()")
+        .unwrap_err();
+    assert_eq!(
+        err.message,
+        "op_tally_get: OpState is borrowed mutably elsewhere"
+    );
     drop(guard);
-    assert_eq!(runtime.execute_script_to_string("free.js", "ops.op_tally_get()").unwrap(), "0");
+    assert_eq!(
+        runtime
+            .execute_script_to_string("free.js", "ops.op_tally_get()")
+            .unwrap(),
+        "0"
+    );
 }
 
 #[test]
 fn scope_ops_run_on_the_slow_path() {
     let mut runtime = counting_runtime(vec![all_ops()]);
-    let source = "let sum = 0; for (let i = 0; i < 20000; i++) sum += ops.op_scope_number_plus_one(1); sum";
-    assert_eq!(runtime.execute_script_to_string("scope.js", source).unwrap(), "40000");
+    let source =
+        "let sum = 0; for (let i = 0; i < 20000; i++) sum += ops.op_scope_number_plus_one(1); sum";
+    assert_eq!(
+        runtime
+            .execute_script_to_string("scope.js", source)
+            .unwrap(),
+        "40000"
+    );
     assert_eq!(
         runtime.op_call_counts("op_scope_number_plus_one"),
-        Some(OpCallCounts { fast: 0, slow: 20000 })
+        Some(OpCallCounts {
+            fast: 0,
+            slow: 20000
+        })
     );
 }
 
@@ -173,10 +244,18 @@ fn panics_become_errors_and_the_runtime_keeps_working() {
           try { ops.op_panic(i); } catch (e) { caught++; last = e; }
         }
         [caught, last.name, last.message].join('|')";
-    let result = runtime.execute_script_to_string("panic.js", source).unwrap();
-    assert_eq!(result, "1000|Error|op_panic panicked: op_panic was given 1000");
+    let result = runtime
+        .execute_script_to_string("panic.js", source)
+        .unwrap();
+    assert_eq!(
+        result,
+        "1000|Error|op_panic panicked: op_panic was given 1000"
+    );
     let after = runtime
-        .execute_script_to_string("after.js", "[ops.op_panic(0), ops.op_add_i32(20, 22)].join()")
+        .execute_script_to_string(
+            "after.js",
+            "[ops.op_panic(0), ops.op_add_i32(20, 22)].join()",
+        )
         .unwrap();
     assert_eq!(after, "0,42");
 }

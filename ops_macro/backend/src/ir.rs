@@ -373,7 +373,10 @@ impl RetKind {
     pub fn classify(ty: Option<&Type>, markers: &Markers) -> Result<RetKind, syn::Error> {
         let Some(ty) = ty else {
             return match &markers.bigint {
-                Some(attr) => Err(syn::Error::new_spanned(attr, "`#[bigint]` on an op returning `()`")),
+                Some(attr) => Err(syn::Error::new_spanned(
+                    attr,
+                    "`#[bigint]` on an op returning `()`",
+                )),
                 None => Ok(RetKind::Unit),
             };
         };

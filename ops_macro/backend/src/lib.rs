@@ -95,14 +95,27 @@ mod tests {
             },
         );
         let kinds: Vec<ArgKind> = op.args.iter().map(|arg| arg.kind).collect();
-        assert_eq!(kinds, [ArgKind::U8, ArgKind::BigIntU64, ArgKind::OpStateRef, ArgKind::F32]);
+        assert_eq!(
+            kinds,
+            [
+                ArgKind::U8,
+                ArgKind::BigIntU64,
+                ArgKind::OpStateRef,
+                ArgKind::F32
+            ]
+        );
         assert_eq!(op.ret.kind, RetKind::I16);
         assert_eq!(
             op.args[0].kind.fast(),
-            FastArg::Param { ctype: CType::Uint32, narrow_to: Some("u8") }
+            FastArg::Param {
+                ctype: CType::Uint32,
+                narrow_to: Some("u8")
+            }
         );
-        let js_args: Vec<(usize, String)> =
-            op.js_args().map(|(index, arg)| (index, arg.ident.to_string())).collect();
+        let js_args: Vec<(usize, String)> = op
+            .js_args()
+            .map(|(index, arg)| (index, arg.ident.to_string()))
+            .collect();
         assert_eq!(js_args, [(0, "a".into()), (1, "b".into()), (2, "c".into())]);
         assert!(op.uses_bigint());
         assert!(op.has_fast_path());
@@ -110,13 +123,28 @@ mod tests {
 
     #[test]
     fn emitters_follow_the_strategy() {
-        let op = op(quote!(), quote!(fn op_x(scope: &mut v8::PinScope, #[bigint] y: i64) {}));
+        let op = op(
+            quote!(),
+            quote!(
+                fn op_x(scope: &mut v8::PinScope, #[bigint] y: i64) {}
+            ),
+        );
         assert!(!op.has_fast_path(), "the scope blocks the fast path");
         let slow = codegen::slow_fn(&op).to_string();
         assert!(slow.contains("arg_bigint_i64 (0)"), "{slow}");
         assert!(slow.contains("op_x (call . scope () , y)"), "{slow}");
-        let whole = codegen::generate(&op, &syn::parse2(quote!(fn op_x() {})).unwrap()).to_string();
-        assert!(!whole.contains("fast_fn <"), "no fast function without a fast path: {whole}");
+        let whole = codegen::generate(
+            &op,
+            &syn::parse2(quote!(
+                fn op_x() {}
+            ))
+            .unwrap(),
+        )
+        .to_string();
+        assert!(
+            !whole.contains("fast_fn <"),
+            "no fast function without a fast path: {whole}"
+        );
         assert!(whole.contains("fast_fn : :: std :: option :: Option :: None"));
 
         let op = op_bigint();
@@ -125,15 +153,41 @@ mod tests {
     }
 
     fn op_bigint() -> ir::Op {
-        op(quote!(fast), quote!(#[bigint] fn op_y(#[bigint] y: i64) -> i64 { y }))
+        op(
+            quote!(fast),
+            quote!(
+                #[bigint]
+                fn op_y(#[bigint] y: i64) -> i64 {
+                    y
+                }
+            ),
+        )
     }
 
     #[test]
     fn expand_keeps_the_function_and_strips_markers() {
-        let tokens = expand(quote!(), quote!(#[bigint] fn op_y(#[bigint] y: i64) -> i64 { y })).to_string();
-        assert!(tokens.starts_with("fn op_y (y : i64) -> i64 { y }"), "{tokens}");
+        let tokens = expand(
+            quote!(),
+            quote!(
+                #[bigint]
+                fn op_y(#[bigint] y: i64) -> i64 {
+                    y
+                }
+            ),
+        )
+        .to_string();
+        assert!(
+            tokens.starts_with("fn op_y (y : i64) -> i64 { y }"),
+            "{tokens}"
+        );
         // On error the function is still emitted (without the markers), after the errors.
-        let tokens = expand(quote!(), quote!(fn op_z(#[bigint] y: f64) {})).to_string();
+        let tokens = expand(
+            quote!(),
+            quote!(
+                fn op_z(#[bigint] y: f64) {}
+            ),
+        )
+        .to_string();
         assert!(tokens.contains("compile_error"), "{tokens}");
         assert!(tokens.ends_with("fn op_z (y : f64) { }"), "{tokens}");
     }

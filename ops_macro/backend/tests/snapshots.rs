@@ -15,8 +15,14 @@ fn ops_in(source: &str) -> Vec<(String, proc_macro2::TokenStream, syn::ItemFn)> 
     let file = syn::parse_file(source).expect("testdata parses as Rust");
     let mut ops = Vec::new();
     for item in file.items {
-        let syn::Item::Fn(mut item_fn) = item else { continue };
-        let Some(position) = item_fn.attrs.iter().position(|attr| attr.path().is_ident("op")) else {
+        let syn::Item::Fn(mut item_fn) = item else {
+            continue;
+        };
+        let Some(position) = item_fn
+            .attrs
+            .iter()
+            .position(|attr| attr.path().is_ident("op"))
+        else {
             continue;
         };
         let op_attr = item_fn.attrs.remove(position);

@@ -33,8 +33,9 @@ pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
     strip_op_attributes(&mut item_fn);
     let ident = &op.ident;
     let vis = &op.vis;
-    let doc =
-        format!(" The op declaration of [`{ident}()`]: register `{ident}::DECL` in an `Extension`.");
+    let doc = format!(
+        " The op declaration of [`{ident}()`]: register `{ident}::DECL` in an `Extension`."
+    );
     let decl = decl(op);
     let slow = slow_fn(op);
     let fast = op.has_fast_path().then(|| {
