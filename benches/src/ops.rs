@@ -1,0 +1,72 @@
+//! The ops the benchmark calls, and the hand-written floor.
+
+use runtime_core::{op, v8, Extension};
+
+#[op]
+pub fn op_void() {}
+
+#[op(nofast)]
+pub fn op_void_nofast() {}
+
+#[op]
+pub fn op_u32(x: u32) -> u32 {
+    x
+}
+
+#[op]
+pub fn op_bigint(#[bigint] x: u64) {
+    std::hint::black_box(x);
+}
+
+#[op]
+#[bigint]
+pub fn op_bigint_return() -> u64 {
+    std::hint::black_box(1 << 60)
+}
+
+#[op]
+pub fn op_scope(scope: &mut v8::PinScope) {
+    std::hint::black_box(scope);
+}
+
+/// Every op the benchmark registers.
+pub fn extension() -> Extension {
+    Extension::new("bench").ops(&[
+        op_void::DECL,
+        op_void_nofast::DECL,
+        op_u32::DECL,
+        op_bigint::DECL,
+        op_bigint_return::DECL,
+        op_scope::DECL,
+    ])
+}
+
+/// The floor: a fast function written by hand against rusty_v8, no macro, no op context.
+extern "C" fn raw_fast_noop(_receiver: v8::Local<v8::Object>) {}
+
+fn raw_slow_noop(
+    _scope: &mut v8::PinScope,
+    _args: v8::FunctionCallbackArguments,
+    _rv: v8::ReturnValue<v8::Value>,
+) {
+}
+
+const RAW_FAST_NOOP: v8::fast_api::CFunction = v8::fast_api::CFunction::new(
+    raw_fast_noop as *const std::ffi::c_void,
+    &v8::fast_api::CFunctionInfo::new(
+        v8::fast_api::Type::Void.as_info(),
+        &[v8::fast_api::Type::V8Value.as_info()],
+        v8::fast_api::Int64Representation::Number,
+    ),
+);
+
+/// Installs `globalThis.raw_fast_noop`.
+pub fn install_raw_fast_noop(scope: &mut v8::PinScope<'_, '_>) {
+    let template = v8::FunctionTemplate::builder(raw_slow_noop).build_fast(scope, &[RAW_FAST_NOOP]);
+    let function = template.get_function(scope).expect("template instantiates");
+    let name = v8::String::new(scope, "raw_fast_noop").expect("short name");
+    let global = scope.get_current_context().global(scope);
+    global
+        .set(scope, name.into(), function.into())
+        .expect("setting a global cannot throw");
+}
