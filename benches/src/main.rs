@@ -366,7 +366,7 @@ fn new_runtime(op_call_counters: bool) -> Runtime {
         op_call_counters,
         ..Default::default()
     });
-    runtime.with_scope(|scope| ops::install_raw_fast_noop(scope));
+    runtime.with_scope(ops::install_raw_fast_noop);
     runtime
 }
 
