@@ -526,6 +526,16 @@ impl Op {
         self.fast_mode != FastMode::Disabled && self.fast_blocker().is_none()
     }
 
+    /// Whether the fast function needs V8's callback options (to reach the op state).
+    pub fn fast_needs_options(&self) -> bool {
+        self.args.iter().any(|arg| {
+            matches!(
+                arg.kind.fast(),
+                FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
+            )
+        })
+    }
+
     /// Whether the fast function's 64-bit integers are BigInts (V8 has one setting per
     /// function, for arguments and return alike).
     pub fn uses_bigint(&self) -> bool {

@@ -15,12 +15,12 @@ pub fn decl(op: &Op) -> TokenStream {
         quote! {
             ::std::option::Option::Some(::runtime_core::FastFn {
                 plain: ::runtime_core::v8::fast_api::CFunction::new(
-                    Self::fast_fn::<false> as *const ::std::ffi::c_void,
+                    Self::fast_fn as *const ::std::ffi::c_void,
                     &Self::FAST_FN_INFO,
                 ),
                 counted: ::runtime_core::v8::fast_api::CFunction::new(
-                    Self::fast_fn::<true> as *const ::std::ffi::c_void,
-                    &Self::FAST_FN_INFO,
+                    Self::fast_fn_counted as *const ::std::ffi::c_void,
+                    &Self::FAST_FN_COUNTED_INFO,
                 ),
             })
         }

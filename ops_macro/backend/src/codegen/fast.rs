@@ -1,4 +1,8 @@
-//! The fast path: a V8 Fast API function and its `CFunctionInfo`.
+//! The fast path: V8 Fast API functions and their `CFunctionInfo`s.
+//!
+//! Two functions per op: `fast_fn`, registered when op call counters are off, takes exactly
+//! what the op needs (the callback options only for op-state arguments), so it costs what a
+//! hand-written fast function costs; `fast_fn_counted` counts the call, then forwards to it.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -11,12 +15,14 @@ fn ctype_info(ctype: CType) -> TokenStream {
     quote!(::runtime_core::v8::fast_api::Type::#variant.as_info())
 }
 
-/// `const FAST_FN_INFO: CFunctionInfo = ...;`: receiver, parameters, callback options.
-pub fn fast_fn_info(op: &Op) -> TokenStream {
+fn c_function_info(op: &Op, name: &str, with_options: bool) -> TokenStream {
+    let name = format_ident!("{}", name);
     let params = op.args.iter().filter_map(|arg| match arg.kind.fast() {
         FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
         _ => None,
     });
+    let options = with_options
+        .then(|| quote!(::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),));
     let ret = match op.ret.kind.fast() {
         FastRet::Value { ctype, .. } => ctype_info(ctype),
         FastRet::Unsupported(_) => unreachable!("fast_fn_info of an op without a fast path"),
@@ -27,33 +33,38 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
         quote!(Number)
     };
     quote! {
-        const FAST_FN_INFO: ::runtime_core::v8::fast_api::CFunctionInfo =
+        const #name: ::runtime_core::v8::fast_api::CFunctionInfo =
             ::runtime_core::v8::fast_api::CFunctionInfo::new(
                 #ret,
                 &[
                     ::runtime_core::v8::fast_api::Type::V8Value.as_info(),
                     #(#params,)*
-                    ::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),
+                    #options
                 ],
                 ::runtime_core::v8::fast_api::Int64Representation::#repr,
             );
     }
 }
 
-/// `extern "C" fn fast_fn<const COUNTED: bool>(receiver, params.., options) -> ret`.
+/// `FAST_FN_INFO` and `FAST_FN_COUNTED_INFO`: receiver, parameters, callback options (always
+/// for the counted variant, which reads its counter through them).
+pub fn fast_fn_info(op: &Op) -> TokenStream {
+    let plain = c_function_info(op, "FAST_FN_INFO", op.fast_needs_options());
+    let counted = c_function_info(op, "FAST_FN_COUNTED_INFO", true);
+    quote!(#plain #counted)
+}
+
+/// `extern "C" fn fast_fn(receiver, params.. [, options]) -> ret` and
+/// `extern "C" fn fast_fn_counted(receiver, params.., options) -> ret`.
 pub fn fast_fn(op: &Op) -> TokenStream {
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
+    let receiver = internal_ident("receiver");
     let result = internal_ident("result");
     let mut params = Vec::new();
+    let mut param_idents = Vec::new();
     let mut prologue = Vec::new();
-    let needs_op_ctx = op.args.iter().any(|arg| {
-        matches!(
-            arg.kind.fast(),
-            FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
-        )
-    });
-    if needs_op_ctx {
+    if op.fast_needs_options() {
         prologue.push(quote! {
             // SAFETY: V8 passes the options of this call, whose data is the op's context.
             let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
@@ -65,6 +76,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             FastArg::Param { ctype, narrow_to } => {
                 let ty = primitive(ctype.rust_type().expect("a parameter is never void"));
                 params.push(quote!(#ident: #ty));
+                param_idents.push(ident);
                 if let Some(narrow) = narrow_to {
                     let narrow = primitive(narrow);
                     // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
@@ -99,18 +111,28 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         },
         FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
     };
+    let options_param = quote!(#options: *mut ::runtime_core::__op::FastApiCallbackOptions);
+    let plain_options_param = op.fast_needs_options().then(|| quote!(#options_param,));
+    let forwarded_options = op.fast_needs_options().then(|| quote!(#options,));
     quote! {
-        extern "C" fn fast_fn<const COUNTED: bool>(
-            _receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
+        extern "C" fn fast_fn(
+            #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
             #(#params,)*
-            #options: *mut ::runtime_core::__op::FastApiCallbackOptions,
+            #plain_options_param
         ) #ret_ty {
-            if COUNTED {
-                // SAFETY: V8 passes the options of this call, whose data is the op's context.
-                unsafe { ::runtime_core::__op::count_fast_call(#options) };
-            }
+            let _ = #receiver;
             #(#prologue)*
             #body_end
+        }
+
+        extern "C" fn fast_fn_counted(
+            #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
+            #(#params,)*
+            #options_param,
+        ) #ret_ty {
+            // SAFETY: V8 passes the options of this call, whose data is the op's context.
+            unsafe { ::runtime_core::__op::count_fast_call(#options) };
+            Self::fast_fn(#receiver, #(#param_idents,)* #forwarded_options)
         }
     }
 }

@@ -8,8 +8,9 @@
 //! impl op_x {
 //!     const DECL: OpDecl;   // what an Extension registers
 //!     fn slow_fn(..);       // the FunctionCallback
-//!     const FAST_FN_INFO;   // the CFunctionInfo        (when the op can be fast)
-//!     fn fast_fn<COUNTED>;  // the Fast API function    (when the op can be fast)
+//!     const FAST_FN_INFO;   // the CFunctionInfos       (when the op can be fast)
+//!     fn fast_fn;           // the Fast API function    (when the op can be fast)
+//!     fn fast_fn_counted;   // the same, counting calls (when the op can be fast)
 //! }
 //! ```
 
