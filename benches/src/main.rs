@@ -8,19 +8,19 @@
 //!
 //! Run it with `cargo xtask bench-ops` (release build, output in `target/bench-ops/`).
 
-mod alloc;
 mod ops;
 mod report;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use runtime_core::alloc_counter::{self, CountingAllocator};
 use runtime_core::{v8, Runtime, RuntimeOptions};
 
 use report::{BenchResult, Results};
 
 #[global_allocator]
-static ALLOCATOR: alloc::CountingAllocator = alloc::CountingAllocator;
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 /// One benchmark: JavaScript around one op call, or a line saying why it cannot run yet.
 struct Bench {
@@ -404,7 +404,7 @@ fn run_bench(
         let one = start.elapsed().max(Duration::from_nanos(100));
         let per_sample = (plan.sample_time.as_nanos() / one.as_nanos()).max(1) as u64;
 
-        let ((samples, calls), allocs, bytes) = alloc::count(|| {
+        let ((samples, calls), allocs, bytes) = alloc_counter::count(|| {
             let mut samples = Vec::with_capacity(plan.samples);
             for _ in 0..plan.samples {
                 let start = Instant::now();

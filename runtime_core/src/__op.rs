@@ -7,11 +7,15 @@ use std::cell::{Ref, RefCell, RefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
+use std::borrow::Cow;
+
 use crate::convert::{to_int32, to_uint32};
 use crate::ops::OpCtx;
-use crate::OpState;
+use crate::strings::{latin1_to_string, latin1_to_utf8_in, narrow_to_latin1_in};
+use crate::{ByteString, OpState};
 
-pub use v8::fast_api::FastApiCallbackOptions;
+pub use crate::strings::StringBuffer;
+pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};
 
 /// A JavaScript exception is pending on the isolate; the op must return without a value.
 #[derive(Debug)]
@@ -313,39 +317,417 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a boolean.
     #[inline(always)]
-    pub fn ret_bool(&mut self, value: bool) {
+    pub fn ret_bool(&mut self, value: bool) -> Result<(), Thrown> {
         self.rv.set_bool(value);
+        Ok(())
     }
 
     /// Returns an `i32` Number.
     #[inline(always)]
-    pub fn ret_i32(&mut self, value: i32) {
+    pub fn ret_i32(&mut self, value: i32) -> Result<(), Thrown> {
         self.rv.set_int32(value);
+        Ok(())
     }
 
     /// Returns a `u32` Number.
     #[inline(always)]
-    pub fn ret_u32(&mut self, value: u32) {
+    pub fn ret_u32(&mut self, value: u32) -> Result<(), Thrown> {
         self.rv.set_uint32(value);
+        Ok(())
     }
 
     /// Returns an `f64` Number.
     #[inline(always)]
-    pub fn ret_f64(&mut self, value: f64) {
+    pub fn ret_f64(&mut self, value: f64) -> Result<(), Thrown> {
         self.rv.set_double(value);
+        Ok(())
     }
 
     /// Returns an `i64` BigInt.
     #[inline(always)]
-    pub fn ret_bigint_i64(&mut self, value: i64) {
+    pub fn ret_bigint_i64(&mut self, value: i64) -> Result<(), Thrown> {
         let bigint = v8::BigInt::new_from_i64(self.scope, value);
         self.rv.set(bigint.into());
+        Ok(())
     }
 
     /// Returns a `u64` BigInt.
     #[inline(always)]
-    pub fn ret_bigint_u64(&mut self, value: u64) {
+    pub fn ret_bigint_u64(&mut self, value: u64) -> Result<(), Thrown> {
         let bigint = v8::BigInt::new_from_u64(self.scope, value);
         self.rv.set(bigint.into());
+        Ok(())
     }
+
+    // ---- strings ---------------------------------------------------------------------------
+
+    #[inline(always)]
+    fn arg_v8_string(
+        &mut self,
+        index: i32,
+        expected: &str,
+    ) -> Result<v8::Local<'s, v8::String>, Thrown> {
+        v8::Local::<v8::String>::try_from(self.args.get(index))
+            .map_err(|_| self.throw_arg_type_error(index, expected))
+    }
+
+    /// Writes `string` as UTF-8 (lone surrogates as U+FFFD) into `buffer`'s stack or lent room.
+    #[inline(always)]
+    fn write_utf8<'b>(
+        &mut self,
+        string: v8::Local<'s, v8::String>,
+        one_byte: bool,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> &'b str {
+        let worst_case = string.length() * if one_byte { 2 } else { 3 };
+        let room = buffer.room(worst_case);
+        let written = string.write_utf8_uninit_v2(
+            self.scope,
+            room,
+            v8::WriteFlags::kReplaceInvalidUtf8,
+            None,
+        );
+        // SAFETY: V8 wrote `written` bytes of valid UTF-8 (invalid sequences replaced).
+        unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(room.as_ptr().cast(), written))
+        }
+    }
+
+    /// `#[string] &str` in an op that cannot run JavaScript: one-byte ASCII is borrowed in
+    /// place (zero copy); anything else is transcoded into `buffer`.
+    #[inline(always)]
+    pub fn arg_str<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<&'b str, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = buffer.view.insert(v8::ValueView::new(self.scope, string));
+        let (one_byte, ascii) = match view.data() {
+            v8::ValueViewData::OneByte(bytes) => (true, bytes.is_ascii()),
+            v8::ValueViewData::TwoByte(_) => (false, false),
+        };
+        if ascii {
+            // (Borrowed again here: returning the first borrow would hold `buffer` for the
+            // rest of the function.)
+            let Some(view) = buffer.view.as_ref() else {
+                unreachable!("set above")
+            };
+            let v8::ValueViewData::OneByte(bytes) = view.data() else {
+                unreachable!("checked above")
+            };
+            // SAFETY: ASCII is UTF-8. The view keeps the string flat and unmoved while it lives
+            // in `buffer`, and no JavaScript or GC runs during this op's call.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        // The string is flat now (the view flattened it): writing it does not allocate.
+        buffer.view = None;
+        Ok(self.write_utf8(string, one_byte, buffer))
+    }
+
+    /// `#[string] &str` in an op that takes the scope: JavaScript may run and move the string,
+    /// so it is always copied (or transcoded) into `buffer`.
+    #[inline(always)]
+    pub fn arg_str_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<&'b str, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let one_byte = string.is_onebyte();
+        Ok(self.write_utf8(string, one_byte, buffer))
+    }
+
+    /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
+    #[inline(always)]
+    pub fn arg_cow_str<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, str>, Thrown> {
+        self.arg_str(index, buffer).map(Cow::Borrowed)
+    }
+
+    /// `#[string] Cow<str>` in an op that takes the scope: as [`SlowCall::arg_str_copied`].
+    #[inline(always)]
+    pub fn arg_cow_str_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, str>, Thrown> {
+        self.arg_str_copied(index, buffer).map(Cow::Borrowed)
+    }
+
+    /// `#[string] String`: one allocation of the exact UTF-8 length, written in one pass.
+    #[inline(always)]
+    pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope, string);
+        if let v8::ValueViewData::OneByte(latin1) = view.data() {
+            return Ok(latin1_to_string(latin1));
+        }
+        drop(view);
+        let utf8_len = string.utf8_length(self.scope);
+        let mut utf8 = Vec::with_capacity(utf8_len);
+        let written = string.write_utf8_uninit_v2(
+            self.scope,
+            utf8.spare_capacity_mut(),
+            v8::WriteFlags::kReplaceInvalidUtf8,
+            None,
+        );
+        debug_assert_eq!(written, utf8_len);
+        // SAFETY: V8 initialised `written` bytes of valid UTF-8.
+        unsafe {
+            utf8.set_len(written);
+            Ok(String::from_utf8_unchecked(utf8))
+        }
+    }
+
+    #[cold]
+    fn throw_not_latin1(&mut self, index: i32) -> Thrown {
+        let decl = self.op_ctx.decl;
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        let message = format!(
+            "{}: argument {} ({name}) must be a string of characters up to U+00FF, received a string with wider characters",
+            decl.name,
+            index + 1
+        );
+        self.throw_type_error(&message)
+    }
+
+    /// `#[string(onebyte)] Cow<[u8]>` in an op that cannot run JavaScript: one-byte content
+    /// borrowed in place; a string with a character above U+00FF throws.
+    #[inline(always)]
+    pub fn arg_onebyte<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = buffer.view.insert(v8::ValueView::new(self.scope, string));
+        if let v8::ValueViewData::OneByte(_) = view.data() {
+            // (Borrowed again: see `arg_str`.)
+            let Some(view) = buffer.view.as_ref() else {
+                unreachable!("set above")
+            };
+            let v8::ValueViewData::OneByte(bytes) = view.data() else {
+                unreachable!("checked above")
+            };
+            return Ok(Cow::Borrowed(bytes));
+        }
+        self.arg_onebyte_copied_from(index, string, buffer)
+    }
+
+    /// `#[string(onebyte)] Cow<[u8]>` in an op that takes the scope: copied into `buffer`.
+    #[inline(always)]
+    pub fn arg_onebyte_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        self.arg_onebyte_copied_from(index, string, buffer)
+    }
+
+    fn arg_onebyte_copied_from<'b>(
+        &mut self,
+        index: i32,
+        string: v8::Local<'s, v8::String>,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        buffer.view = None;
+        let view = v8::ValueView::new(self.scope, string);
+        let copied = match view.data() {
+            v8::ValueViewData::OneByte(bytes) => {
+                let room = buffer.room(bytes.len());
+                let room = &mut room[..bytes.len()];
+                for (slot, &byte) in room.iter_mut().zip(bytes) {
+                    slot.write(byte);
+                }
+                // SAFETY: every byte of `room` was written above.
+                Some(unsafe { std::slice::from_raw_parts(room.as_ptr().cast::<u8>(), room.len()) })
+            }
+            v8::ValueViewData::TwoByte(units) => {
+                narrow_to_latin1_in(units, buffer.room(units.len()))
+            }
+        };
+        drop(view);
+        match copied {
+            Some(bytes) => Ok(Cow::Borrowed(bytes)),
+            None => Err(self.throw_not_latin1(index)),
+        }
+    }
+
+    /// `ByteString`: the Latin-1 bytes, one allocation; a character above U+00FF throws.
+    #[inline(always)]
+    pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope, string);
+        let bytes = match view.data() {
+            v8::ValueViewData::OneByte(bytes) => Some(bytes.to_vec()),
+            v8::ValueViewData::TwoByte(units) => {
+                units.iter().map(|&unit| u8::try_from(unit).ok()).collect()
+            }
+        };
+        drop(view);
+        bytes
+            .map(ByteString)
+            .ok_or_else(|| self.throw_not_latin1(index))
+    }
+
+    #[cold]
+    fn throw_too_long(&mut self) -> Thrown {
+        let message = format!(
+            "{}: the returned string is longer than V8 allows",
+            self.op_ctx.decl.name
+        );
+        let message =
+            v8::String::new(self.scope, &message).unwrap_or_else(|| v8::String::empty(self.scope));
+        let exception = v8::Exception::range_error(self.scope, message);
+        self.scope.throw_exception(exception);
+        Thrown(())
+    }
+
+    #[inline(always)]
+    fn set_string(&mut self, string: Option<v8::Local<'s, v8::String>>) -> Result<(), Thrown> {
+        match string {
+            Some(string) => {
+                self.rv.set(string.into());
+                Ok(())
+            }
+            None => Err(self.throw_too_long()),
+        }
+    }
+
+    /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding), anything else from
+    /// UTF-8.
+    #[inline(always)]
+    pub fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
+        let string = if value.is_ascii() {
+            v8::String::new_from_one_byte(self.scope, value.as_bytes(), v8::NewStringType::Normal)
+        } else {
+            v8::String::new_from_utf8(self.scope, value.as_bytes(), v8::NewStringType::Normal)
+        };
+        self.set_string(string)
+    }
+
+    /// Returns an owned `String`; see [`SlowCall::ret_str`].
+    #[inline(always)]
+    pub fn ret_string(&mut self, value: String) -> Result<(), Thrown> {
+        self.ret_str(&value)
+    }
+
+    /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
+    /// (no copy); anything else is copied from UTF-8.
+    #[inline(always)]
+    pub fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
+        if value.is_ascii() {
+            let string = v8::String::new_external_onebyte_static(self.scope, value.as_bytes());
+            self.set_string(string)
+        } else {
+            self.ret_str(value)
+        }
+    }
+
+    /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as
+    /// [`SlowCall::ret_str`].
+    #[inline(always)]
+    pub fn ret_cow_str(&mut self, value: Cow<'static, str>) -> Result<(), Thrown> {
+        match value {
+            Cow::Borrowed(value) => self.ret_static_str(value),
+            Cow::Owned(value) => self.ret_str(&value),
+        }
+    }
+
+    /// Returns an `Option<String>`: `None` is `null`.
+    #[inline(always)]
+    pub fn ret_option_string(&mut self, value: Option<String>) -> Result<(), Thrown> {
+        match value {
+            Some(value) => self.ret_str(&value),
+            None => {
+                self.rv.set_null();
+                Ok(())
+            }
+        }
+    }
+
+    /// Returns a `ByteString` as a one-byte string of its Latin-1 bytes.
+    #[inline(always)]
+    pub fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
+        let string = v8::String::new_from_one_byte(self.scope, &value, v8::NewStringType::Normal);
+        self.set_string(string)
+    }
+}
+
+// ---- fast-path string arguments (V8 passes sequential one-byte strings only) ---------------
+
+/// The bytes of a fast call's one-byte string argument.
+///
+/// # Safety
+/// `string` must be the `FastApiOneByteString` V8 passed to the running fast call.
+#[inline(always)]
+unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a [u8] {
+    // SAFETY: V8 passes a valid string whose bytes stay put for the fast call (no GC runs).
+    unsafe { (*string).as_bytes() }
+}
+
+/// `#[string] &str` on the fast path: ASCII in place, Latin-1 transcoded into `buffer`.
+///
+/// # Safety
+/// As [`fast_latin1`]; the result must not outlive the fast call.
+#[inline(always)]
+pub unsafe fn fast_str<'b>(
+    string: *const FastApiOneByteString,
+    buffer: &'b mut StringBuffer<'_>,
+) -> &'b str {
+    // SAFETY: forwarded from the caller.
+    let latin1: &'b [u8] = unsafe { fast_latin1(string) };
+    if latin1.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return unsafe { std::str::from_utf8_unchecked(latin1) };
+    }
+    latin1_to_utf8_in(latin1, buffer.room(latin1.len() * 2))
+}
+
+/// `#[string] Cow<str>` on the fast path: as [`fast_str`], borrowed.
+///
+/// # Safety
+/// As [`fast_str`].
+#[inline(always)]
+pub unsafe fn fast_cow_str<'b>(
+    string: *const FastApiOneByteString,
+    buffer: &'b mut StringBuffer<'_>,
+) -> Cow<'b, str> {
+    // SAFETY: forwarded from the caller.
+    Cow::Borrowed(unsafe { fast_str(string, buffer) })
+}
+
+/// `#[string] String` on the fast path: one allocation of the exact UTF-8 length.
+///
+/// # Safety
+/// As [`fast_latin1`].
+#[inline(always)]
+pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
+    // SAFETY: forwarded from the caller.
+    latin1_to_string(unsafe { fast_latin1(string) })
+}
+
+/// `#[string(onebyte)] Cow<[u8]>` on the fast path: the bytes in place.
+///
+/// # Safety
+/// As [`fast_str`].
+#[inline(always)]
+pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [u8]> {
+    // SAFETY: forwarded from the caller.
+    Cow::Borrowed(unsafe { fast_latin1(string) })
+}
+
+/// `ByteString` on the fast path: the bytes, one allocation.
+///
+/// # Safety
+/// As [`fast_latin1`].
+#[inline(always)]
+pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
+    // SAFETY: forwarded from the caller.
+    ByteString(unsafe { fast_latin1(string) }.to_vec())
 }

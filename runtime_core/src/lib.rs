@@ -44,6 +44,7 @@
 
 #![warn(missing_docs)]
 
+pub mod alloc_counter;
 pub mod convert;
 mod error;
 mod extension;
@@ -51,6 +52,7 @@ mod ops;
 mod platform;
 mod runtime;
 mod state;
+mod strings;
 
 #[doc(hidden)]
 pub mod __op;
@@ -61,6 +63,7 @@ pub use ops::{FastFn, OpCallCounts, OpDecl, OpFlags};
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{Runtime, RuntimeOptions};
 pub use state::OpState;
+pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE};
 
 /// The attribute that turns a Rust function into an op; see the crate README.
 pub use ops_macro::op;

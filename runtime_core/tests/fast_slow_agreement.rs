@@ -10,7 +10,7 @@ mod common;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use common::{counting_runtime, DESCRIBE_JS};
+use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{op, v8, Extension, OpState, Runtime};
 
 include!("../../testdata/ops/numbers.rs");
@@ -120,61 +120,6 @@ fn is_accepted(accepts: Accepts, runtime: &mut Runtime, input: &str) -> bool {
         Accepts::BigInts => type_of == "bigint",
         Accepts::Anything => true,
     }
-}
-
-/// Calls `op(args)` once from unoptimized code and once from an optimized caller; returns
-/// both outcomes and which path each took.
-fn call_both_ways(
-    runtime: &mut Runtime,
-    op: &str,
-    warm_args: &str,
-    args: &str,
-) -> [(String, &'static str); 2] {
-    let arity = if args.is_empty() {
-        0
-    } else {
-        args.split(',').count()
-    };
-    let params: Vec<String> = (0..arity).map(|i| format!("p{i}")).collect();
-    let params = params.join(", ");
-
-    runtime.reset_op_call_counts();
-    let slow = runtime
-        .execute_script_to_string("slow", &format!("attempt(() => ops.{op}({args}))"))
-        .unwrap();
-    let counts = runtime.op_call_counts(op).unwrap();
-    assert_eq!(
-        (counts.fast, counts.slow),
-        (0, 1),
-        "{op}({args}) from unoptimized code"
-    );
-
-    // A fresh caller each time, so one input's deoptimization does not colour the next.
-    let setup = format!(
-        "globalThis.caller = function ({params}) {{ return ops.{op}({params}); }};
-         %PrepareFunctionForOptimization(caller);
-         caller({warm_args}); caller({warm_args});
-         %OptimizeFunctionOnNextCall(caller);
-         caller({warm_args});"
-    );
-    runtime.execute_script("warm", &setup).unwrap();
-    let warm = runtime.op_call_counts(op).unwrap();
-    runtime.reset_op_call_counts();
-    assert!(
-        warm.fast >= 1,
-        "{op}: optimized caller with {warm_args} took the fast path ({warm:?})"
-    );
-    let fast = runtime
-        .execute_script_to_string("fast", &format!("attempt(() => caller({args}))"))
-        .unwrap();
-    let counts = runtime.op_call_counts(op).unwrap();
-    assert_eq!(
-        counts.fast + counts.slow,
-        1,
-        "{op}({args}) ran once: {counts:?}"
-    );
-    let fast_path = if counts.fast == 1 { "fast" } else { "slow" };
-    [(slow, "slow"), (fast, fast_path)]
 }
 
 #[test]

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::internals::ast::{OpFn, Param};
-use crate::internals::attr::{FastMode, Markers, OpAttrs};
+use crate::internals::attr::{FastMode, Markers, OpAttrs, StringMode};
 use crate::internals::Ctxt;
 
 /// A checked op, ready for code generation.
@@ -70,6 +70,16 @@ pub enum ArgKind {
     BigIntI64,
     /// `#[bigint] u64`.
     BigIntU64,
+    /// `#[string] &str`.
+    Str,
+    /// `#[string] Cow<str>`.
+    CowStr,
+    /// `#[string] String`.
+    String,
+    /// `#[string(onebyte)] Cow<[u8]>`.
+    OneByte,
+    /// `ByteString`.
+    ByteString,
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -107,6 +117,16 @@ pub enum RetKind {
     BigIntI64,
     /// `#[bigint] u64`.
     BigIntU64,
+    /// `String`.
+    String,
+    /// `&'static str`.
+    StaticStr,
+    /// `Cow<'static, str>`.
+    CowStr,
+    /// `Option<String>`: `None` is `null`.
+    OptionString,
+    /// `ByteString`.
+    ByteString,
 }
 
 /// A V8 Fast API C type (`v8::fast_api::Type`).
@@ -128,6 +148,9 @@ pub enum CType {
     Float32,
     /// `double`.
     Float64,
+    /// A sequential one-byte string, passed as `const FastOneByteString&`; V8 takes the slow
+    /// path for any other string representation.
+    SeqOneByteString,
 }
 
 impl CType {
@@ -142,20 +165,7 @@ impl CType {
             CType::Uint64 => "Uint64",
             CType::Float32 => "Float32",
             CType::Float64 => "Float64",
-        }
-    }
-
-    /// The Rust type V8 passes for it; `None` for `void`.
-    pub fn rust_type(self) -> Option<&'static str> {
-        match self {
-            CType::Void => None,
-            CType::Bool => Some("bool"),
-            CType::Int32 => Some("i32"),
-            CType::Uint32 => Some("u32"),
-            CType::Int64 => Some("i64"),
-            CType::Uint64 => Some("u64"),
-            CType::Float32 => Some("f32"),
-            CType::Float64 => Some("f64"),
+            CType::SeqOneByteString => "SeqOneByteString",
         }
     }
 
@@ -173,6 +183,15 @@ pub enum SlowArg {
         /// The `runtime_core::__op::SlowCall` method that converts (and throws on bad input).
         helper: &'static str,
     },
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut buffer)`
+    /// with a `StringBuffer` that lives for the call.
+    Buffered {
+        /// The helper for an op that cannot run JavaScript: may borrow V8's memory in place.
+        in_place: &'static str,
+        /// The helper for an op that takes the scope (JavaScript may run and move the
+        /// string): always copies into the buffer.
+        copied: &'static str,
+    },
     /// The call's scope.
     Scope,
     /// A shared borrow of the op state.
@@ -183,16 +202,32 @@ pub enum SlowArg {
     StateRc,
 }
 
+/// How a fast-call parameter becomes the function's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastConvert {
+    /// Passed as is.
+    Direct,
+    /// Narrowed with a wrapping `as` to this Rust type (no Fast API type is that small).
+    Narrow(&'static str),
+    /// Through the `runtime_core::__op` function of this name; `buffered` ones also take a
+    /// `StringBuffer` for the call.
+    Helper {
+        /// The helper's name.
+        name: &'static str,
+        /// Whether it takes a `&mut StringBuffer`.
+        buffered: bool,
+    },
+}
+
 /// How an argument reaches the function on the fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastArg {
-    /// A parameter of the fast function, of `ctype`; narrowed to `narrow_to` (with a
-    /// wrapping `as`) when the Rust type is smaller than any Fast API type.
+    /// A parameter of the fast function, of `ctype`, converted by `convert`.
     Param {
         /// The Fast API type V8 passes.
         ctype: CType,
-        /// The Rust type the function takes, when it differs from `ctype`'s.
-        narrow_to: Option<&'static str>,
+        /// How it becomes the Rust argument.
+        convert: FastConvert,
     },
     /// A shared borrow of the op state, reached through the callback options.
     StateRef,
@@ -233,52 +268,153 @@ pub enum FastRet {
 }
 
 const SUPPORTED_ARGS: &str = "bool, i8, i16, i32, u8, u16, u32, f32, f64, #[bigint] i64, \
-     #[bigint] u64, &OpState, &mut OpState, Rc<RefCell<OpState>>, &mut v8::PinScope";
-const SUPPORTED_RETS: &str =
-    "(), bool, i8, i16, i32, u8, u16, u32, f32, f64, #[bigint] i64, #[bigint] u64";
+     #[bigint] u64, #[string] &str, #[string] Cow<str>, #[string] String, \
+     #[string(onebyte)] Cow<[u8]>, ByteString, &OpState, &mut OpState, Rc<RefCell<OpState>>, \
+     &mut v8::PinScope";
+const SUPPORTED_RETS: &str = "(), bool, i8, i16, i32, u8, u16, u32, f32, f64, #[bigint] i64, \
+     #[bigint] u64, String, &'static str, Cow<'static, str>, Option<String>, ByteString";
+
+const STRING_RETURN_IS_SLOW: &str =
+    "returning a string allocates it on the V8 heap, which a fast call must not do";
+
+/// What a type looks like, for classification: enough structure to tell the supported kinds
+/// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
+#[derive(Debug, PartialEq, Eq)]
+enum Shape<'a> {
+    /// A path type: its last segment's name, its type arguments, its first lifetime argument.
+    Path {
+        name: String,
+        types: Vec<&'a Type>,
+        lifetime: Option<&'a syn::Lifetime>,
+    },
+    /// `&T` / `&mut T`.
+    Reference {
+        mutable: bool,
+        lifetime: Option<&'a syn::Lifetime>,
+        target: &'a Type,
+    },
+    /// Anything else.
+    Other,
+}
+
+fn shape(ty: &Type) -> Shape<'_> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return Shape::Other;
+            };
+            let mut types = Vec::new();
+            let mut lifetime = None;
+            if let PathArguments::AngleBracketed(args) = &last.arguments {
+                for arg in &args.args {
+                    match arg {
+                        GenericArgument::Type(ty) => types.push(ty),
+                        GenericArgument::Lifetime(lt) => lifetime = lifetime.or(Some(lt)),
+                        _ => {}
+                    }
+                }
+            }
+            Shape::Path {
+                name: last.ident.to_string(),
+                types,
+                lifetime,
+            }
+        }
+        Type::Reference(reference) => Shape::Reference {
+            mutable: reference.mutability.is_some(),
+            lifetime: reference.lifetime.as_ref(),
+            target: &reference.elem,
+        },
+        Type::Group(group) => shape(&group.elem),
+        Type::Paren(paren) => shape(&paren.elem),
+        _ => Shape::Other,
+    }
+}
+
+/// The name of a plain path type (`u32`, `str`, `OpState`), if `ty` is one.
+fn path_name(ty: &Type) -> Option<String> {
+    match shape(ty) {
+        Shape::Path { name, types, .. } if types.is_empty() => Some(name),
+        _ => None,
+    }
+}
+
+/// Whether `ty` is `[u8]`.
+fn is_byte_slice(ty: &Type) -> bool {
+    matches!(ty, Type::Slice(slice) if path_name(&slice.elem).as_deref() == Some("u8"))
+}
 
 impl ArgKind {
     /// Classifies an argument type, or explains why it cannot be one.
     pub fn classify(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
-        let kind = match primitive_name(ty).as_deref() {
-            Some("bool") => Some(ArgKind::Bool),
-            Some("i8") => Some(ArgKind::I8),
-            Some("i16") => Some(ArgKind::I16),
-            Some("i32") => Some(ArgKind::I32),
-            Some("u8") => Some(ArgKind::U8),
-            Some("u16") => Some(ArgKind::U16),
-            Some("u32") => Some(ArgKind::U32),
-            Some("f32") => Some(ArgKind::F32),
-            Some("f64") => Some(ArgKind::F64),
-            Some(int64 @ ("i64" | "u64")) => match markers.bigint {
-                Some(_) if int64 == "i64" => Some(ArgKind::BigIntI64),
-                Some(_) => Some(ArgKind::BigIntU64),
-                None => {
-                    return Err(syn::Error::new_spanned(
-                        ty,
-                        format!(
-                            "`{int64}` needs `#[bigint]`: a Number holds integers only up to 2^53, so 64-bit integers are passed as BigInt"
-                        ),
+        let error = |message: String| Err(syn::Error::new_spanned(ty, message));
+        let string_mode = markers.string.as_ref().map(|(_, mode)| *mode);
+        let kind = match (shape(ty), string_mode) {
+            (Shape::Path { name, types, .. }, _) if types.is_empty() => match name.as_str() {
+                "bool" => ArgKind::Bool,
+                "i8" => ArgKind::I8,
+                "i16" => ArgKind::I16,
+                "i32" => ArgKind::I32,
+                "u8" => ArgKind::U8,
+                "u16" => ArgKind::U16,
+                "u32" => ArgKind::U32,
+                "f32" => ArgKind::F32,
+                "f64" => ArgKind::F64,
+                "i64" if markers.bigint.is_some() => ArgKind::BigIntI64,
+                "u64" if markers.bigint.is_some() => ArgKind::BigIntU64,
+                "i64" | "u64" => {
+                    return error(format!(
+                        "`{name}` needs `#[bigint]`: a Number holds integers only up to 2^53, so 64-bit integers are passed as BigInt"
                     ))
                 }
+                "String" if string_mode == Some(StringMode::Utf8) => ArgKind::String,
+                "String" => return error("`String` needs `#[string]`".to_owned()),
+                "ByteString" => ArgKind::ByteString,
+                "isize" | "usize" | "i128" | "u128" => {
+                    return error(format!(
+                        "unsupported argument type `{}`; use a fixed-width type: {SUPPORTED_ARGS}",
+                        type_text(ty)
+                    ))
+                }
+                _ => return error(unsupported_arg(ty)),
             },
-            Some("isize" | "usize" | "i128" | "u128") => {
-                return Err(syn::Error::new_spanned(
-                    ty,
-                    format!("unsupported argument type `{}`; use a fixed-width type: {SUPPORTED_ARGS}", type_text(ty)),
-                ))
+            (Shape::Path { name, types, .. }, mode) if name == "Cow" && types.len() == 1 => {
+                match (path_name(types[0]).as_deref(), mode) {
+                    (Some("str"), Some(StringMode::Utf8)) => ArgKind::CowStr,
+                    (Some("str"), _) => return error("`Cow<str>` needs `#[string]`".to_owned()),
+                    (None, Some(StringMode::OneByte)) if is_byte_slice(types[0]) => ArgKind::OneByte,
+                    (None, _) if is_byte_slice(types[0]) => {
+                        return error("`Cow<[u8]>` needs `#[string(onebyte)]`".to_owned())
+                    }
+                    _ => return error(unsupported_arg(ty)),
+                }
             }
-            _ => None,
+            (Shape::Path { name, types, .. }, _) if name == "Rc" && types.len() == 1 => {
+                match shape(types[0]) {
+                    Shape::Path { name, types, .. }
+                        if name == "RefCell"
+                            && types.len() == 1
+                            && path_name(types[0]).as_deref() == Some("OpState") =>
+                    {
+                        ArgKind::OpStateRc
+                    }
+                    _ => return error(unsupported_arg(ty)),
+                }
+            }
+            (Shape::Reference { mutable, target, .. }, mode) => {
+                match (path_name(target).as_deref(), mutable, mode) {
+                    (Some("str"), false, Some(StringMode::Utf8)) => ArgKind::Str,
+                    (Some("str"), false, _) => return error("`&str` needs `#[string]`".to_owned()),
+                    (Some("OpState"), false, _) => ArgKind::OpStateRef,
+                    (Some("OpState"), true, _) => ArgKind::OpStateMut,
+                    _ if matches!(shape(target), Shape::Path { ref name, .. } if name == "PinScope") && mutable => {
+                        ArgKind::Scope
+                    }
+                    _ => return error(unsupported_arg(ty)),
+                }
+            }
+            _ => return error(unsupported_arg(ty)),
         };
-        let kind = kind.or_else(|| classify_special_arg(ty)).ok_or_else(|| {
-            syn::Error::new_spanned(
-                ty,
-                format!(
-                    "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
-                    type_text(ty)
-                ),
-            )
-        })?;
         if let Some(attr) = &markers.bigint {
             if !matches!(kind, ArgKind::BigIntI64 | ArgKind::BigIntU64) {
                 return Err(syn::Error::new_spanned(
@@ -287,46 +423,81 @@ impl ArgKind {
                 ));
             }
         }
+        if let Some((attr, mode)) = &markers.string {
+            let fits = match mode {
+                StringMode::Utf8 => matches!(
+                    kind,
+                    ArgKind::Str | ArgKind::CowStr | ArgKind::String | ArgKind::ByteString
+                ),
+                StringMode::OneByte => kind == ArgKind::OneByte,
+            };
+            if !fits {
+                let message = match mode {
+                    StringMode::Utf8 => {
+                        "`#[string]` applies to `&str`, `Cow<str>` and `String` only"
+                    }
+                    StringMode::OneByte => "`#[string(onebyte)]` applies to `Cow<[u8]>` only",
+                };
+                return Err(syn::Error::new_spanned(attr, message));
+            }
+        }
         Ok(kind)
     }
 
     /// The slow-path strategy.
     pub fn slow(self) -> SlowArg {
-        let helper = match self {
-            ArgKind::Bool => "arg_bool",
-            ArgKind::I8 => "arg_i8",
-            ArgKind::I16 => "arg_i16",
-            ArgKind::I32 => "arg_i32",
-            ArgKind::U8 => "arg_u8",
-            ArgKind::U16 => "arg_u16",
-            ArgKind::U32 => "arg_u32",
-            ArgKind::F32 => "arg_f32",
-            ArgKind::F64 => "arg_f64",
-            ArgKind::BigIntI64 => "arg_bigint_i64",
-            ArgKind::BigIntU64 => "arg_bigint_u64",
-            ArgKind::OpStateRef => return SlowArg::StateRef,
-            ArgKind::OpStateMut => return SlowArg::StateMut,
-            ArgKind::OpStateRc => return SlowArg::StateRc,
-            ArgKind::Scope => return SlowArg::Scope,
-        };
-        SlowArg::Convert { helper }
+        let convert = |helper| SlowArg::Convert { helper };
+        let buffered = |in_place, copied| SlowArg::Buffered { in_place, copied };
+        match self {
+            ArgKind::Bool => convert("arg_bool"),
+            ArgKind::I8 => convert("arg_i8"),
+            ArgKind::I16 => convert("arg_i16"),
+            ArgKind::I32 => convert("arg_i32"),
+            ArgKind::U8 => convert("arg_u8"),
+            ArgKind::U16 => convert("arg_u16"),
+            ArgKind::U32 => convert("arg_u32"),
+            ArgKind::F32 => convert("arg_f32"),
+            ArgKind::F64 => convert("arg_f64"),
+            ArgKind::BigIntI64 => convert("arg_bigint_i64"),
+            ArgKind::BigIntU64 => convert("arg_bigint_u64"),
+            ArgKind::Str => buffered("arg_str", "arg_str_copied"),
+            ArgKind::CowStr => buffered("arg_cow_str", "arg_cow_str_copied"),
+            ArgKind::String => convert("arg_string"),
+            ArgKind::OneByte => buffered("arg_onebyte", "arg_onebyte_copied"),
+            ArgKind::ByteString => convert("arg_bytestring"),
+            ArgKind::OpStateRef => SlowArg::StateRef,
+            ArgKind::OpStateMut => SlowArg::StateMut,
+            ArgKind::OpStateRc => SlowArg::StateRc,
+            ArgKind::Scope => SlowArg::Scope,
+        }
     }
 
     /// The fast-path strategy.
     pub fn fast(self) -> FastArg {
-        let param = |ctype, narrow_to| FastArg::Param { ctype, narrow_to };
+        let param = |ctype, convert| FastArg::Param { ctype, convert };
+        let string = |name, buffered| {
+            param(
+                CType::SeqOneByteString,
+                FastConvert::Helper { name, buffered },
+            )
+        };
         match self {
-            ArgKind::Bool => param(CType::Bool, None),
-            ArgKind::I8 => param(CType::Int32, Some("i8")),
-            ArgKind::I16 => param(CType::Int32, Some("i16")),
-            ArgKind::I32 => param(CType::Int32, None),
-            ArgKind::U8 => param(CType::Uint32, Some("u8")),
-            ArgKind::U16 => param(CType::Uint32, Some("u16")),
-            ArgKind::U32 => param(CType::Uint32, None),
-            ArgKind::F32 => param(CType::Float32, None),
-            ArgKind::F64 => param(CType::Float64, None),
-            ArgKind::BigIntI64 => param(CType::Int64, None),
-            ArgKind::BigIntU64 => param(CType::Uint64, None),
+            ArgKind::Bool => param(CType::Bool, FastConvert::Direct),
+            ArgKind::I8 => param(CType::Int32, FastConvert::Narrow("i8")),
+            ArgKind::I16 => param(CType::Int32, FastConvert::Narrow("i16")),
+            ArgKind::I32 => param(CType::Int32, FastConvert::Direct),
+            ArgKind::U8 => param(CType::Uint32, FastConvert::Narrow("u8")),
+            ArgKind::U16 => param(CType::Uint32, FastConvert::Narrow("u16")),
+            ArgKind::U32 => param(CType::Uint32, FastConvert::Direct),
+            ArgKind::F32 => param(CType::Float32, FastConvert::Direct),
+            ArgKind::F64 => param(CType::Float64, FastConvert::Direct),
+            ArgKind::BigIntI64 => param(CType::Int64, FastConvert::Direct),
+            ArgKind::BigIntU64 => param(CType::Uint64, FastConvert::Direct),
+            ArgKind::Str => string("fast_str", true),
+            ArgKind::CowStr => string("fast_cow_str", true),
+            ArgKind::String => string("fast_string", false),
+            ArgKind::OneByte => string("fast_onebyte", false),
+            ArgKind::ByteString => string("fast_bytestring", false),
             ArgKind::OpStateRef => FastArg::StateRef,
             ArgKind::OpStateMut => FastArg::StateMut,
             ArgKind::OpStateRc => FastArg::StateRc,
@@ -336,36 +507,32 @@ impl ArgKind {
         }
     }
 
+    /// Whether the argument is read from a JavaScript string.
+    pub fn is_string(self) -> bool {
+        matches!(
+            self,
+            ArgKind::Str
+                | ArgKind::CowStr
+                | ArgKind::String
+                | ArgKind::OneByte
+                | ArgKind::ByteString
+        )
+    }
+
     /// Whether the argument comes from a JavaScript argument (and so has a position).
     pub fn is_js_visible(self) -> bool {
-        matches!(self.slow(), SlowArg::Convert { .. })
+        matches!(
+            self.slow(),
+            SlowArg::Convert { .. } | SlowArg::Buffered { .. }
+        )
     }
 }
 
-/// Recognises the argument kinds that are not plain primitives.
-fn classify_special_arg(ty: &Type) -> Option<ArgKind> {
-    match ty {
-        Type::Reference(reference) => {
-            let target = last_segment(&reference.elem)?;
-            match (
-                target.ident.to_string().as_str(),
-                reference.mutability.is_some(),
-            ) {
-                ("OpState", false) => Some(ArgKind::OpStateRef),
-                ("OpState", true) => Some(ArgKind::OpStateMut),
-                ("PinScope", true) => Some(ArgKind::Scope),
-                _ => None,
-            }
-        }
-        Type::Path(_) => {
-            let rc = last_segment(ty)?;
-            let cell = single_type_argument(rc).filter(|_| rc.ident == "Rc")?;
-            let cell_segment = last_segment(cell).filter(|segment| segment.ident == "RefCell")?;
-            let state = single_type_argument(cell_segment)?;
-            (last_segment(state)?.ident == "OpState").then_some(ArgKind::OpStateRc)
-        }
-        _ => None,
-    }
+fn unsupported_arg(ty: &Type) -> String {
+    format!(
+        "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
+        type_text(ty)
+    )
 }
 
 impl RetKind {
@@ -380,44 +547,74 @@ impl RetKind {
                 None => Ok(RetKind::Unit),
             };
         };
+        let error = |message: String| Err(syn::Error::new_spanned(ty, message));
+        let unsupported = || {
+            error(format!(
+                "unsupported return type `{}`; supported: {SUPPORTED_RETS}",
+                type_text(ty)
+            ))
+        };
+        let is_static =
+            |lifetime: Option<&syn::Lifetime>| lifetime.is_some_and(|lt| lt.ident == "static");
         if matches!(ty, Type::Tuple(tuple) if tuple.elems.is_empty()) {
             return Ok(RetKind::Unit);
         }
-        let unsupported = || {
-            syn::Error::new_spanned(
-                ty,
-                format!(
-                    "unsupported return type `{}`; supported: {SUPPORTED_RETS}",
-                    type_text(ty)
-                ),
-            )
-        };
-        let kind = match primitive_name(ty).as_deref() {
-            Some("bool") => RetKind::Bool,
-            Some("i8") => RetKind::I8,
-            Some("i16") => RetKind::I16,
-            Some("i32") => RetKind::I32,
-            Some("u8") => RetKind::U8,
-            Some("u16") => RetKind::U16,
-            Some("u32") => RetKind::U32,
-            Some("f32") => RetKind::F32,
-            Some("f64") => RetKind::F64,
-            Some(int64 @ ("i64" | "u64")) => match markers.bigint {
-                Some(_) if int64 == "i64" => return Ok(RetKind::BigIntI64),
-                Some(_) => return Ok(RetKind::BigIntU64),
-                None => {
-                    return Err(syn::Error::new_spanned(
-                        ty,
-                        format!("returning `{int64}` needs `#[bigint]` on the function: 64-bit integers are returned as BigInt"),
+        let kind = match shape(ty) {
+            Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
+                "bool" => RetKind::Bool,
+                "i8" => RetKind::I8,
+                "i16" => RetKind::I16,
+                "i32" => RetKind::I32,
+                "u8" => RetKind::U8,
+                "u16" => RetKind::U16,
+                "u32" => RetKind::U32,
+                "f32" => RetKind::F32,
+                "f64" => RetKind::F64,
+                "i64" if markers.bigint.is_some() => RetKind::BigIntI64,
+                "u64" if markers.bigint.is_some() => RetKind::BigIntU64,
+                "i64" | "u64" => {
+                    return error(format!(
+                        "returning `{name}` needs `#[bigint]` on the function: 64-bit integers are returned as BigInt"
                     ))
                 }
+                "String" => RetKind::String,
+                "ByteString" => RetKind::ByteString,
+                _ => return unsupported(),
             },
-            _ => return Err(unsupported()),
+            Shape::Path { name, types, lifetime } if name == "Cow" && types.len() == 1 => {
+                match (path_name(types[0]).as_deref(), is_static(lifetime)) {
+                    (Some("str"), true) => RetKind::CowStr,
+                    (Some("str"), false) => {
+                        return error("a returned `Cow<str>` must be `Cow<'static, str>`: the op's arguments are gone when JavaScript reads the result".to_owned())
+                    }
+                    _ => return unsupported(),
+                }
+            }
+            Shape::Path { name, types, .. }
+                if name == "Option" && types.len() == 1 && path_name(types[0]).as_deref() == Some("String") =>
+            {
+                RetKind::OptionString
+            }
+            Shape::Reference { mutable: false, lifetime, target } if path_name(target).as_deref() == Some("str") => {
+                if !is_static(lifetime) {
+                    return error("a returned `&str` must be `&'static str`: the op's arguments are gone when JavaScript reads the result".to_owned());
+                }
+                RetKind::StaticStr
+            }
+            _ => return unsupported(),
         };
         if let Some(attr) = &markers.bigint {
+            if !matches!(kind, RetKind::BigIntI64 | RetKind::BigIntU64) {
+                return Err(syn::Error::new_spanned(
+                    attr,
+                    "`#[bigint]` applies to `i64` and `u64` returns only",
+                ));
+            }
+        }
+        if let Some((attr, _)) = &markers.string {
             return Err(syn::Error::new_spanned(
                 attr,
-                "`#[bigint]` applies to `i64` and `u64` returns only",
+                "string returns need no `#[string]`: put it on the arguments that are strings",
             ));
         }
         Ok(kind)
@@ -437,6 +634,11 @@ impl RetKind {
             RetKind::F64 => set("ret_f64", None),
             RetKind::BigIntI64 => set("ret_bigint_i64", None),
             RetKind::BigIntU64 => set("ret_bigint_u64", None),
+            RetKind::String => set("ret_string", None),
+            RetKind::StaticStr => set("ret_static_str", None),
+            RetKind::CowStr => set("ret_cow_str", None),
+            RetKind::OptionString => set("ret_option_string", None),
+            RetKind::ByteString => set("ret_bytestring", None),
         }
     }
 
@@ -454,6 +656,11 @@ impl RetKind {
             RetKind::F64 => value(CType::Float64, None),
             RetKind::BigIntI64 => value(CType::Int64, None),
             RetKind::BigIntU64 => value(CType::Uint64, None),
+            RetKind::String
+            | RetKind::StaticStr
+            | RetKind::CowStr
+            | RetKind::OptionString
+            | RetKind::ByteString => FastRet::Unsupported(STRING_RETURN_IS_SLOW),
         }
     }
 }
@@ -526,6 +733,21 @@ impl Op {
         self.fast_mode != FastMode::Disabled && self.fast_blocker().is_none()
     }
 
+    /// Whether JavaScript can run during a call of this op (it takes the scope), so that
+    /// nothing may be borrowed from V8's heap across the call.
+    pub fn can_run_js(&self) -> bool {
+        self.args.iter().any(|arg| arg.kind == ArgKind::Scope)
+    }
+
+    /// Whether string arguments may be borrowed from V8's heap in place on the slow path. That
+    /// is sound only while nothing can move the string: no JavaScript may run during the call
+    /// (the op does not take the scope), and no other argument may allocate on the V8 heap
+    /// while it is read (reading a string may flatten it, so the op has one string argument).
+    pub fn borrows_strings_in_place(&self) -> bool {
+        let string_args = self.args.iter().filter(|arg| arg.kind.is_string()).count();
+        !self.can_run_js() && string_args == 1
+    }
+
     /// Whether the fast function needs V8's callback options (to reach the op state).
     pub fn fast_needs_options(&self) -> bool {
         self.args.iter().any(|arg| {
@@ -543,33 +765,6 @@ impl Op {
             |arg| matches!(arg.kind.fast(), FastArg::Param { ctype, .. } if ctype.is_64_bit()),
         );
         arg_64 || matches!(self.ret.kind.fast(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
-    }
-}
-
-/// The name of a single-segment primitive type path (`u32`), if `ty` is one.
-fn primitive_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => path.path.get_ident().map(ToString::to_string),
-        Type::Group(group) => primitive_name(&group.elem),
-        Type::Paren(paren) => primitive_name(&paren.elem),
-        _ => None,
-    }
-}
-
-fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => path.path.segments.last(),
-        _ => None,
-    }
-}
-
-fn single_type_argument(segment: &syn::PathSegment) -> Option<&Type> {
-    let PathArguments::AngleBracketed(args) = &segment.arguments else {
-        return None;
-    };
-    match args.args.iter().collect::<Vec<_>>().as_slice() {
-        [GenericArgument::Type(ty)] => Some(ty),
-        _ => None,
     }
 }
 

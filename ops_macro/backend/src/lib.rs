@@ -63,7 +63,7 @@ mod tests {
     use quote::quote;
 
     use super::*;
-    use crate::ir::{ArgKind, CType, FastArg, RetKind};
+    use crate::ir::{ArgKind, CType, FastArg, FastConvert, RetKind};
 
     fn op(attr: TokenStream, item: TokenStream) -> ir::Op {
         let item_fn: syn::ItemFn = syn::parse2(item).unwrap();
@@ -80,7 +80,7 @@ mod tests {
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(messages.len(), 5, "{messages:#?}");
         assert!(messages[0].starts_with("unknown op option"));
-        assert!(messages[1].starts_with("unsupported argument type `String`"));
+        assert!(messages[1].starts_with("`String` needs `#[string]`"));
         assert!(messages[2].starts_with("`i64` needs `#[bigint]`"));
         assert!(messages[3].starts_with("`#[bigint]` applies to `i64` and `u64` only"));
         assert!(messages[4].starts_with("unsupported return type `Vec<u8>`"));
@@ -109,7 +109,7 @@ mod tests {
             op.args[0].kind.fast(),
             FastArg::Param {
                 ctype: CType::Uint32,
-                narrow_to: Some("u8")
+                convert: FastConvert::Narrow("u8")
             }
         );
         let js_args: Vec<(usize, String)> = op

@@ -7,8 +7,27 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{call_args, internal_ident, primitive};
-use crate::ir::{CType, FastArg, FastRet, Op};
+use super::{buffer_ident, call_args, internal_ident, primitive};
+use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
+
+/// The Rust type of a fast-call parameter or return of this C type; `None` for `void`.
+fn ctype_rust(ctype: CType) -> Option<TokenStream> {
+    let primitive = |name: &str| {
+        let ident = primitive(name);
+        quote!(#ident)
+    };
+    Some(match ctype {
+        CType::Void => return None,
+        CType::Bool => primitive("bool"),
+        CType::Int32 => primitive("i32"),
+        CType::Uint32 => primitive("u32"),
+        CType::Int64 => primitive("i64"),
+        CType::Uint64 => primitive("u64"),
+        CType::Float32 => primitive("f32"),
+        CType::Float64 => primitive("f64"),
+        CType::SeqOneByteString => quote!(*const ::runtime_core::__op::FastApiOneByteString),
+    })
+}
 
 fn ctype_info(ctype: CType) -> TokenStream {
     let variant = format_ident!("{}", ctype.variant());
@@ -73,14 +92,30 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     for arg in &op.args {
         let ident = &arg.ident;
         match arg.kind.fast() {
-            FastArg::Param { ctype, narrow_to } => {
-                let ty = primitive(ctype.rust_type().expect("a parameter is never void"));
+            FastArg::Param { ctype, convert } => {
+                let ty = ctype_rust(ctype).expect("a parameter is never void");
                 params.push(quote!(#ident: #ty));
                 param_idents.push(ident);
-                if let Some(narrow) = narrow_to {
-                    let narrow = primitive(narrow);
-                    // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
-                    prologue.push(quote!(let #ident = #ident as #narrow;));
+                match convert {
+                    FastConvert::Direct => {}
+                    FastConvert::Narrow(narrow) => {
+                        let narrow = primitive(narrow);
+                        // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
+                        prologue.push(quote!(let #ident = #ident as #narrow;));
+                    }
+                    FastConvert::Helper { name, buffered } => {
+                        let helper = primitive(name);
+                        let buffer = buffer_ident(ident);
+                        let buffer_arg = buffered.then(|| quote!(, &mut #buffer));
+                        if buffered {
+                            prologue.push(quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new();));
+                        }
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this string for this call; the result is used
+                            // only during it.
+                            let #ident = unsafe { ::runtime_core::__op::#helper(#ident #buffer_arg) };
+                        });
+                    }
                 }
             }
             FastArg::StateRef => prologue.push(quote!(let #ident = #op_ctx.fast_state();)),
@@ -92,10 +127,9 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let function = &op.ident;
     let args = call_args(op);
     let (ret_ty, body_end) = match op.ret.kind.fast() {
-        FastRet::Value { ctype, widen_to } => match ctype.rust_type() {
+        FastRet::Value { ctype, widen_to } => match ctype_rust(ctype) {
             None => (quote!(), quote!(#function(#(#args),*);)),
             Some(ty) => {
-                let ty = primitive(ty);
                 let body_end = match widen_to {
                     Some(wide) => {
                         let wide = primitive(wide);

@@ -65,6 +65,11 @@ pub(crate) fn internal_ident(name: &str) -> syn::Ident {
     format_ident!("{}", name, span = Span::mixed_site())
 }
 
+/// The `StringBuffer` a string argument is read into: named after the argument, hygienic.
+pub(crate) fn buffer_ident(arg: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_buffer", arg, span = Span::mixed_site())
+}
+
 /// A primitive type name as tokens.
 pub(crate) fn primitive(name: &str) -> syn::Ident {
     format_ident!("{}", name)

@@ -93,13 +93,25 @@ impl OpAttrs {
 }
 
 /// The marker attributes this macro reads on an argument or on the function, by name.
-pub const MARKER_ATTRIBUTES: &[&str] = &["bigint"];
+pub const MARKER_ATTRIBUTES: &[&str] = &["bigint", "string"];
 
-/// Marker attributes found on one argument or on the function (for its return value).
+/// How a `#[string]` argument is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StringMode {
+    /// `#[string]`: as UTF-8.
+    Utf8,
+    /// `#[string(onebyte)]`: the one-byte (Latin-1) content as bytes.
+    OneByte,
+}
+
+/// Marker attributes found on one argument or on the function (for its return value); each
+/// keeps its attribute for error spans.
 #[derive(Clone, Debug, Default)]
 pub struct Markers {
-    /// `#[bigint]`: a 64-bit integer passed as a BigInt (the attribute, for error spans).
+    /// `#[bigint]`: a 64-bit integer passed as a BigInt.
     pub bigint: Option<Attribute>,
+    /// `#[string]` / `#[string(onebyte)]`.
+    pub string: Option<(Attribute, StringMode)>,
 }
 
 impl Markers {
@@ -114,6 +126,24 @@ impl Markers {
                     cx.error_spanned_by(attr, "duplicate `#[bigint]`");
                 } else {
                     markers.bigint = Some(attr.clone());
+                }
+            } else if attr.path().is_ident("string") {
+                let mode = match &attr.meta {
+                    Meta::Path(_) => Some(StringMode::Utf8),
+                    Meta::List(list) => match syn::parse2::<syn::Ident>(list.tokens.clone()) {
+                        Ok(word) if word == "onebyte" => Some(StringMode::OneByte),
+                        _ => None,
+                    },
+                    Meta::NameValue(_) => None,
+                };
+                match mode {
+                    None => {
+                        cx.error_spanned_by(attr, "expected `#[string]` or `#[string(onebyte)]`")
+                    }
+                    Some(_) if markers.string.is_some() => {
+                        cx.error_spanned_by(attr, "duplicate `#[string]`")
+                    }
+                    Some(mode) => markers.string = Some((attr.clone(), mode)),
                 }
             }
         }

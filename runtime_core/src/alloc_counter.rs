@@ -1,6 +1,15 @@
-//! A counting global allocator: allocations and bytes made by the measuring thread while
-//! counting is on. Other threads (V8's platform workers) are not counted; V8's own C++ heap
-//! does not go through Rust's allocator at all, so what is counted is what op code allocates.
+//! A counting global allocator, for benchmarks and tests that prove an op allocates nothing
+//! (or exactly once): allocations and bytes made by the measuring thread while counting is on.
+//! Other threads (V8's platform workers) are not counted; V8's own heaps do not go through
+//! Rust's allocator at all, so what is counted is what Rust code (ops, conversions) allocates.
+//!
+//! ```ignore
+//! #[global_allocator]
+//! static ALLOCATOR: runtime_core::alloc_counter::CountingAllocator =
+//!     runtime_core::alloc_counter::CountingAllocator;
+//!
+//! let (_, allocs, bytes) = runtime_core::alloc_counter::count(|| do_work());
+//! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

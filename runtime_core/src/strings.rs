@@ -1,0 +1,231 @@
+//! Strings without the heap: where string arguments are read to, and the `ByteString` type.
+//!
+//! A `#[string] &str` argument is, in order of preference:
+//! 1. **borrowed in place** from V8's one-byte ASCII representation (zero copy), when no
+//!    JavaScript can run during the call (the op does not take the scope), since only then is
+//!    the string certain not to move;
+//! 2. otherwise transcoded (Latin-1 and two-byte strings; lone surrogates become U+FFFD) or
+//!    copied into a **stack buffer** of [`STRING_STACK_BUFFER_SIZE`] bytes;
+//! 3. beyond that, into a **thread-local reusable buffer** lent for the call: taken out, put
+//!    back afterwards. A reentrant call that finds the pool empty allocates its own buffer; two
+//!    calls never share one.
+
+use std::cell::RefCell;
+use std::mem::MaybeUninit;
+use std::ops::Deref;
+
+/// Bytes of stack each string argument may use before it borrows a thread-local buffer.
+///
+/// Measured with bench-ops (README, "String buffer size"): lending the thread-local buffer
+/// costs a few ns per call; on the stack, uninitialised, the buffer costs nothing until used.
+/// 1 KiB covers the transcoding of strings of up to 341 two-byte or 512 Latin-1 characters
+/// without a lend, and stays well under the 4 KiB at which the compiler adds stack probes.
+pub const STRING_STACK_BUFFER_SIZE: usize = 1024;
+
+/// Lent buffers above this capacity are freed rather than kept for the next call, so one huge
+/// string does not pin its memory for the thread's lifetime.
+pub const STRING_BUFFER_RETAIN_LIMIT: usize = 16 << 20;
+
+/// Buffers kept per thread: enough for an op with several large string arguments.
+const STRING_BUFFER_POOL_SIZE: usize = 4;
+
+thread_local! {
+    static STRING_BUFFER_POOL: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A buffer taken out of the thread's pool for one call; goes back on drop.
+pub(crate) struct LentBuffer {
+    bytes: Vec<u8>,
+}
+
+impl LentBuffer {
+    /// Takes a pooled buffer (or makes a new one when the pool is empty, e.g. in a reentrant
+    /// call) with room for `capacity` bytes.
+    pub(crate) fn lend(capacity: usize) -> Self {
+        let mut bytes = STRING_BUFFER_POOL
+            .try_with(|pool| pool.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        bytes.clear();
+        bytes.reserve(capacity);
+        Self { bytes }
+    }
+
+    /// The whole spare capacity, to write into.
+    pub(crate) fn spare(&mut self) -> &mut [MaybeUninit<u8>] {
+        self.bytes.spare_capacity_mut()
+    }
+}
+
+impl Drop for LentBuffer {
+    fn drop(&mut self) {
+        if self.bytes.capacity() > STRING_BUFFER_RETAIN_LIMIT {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.bytes);
+        let _ = STRING_BUFFER_POOL.try_with(|pool| {
+            let mut pool = pool.borrow_mut();
+            if pool.len() < STRING_BUFFER_POOL_SIZE {
+                if pool.capacity() == 0 {
+                    // One allocation per thread, so that putting back never allocates again.
+                    pool.reserve_exact(STRING_BUFFER_POOL_SIZE);
+                }
+                pool.push(bytes);
+            }
+        });
+    }
+}
+
+/// Storage for one string argument during one call: the V8 string view it may borrow from, a
+/// stack buffer, and a lent buffer when the stack one is too small.
+pub struct StringBuffer<'s> {
+    pub(crate) view: Option<v8::ValueView<'s>>,
+    stack: [MaybeUninit<u8>; STRING_STACK_BUFFER_SIZE],
+    lent: Option<LentBuffer>,
+}
+
+impl Default for StringBuffer<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'s> StringBuffer<'s> {
+    /// An empty buffer; costs nothing until used (the stack part stays uninitialised).
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self {
+            view: None,
+            stack: [const { MaybeUninit::uninit() }; STRING_STACK_BUFFER_SIZE],
+            lent: None,
+        }
+    }
+
+    /// Room for at least `len` bytes: the stack buffer if it fits, else a lent buffer.
+    #[inline(always)]
+    pub(crate) fn room(&mut self, len: usize) -> &mut [MaybeUninit<u8>] {
+        if len <= STRING_STACK_BUFFER_SIZE {
+            &mut self.stack[..]
+        } else {
+            self.lent.insert(LentBuffer::lend(len)).spare()
+        }
+    }
+}
+
+/// Transcodes Latin-1 to UTF-8 into `out`, which must hold `2 * latin1.len()` bytes; returns
+/// the UTF-8 written.
+#[inline]
+pub(crate) fn latin1_to_utf8_in<'b>(latin1: &[u8], out: &'b mut [MaybeUninit<u8>]) -> &'b str {
+    assert!(out.len() >= latin1.len() * 2, "room for the worst case");
+    // SAFETY: `out` has room for two bytes per input byte, the worst case; the function
+    // writes only, and its output is valid UTF-8 of the length it returns.
+    unsafe {
+        let written = v8::latin1_to_utf8(latin1.len(), latin1.as_ptr(), out.as_mut_ptr().cast());
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
+    }
+}
+
+/// Latin-1 to an owned `String` of exactly the UTF-8 length: one allocation.
+pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
+    if latin1.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        return unsafe { String::from_utf8_unchecked(latin1.to_vec()) };
+    }
+    let utf8_len = v8::simdutf::utf8_length_from_latin1(latin1);
+    let mut utf8 = Vec::with_capacity(utf8_len);
+    // SAFETY: `utf8` has room for exactly `utf8_len` bytes, which is what the transcoding of
+    // `latin1` writes; the output is valid UTF-8.
+    unsafe {
+        let written = v8::latin1_to_utf8(latin1.len(), latin1.as_ptr(), utf8.as_mut_ptr());
+        debug_assert_eq!(written, utf8_len);
+        utf8.set_len(written);
+        String::from_utf8_unchecked(utf8)
+    }
+}
+
+/// Narrows UTF-16 code units that are all at most U+00FF into `out` (which must hold
+/// `units.len()` bytes); `None` if any is above.
+pub(crate) fn narrow_to_latin1_in<'b>(
+    units: &[u16],
+    out: &'b mut [MaybeUninit<u8>],
+) -> Option<&'b [u8]> {
+    let out = &mut out[..units.len()];
+    for (slot, &unit) in out.iter_mut().zip(units) {
+        slot.write(u8::try_from(unit).ok()?);
+    }
+    // SAFETY: every byte of `out` was written above.
+    Some(unsafe { std::slice::from_raw_parts(out.as_ptr().cast(), out.len()) })
+}
+
+/// Latin-1 bytes: a string whose characters are all at most U+00FF, one byte each, with no
+/// UTF-8 validation (e.g. HTTP header values). As an op argument, a string with a character
+/// above U+00FF is a `TypeError`; as a return value, it becomes a one-byte string.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ByteString(pub Vec<u8>);
+
+impl Deref for ByteString {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<Vec<u8>> for ByteString {
+    fn from(bytes: Vec<u8>) -> Self {
+        Self(bytes)
+    }
+}
+
+impl From<&[u8]> for ByteString {
+    fn from(bytes: &[u8]) -> Self {
+        Self(bytes.to_vec())
+    }
+}
+
+impl From<ByteString> for Vec<u8> {
+    fn from(bytes: ByteString) -> Self {
+        bytes.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_transcoding() {
+        let mut out = [MaybeUninit::uninit(); 64];
+        assert_eq!(latin1_to_utf8_in(b"plain ascii", &mut out), "plain ascii");
+        assert_eq!(
+            latin1_to_utf8_in(&[0xA9, b'x', 0xFF, 0x80], &mut out),
+            "©xÿ\u{80}"
+        );
+        assert_eq!(latin1_to_string(&[b'a', 0xE9]), "aé");
+        assert_eq!(latin1_to_string(&[0xE9]).capacity(), 2);
+    }
+
+    #[test]
+    fn narrowing_refuses_wide_characters() {
+        let mut out = [MaybeUninit::uninit(); 8];
+        assert_eq!(
+            narrow_to_latin1_in(&[0x41, 0xFF], &mut out),
+            Some(&[0x41, 0xFF][..])
+        );
+        assert_eq!(narrow_to_latin1_in(&[0x41, 0x100], &mut out), None);
+    }
+
+    #[test]
+    fn lent_buffers_are_reused_and_never_shared() {
+        let first = LentBuffer::lend(100);
+        let first_ptr = first.bytes.as_ptr();
+        // Taken while `first` is out: a different buffer.
+        let second = LentBuffer::lend(100);
+        assert_ne!(second.bytes.as_ptr(), first_ptr);
+        drop(second);
+        drop(first);
+        // Back in the pool: the next lend gets one of them again, without allocating.
+        let again = LentBuffer::lend(50);
+        assert!(again.bytes.capacity() >= 100);
+    }
+}
