@@ -367,7 +367,7 @@ impl ArgKind {
                         "`{name}` needs `#[bigint]`: a Number holds integers only up to 2^53, so 64-bit integers are passed as BigInt"
                     ))
                 }
-                "String" if string_mode == Some(StringMode::Utf8) => ArgKind::String,
+                "String" if string_mode.is_some() => ArgKind::String,
                 "String" => return error("`String` needs `#[string]`".to_owned()),
                 "ByteString" => ArgKind::ByteString,
                 "isize" | "usize" | "i128" | "u128" => {
@@ -380,7 +380,7 @@ impl ArgKind {
             },
             (Shape::Path { name, types, .. }, mode) if name == "Cow" && types.len() == 1 => {
                 match (path_name(types[0]).as_deref(), mode) {
-                    (Some("str"), Some(StringMode::Utf8)) => ArgKind::CowStr,
+                    (Some("str"), Some(_)) => ArgKind::CowStr,
                     (Some("str"), _) => return error("`Cow<str>` needs `#[string]`".to_owned()),
                     (None, Some(StringMode::OneByte)) if is_byte_slice(types[0]) => ArgKind::OneByte,
                     (None, _) if is_byte_slice(types[0]) => {
@@ -403,7 +403,7 @@ impl ArgKind {
             }
             (Shape::Reference { mutable, target, .. }, mode) => {
                 match (path_name(target).as_deref(), mutable, mode) {
-                    (Some("str"), false, Some(StringMode::Utf8)) => ArgKind::Str,
+                    (Some("str"), false, Some(_)) => ArgKind::Str,
                     (Some("str"), false, _) => return error("`&str` needs `#[string]`".to_owned()),
                     (Some("OpState"), false, _) => ArgKind::OpStateRef,
                     (Some("OpState"), true, _) => ArgKind::OpStateMut,

@@ -1,0 +1,155 @@
+//! Allocations per call of the string ops, counted by a counting global allocator in this test
+//! binary, in steady state (after warm-up, so the thread's reusable buffers have grown):
+//! `&str`, `Cow<str>` and one-byte arguments allocate nothing, at every size, ASCII or not, on
+//! both paths; an owned `String` argument allocates exactly once; returning a `&'static str`
+//! allocates nothing.
+
+// The testdata files hold ops that other tests register.
+#![allow(dead_code)]
+
+mod common;
+
+use std::borrow::Cow;
+
+use common::counting_runtime;
+use runtime_core::alloc_counter::{count, CountingAllocator};
+use runtime_core::{op, v8, ByteString, Extension, Runtime};
+
+include!("../../testdata/ops/strings.rs");
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn extension() -> Extension {
+    Extension::new("allocs").ops(&[
+        op_str_len::DECL,
+        op_cow_hash::DECL,
+        op_owned_hash::DECL,
+        op_onebyte_hash::DECL,
+        op_static_str::DECL,
+    ])
+}
+
+/// Allocations per op call when `call` (JavaScript, using `s`, flattened so that V8 can pass
+/// it to a fast call: `repeat` makes cons strings) runs in a loop, either
+/// optimized (fast path where V8 allows) or never optimized (slow path). The loop's own
+/// overhead cancels out: two loop lengths are measured and subtracted.
+fn allocs_per_call(
+    runtime: &mut Runtime,
+    string: &str,
+    call: &str,
+    optimized: bool,
+) -> (f64, String) {
+    let (prepare, name) = if optimized {
+        ("%PrepareFunctionForOptimization(run); run(3); run(3); %OptimizeFunctionOnNextCall(run); run(3);", "fast")
+    } else {
+        ("%NeverOptimizeFunction(run); run(3);", "slow")
+    };
+    runtime
+        .execute_script(
+            "setup.js",
+            &format!(
+                "globalThis.s = %FlattenString({string});
+                 globalThis.run = function (n) {{ for (let i = 0; i < n; i++) {call}; }};
+                 {prepare}"
+            ),
+        )
+        .unwrap();
+    runtime.reset_op_call_counts();
+    let mut measure = |calls: u32| {
+        let script = format!("run({calls})");
+        let ((), allocs, _) = count(|| {
+            runtime.execute_script("measure.js", &script).unwrap();
+        });
+        allocs
+    };
+    let short = measure(10);
+    let long = measure(110);
+    let per_call = (long as f64 - short as f64) / 100.0;
+    (per_call, name.to_owned())
+}
+
+fn string_cases() -> Vec<(&'static str, String)> {
+    let mut cases = Vec::new();
+    for len in [10usize, 1000, 1_000_000] {
+        cases.push(("ascii", format!("'x'.repeat({len})")));
+        cases.push(("latin1", format!("'é'.repeat({len})")));
+        cases.push(("two-byte", format!("'\\u1000'.repeat({len})")));
+    }
+    cases
+}
+
+#[test]
+fn borrowed_string_arguments_allocate_nothing() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    let mut report = Vec::new();
+    for (kind, string) in string_cases() {
+        for call in ["ops.op_str_len(s)", "ops.op_cow_hash(s)"] {
+            for optimized in [false, true] {
+                let (allocs, path) = allocs_per_call(&mut runtime, &string, call, optimized);
+                report.push(format!(
+                    "{call} {kind} {string}: {allocs} allocs/call ({path})"
+                ));
+                assert_eq!(
+                    allocs,
+                    0.0,
+                    "{call} with {kind} {string} ({path}):\n{}",
+                    report.join("\n")
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn one_byte_arguments_allocate_nothing() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    for (kind, string) in string_cases()
+        .into_iter()
+        .filter(|(kind, _)| *kind != "two-byte")
+    {
+        for optimized in [false, true] {
+            let (allocs, path) =
+                allocs_per_call(&mut runtime, &string, "ops.op_onebyte_hash(s)", optimized);
+            assert_eq!(allocs, 0.0, "op_onebyte_hash with {kind} {string} ({path})");
+        }
+    }
+}
+
+#[test]
+fn owned_string_arguments_allocate_exactly_once() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    for (kind, string) in string_cases() {
+        for optimized in [false, true] {
+            let (allocs, path) =
+                allocs_per_call(&mut runtime, &string, "ops.op_owned_hash(s)", optimized);
+            assert_eq!(allocs, 1.0, "op_owned_hash with {kind} {string} ({path})");
+        }
+    }
+}
+
+#[test]
+fn static_str_returns_allocate_nothing() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    for optimized in [false, true] {
+        let (allocs, path) = allocs_per_call(&mut runtime, "''", "ops.op_static_str()", optimized);
+        assert_eq!(allocs, 0.0, "op_static_str ({path})");
+    }
+}
+
+#[test]
+fn the_fast_path_is_taken_for_one_byte_strings() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    for (kind, string) in string_cases() {
+        allocs_per_call(&mut runtime, &string, "ops.op_str_len(s)", true);
+        let counts = runtime.op_call_counts("op_str_len").unwrap();
+        if kind == "two-byte" {
+            assert_eq!(counts.fast, 0, "{kind}: {counts:?}");
+        } else {
+            assert!(
+                counts.fast >= 120 && counts.slow == 0,
+                "{kind} {string}: {counts:?}"
+            );
+        }
+    }
+}
