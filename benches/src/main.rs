@@ -41,6 +41,29 @@ enum What {
     Skipped(&'static str),
 }
 
+/// A bench calling `op` on `S`, a string made (and flattened, as a literal would be) in setup.
+const fn with_string(
+    string: &'static str,
+    op: &'static str,
+    call: &'static str,
+    count: u32,
+) -> What {
+    What::Js {
+        setup: string,
+        call,
+        op: Some(op),
+        count,
+    }
+}
+
+/// Setup for the string benches: `S` flat, so that one-byte strings can take the fast path
+/// (`repeat` alone makes a cons string, which V8 never passes to a fast call).
+macro_rules! string_setup {
+    ($expr:literal) => {
+        concat!("const S = %FlattenString(", $expr, ");")
+    };
+}
+
 const fn js(call: &'static str, op: &'static str) -> What {
     What::Js {
         setup: "",
@@ -87,51 +110,111 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string",
-        what: What::Skipped("#[string] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(75)"),
+            "op_string",
+            "ops.op_string(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_large_1000",
-        what: What::Skipped("#[string] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(1000)"),
+            "op_string",
+            "ops.op_string(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_large_1000000",
-        what: What::Skipped("#[string] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(1000000)"),
+            "op_string",
+            "ops.op_string(S)",
+            5,
+        ),
     },
     Bench {
         name: "op_string_large_utf8_1000",
-        what: What::Skipped("#[string] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'\\u1000'.repeat(1000)"),
+            "op_string",
+            "ops.op_string(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_large_utf8_1000000",
-        what: What::Skipped("#[string] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'\\u1000'.repeat(1000000)"),
+            "op_string",
+            "ops.op_string(S)",
+            5,
+        ),
     },
     Bench {
         name: "op_string_onebyte",
-        what: What::Skipped("#[string(onebyte)] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(75)"),
+            "op_string_onebyte",
+            "ops.op_string_onebyte(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_onebyte_large_1000",
-        what: What::Skipped("#[string(onebyte)] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(1000)"),
+            "op_string_onebyte",
+            "ops.op_string_onebyte(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_onebyte_large_1000000",
-        what: What::Skipped("#[string(onebyte)] arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(1000000)"),
+            "op_string_onebyte",
+            "ops.op_string_onebyte(S)",
+            5,
+        ),
     },
     Bench {
         name: "op_string_bytestring",
-        what: What::Skipped("ByteString arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(75)"),
+            "op_string_bytestring",
+            "ops.op_string_bytestring(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_owned",
-        what: What::Skipped("#[string] String arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(75)"),
+            "op_string_owned",
+            "ops.op_string_owned(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_owned_large_1000",
-        what: What::Skipped("#[string] String arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'x'.repeat(1000)"),
+            "op_string_owned",
+            "ops.op_string_owned(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_owned_large_utf8_1000",
-        what: What::Skipped("#[string] String arguments are not supported yet (issue 3)"),
+        what: with_string(
+            string_setup!("'\\u1000'.repeat(1000)"),
+            "op_string_owned",
+            "ops.op_string_owned(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_string_option_u32",
@@ -141,19 +224,25 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_return",
-        what: What::Skipped("string returns are not supported yet (issue 3)"),
+        what: js("ops.op_string_return()", "op_string_return"),
     },
     Bench {
         name: "op_string_return_large_1000",
-        what: What::Skipped("string returns are not supported yet (issue 3)"),
+        what: js(
+            "ops.op_string_return_large_1000()",
+            "op_string_return_large_1000",
+        ),
     },
     Bench {
         name: "op_string_return_utf8_1000",
-        what: What::Skipped("string returns are not supported yet (issue 3)"),
+        what: js(
+            "ops.op_string_return_utf8_1000()",
+            "op_string_return_utf8_1000",
+        ),
     },
     Bench {
         name: "op_static_str_return",
-        what: What::Skipped("&'static str returns are not supported yet (issue 3)"),
+        what: js("ops.op_static_str_return()", "op_static_str_return"),
     },
     Bench {
         name: "op_local",

@@ -1,6 +1,8 @@
 //! The ops the benchmark calls, and the hand-written floor.
 
-use runtime_core::{op, v8, Extension};
+use std::borrow::Cow;
+
+use runtime_core::{op, v8, ByteString, Extension};
 
 #[op]
 pub fn op_void() {}
@@ -29,6 +31,46 @@ pub fn op_scope(scope: &mut v8::PinScope) {
     std::hint::black_box(scope);
 }
 
+#[op]
+pub fn op_string(#[string] s: &str) {
+    std::hint::black_box(s);
+}
+
+#[op]
+pub fn op_string_onebyte(#[string(onebyte)] s: Cow<[u8]>) {
+    std::hint::black_box(s);
+}
+
+#[op]
+pub fn op_string_bytestring(s: ByteString) {
+    std::hint::black_box(s);
+}
+
+#[op]
+pub fn op_string_owned(#[string] s: String) {
+    std::hint::black_box(s);
+}
+
+#[op]
+pub fn op_string_return() -> String {
+    std::hint::black_box("a short string").to_owned()
+}
+
+#[op]
+pub fn op_string_return_large_1000() -> String {
+    std::hint::black_box("0123456789").repeat(100)
+}
+
+#[op]
+pub fn op_string_return_utf8_1000() -> String {
+    std::hint::black_box("é").repeat(1000)
+}
+
+#[op]
+pub fn op_static_str_return() -> &'static str {
+    std::hint::black_box("a static string for op_static_str_return")
+}
+
 /// Every op the benchmark registers.
 pub fn extension() -> Extension {
     Extension::new("bench").ops(&[
@@ -38,6 +80,14 @@ pub fn extension() -> Extension {
         op_bigint::DECL,
         op_bigint_return::DECL,
         op_scope::DECL,
+        op_string::DECL,
+        op_string_onebyte::DECL,
+        op_string_bytestring::DECL,
+        op_string_owned::DECL,
+        op_string_return::DECL,
+        op_string_return_large_1000::DECL,
+        op_string_return_utf8_1000::DECL,
+        op_static_str_return::DECL,
     ])
 }
 

@@ -11,7 +11,9 @@ use std::borrow::Cow;
 
 use crate::convert::{to_int32, to_uint32};
 use crate::ops::OpCtx;
-use crate::strings::{latin1_to_string, latin1_to_utf8_in, narrow_to_latin1_in};
+use crate::strings::{
+    is_ascii, latin1_to_string, latin1_to_utf8_in, narrow_to_latin1_in, utf16_to_string,
+};
 use crate::{ByteString, OpState};
 
 pub use crate::strings::StringBuffer;
@@ -371,28 +373,6 @@ impl<'a, 's> SlowCall<'a, 's> {
             .map_err(|_| self.throw_arg_type_error(index, expected))
     }
 
-    /// Writes `string` as UTF-8 (lone surrogates as U+FFFD) into `buffer`'s stack or lent room.
-    #[inline(always)]
-    fn write_utf8<'b>(
-        &mut self,
-        string: v8::Local<'s, v8::String>,
-        one_byte: bool,
-        buffer: &'b mut StringBuffer<'s>,
-    ) -> &'b str {
-        let worst_case = string.length() * if one_byte { 2 } else { 3 };
-        let room = buffer.room(worst_case);
-        let written = string.write_utf8_uninit_v2(
-            self.scope,
-            room,
-            v8::WriteFlags::kReplaceInvalidUtf8,
-            None,
-        );
-        // SAFETY: V8 wrote `written` bytes of valid UTF-8 (invalid sequences replaced).
-        unsafe {
-            std::str::from_utf8_unchecked(std::slice::from_raw_parts(room.as_ptr().cast(), written))
-        }
-    }
-
     /// `#[string] &str` in an op that cannot run JavaScript: one-byte ASCII is borrowed in
     /// place (zero copy); anything else is transcoded into `buffer`.
     #[inline(always)]
@@ -403,11 +383,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
         let view = buffer.view.insert(v8::ValueView::new(self.scope, string));
-        let (one_byte, ascii) = match view.data() {
-            v8::ValueViewData::OneByte(bytes) => (true, bytes.is_ascii()),
-            v8::ValueViewData::TwoByte(_) => (false, false),
-        };
-        if ascii {
+        let in_place = matches!(view.data(), v8::ValueViewData::OneByte(bytes) if is_ascii(bytes));
+        if in_place {
             // (Borrowed again here: returning the first borrow would hold `buffer` for the
             // rest of the function.)
             let Some(view) = buffer.view.as_ref() else {
@@ -420,13 +397,13 @@ impl<'a, 's> SlowCall<'a, 's> {
             // in `buffer`, and no JavaScript or GC runs during this op's call.
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
-        // The string is flat now (the view flattened it): writing it does not allocate.
-        buffer.view = None;
-        Ok(self.write_utf8(string, one_byte, buffer))
+        let view = buffer.view.take().expect("set above");
+        Ok(buffer.copy_utf8(view.data()))
     }
 
-    /// `#[string] &str` in an op that takes the scope: JavaScript may run and move the string,
-    /// so it is always copied (or transcoded) into `buffer`.
+    /// `#[string] &str` in an op that takes the scope, or that has several string arguments:
+    /// JavaScript or another argument's flattening may move the string, so it is always copied
+    /// (or transcoded) into `buffer`.
     #[inline(always)]
     pub fn arg_str_copied<'b>(
         &mut self,
@@ -434,8 +411,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let one_byte = string.is_onebyte();
-        Ok(self.write_utf8(string, one_byte, buffer))
+        let view = v8::ValueView::new(self.scope, string);
+        Ok(buffer.copy_utf8(view.data()))
     }
 
     /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
@@ -463,24 +440,10 @@ impl<'a, 's> SlowCall<'a, 's> {
     pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
         let view = v8::ValueView::new(self.scope, string);
-        if let v8::ValueViewData::OneByte(latin1) = view.data() {
-            return Ok(latin1_to_string(latin1));
-        }
-        drop(view);
-        let utf8_len = string.utf8_length(self.scope);
-        let mut utf8 = Vec::with_capacity(utf8_len);
-        let written = string.write_utf8_uninit_v2(
-            self.scope,
-            utf8.spare_capacity_mut(),
-            v8::WriteFlags::kReplaceInvalidUtf8,
-            None,
-        );
-        debug_assert_eq!(written, utf8_len);
-        // SAFETY: V8 initialised `written` bytes of valid UTF-8.
-        unsafe {
-            utf8.set_len(written);
-            Ok(String::from_utf8_unchecked(utf8))
-        }
+        Ok(match view.data() {
+            v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
+            v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
+        })
     }
 
     #[cold]
@@ -603,7 +566,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// UTF-8.
     #[inline(always)]
     pub fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
-        let string = if value.is_ascii() {
+        let string = if is_ascii(value.as_bytes()) {
             v8::String::new_from_one_byte(self.scope, value.as_bytes(), v8::NewStringType::Normal)
         } else {
             v8::String::new_from_utf8(self.scope, value.as_bytes(), v8::NewStringType::Normal)
@@ -621,7 +584,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// (no copy); anything else is copied from UTF-8.
     #[inline(always)]
     pub fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
-        if value.is_ascii() {
+        if is_ascii(value.as_bytes()) {
             let string = v8::String::new_external_onebyte_static(self.scope, value.as_bytes());
             self.set_string(string)
         } else {
@@ -682,7 +645,7 @@ pub unsafe fn fast_str<'b>(
 ) -> &'b str {
     // SAFETY: forwarded from the caller.
     let latin1: &'b [u8] = unsafe { fast_latin1(string) };
-    if latin1.is_ascii() {
+    if is_ascii(latin1) {
         // SAFETY: ASCII is UTF-8.
         return unsafe { std::str::from_utf8_unchecked(latin1) };
     }

@@ -132,23 +132,46 @@ fn declarations_say_arity_fast_path_and_flags() {
     assert_eq!(op_add_i32(i32::MAX, 1), i32::MIN);
 }
 
-/// A plain hot loop, no natives syntax: V8 tiers the caller up by itself and the fast counter
-/// rises, while the nofast twin never leaves the slow path.
+/// A plain hot loop, no natives syntax: V8 tiers the caller up by itself (compiling in the
+/// background, so how soon varies) and the fast counter rises; once the function is optimized,
+/// its calls are fast. The nofast twin never leaves the slow path.
 #[test]
 fn hot_loop_reaches_the_fast_path() {
     let mut runtime = counting_runtime(vec![all_ops()]);
-    let source = "let sum = 0;
-        for (let i = 0; i < 100000; i++) { sum += ops.op_u32(i) + ops.op_u32_nofast(i); }
-        sum";
-    let sum = runtime.execute_script_to_string("loop.js", source).unwrap();
+    let define = "globalThis.hot = function (n) {
+          let sum = 0;
+          for (let i = 0; i < n; i++) sum += ops.op_u32(i) + ops.op_u32_nofast(i);
+          return sum;
+        }";
+    runtime.execute_script("define.js", define).unwrap();
+    let sum = runtime
+        .execute_script_to_string("loop.js", "hot(100000)")
+        .unwrap();
     assert_eq!(sum, (2 * (0..100000u64).sum::<u64>()).to_string());
-    let fast = runtime.op_call_counts("op_u32").unwrap();
-    let nofast = runtime.op_call_counts("op_u32_nofast").unwrap();
-    assert_eq!(fast.fast + fast.slow, 100_000);
+    let first = runtime.op_call_counts("op_u32").unwrap();
+    assert_eq!(first.fast + first.slow, 100_000);
+    // Usually `first.fast` is already in the tens of thousands; on a loaded machine the
+    // background compiler may finish only after the loop, so the rounds below decide.
+
+    // By now `hot` is optimized (rounds give the background compiler time if it needs more).
+    // A call may enter it in a lower tier and switch at the loop's back edge (on-stack
+    // replacement), so the first iteration or so can still be slow.
+    let mut rounds = 0;
+    let last = loop {
+        runtime.reset_op_call_counts();
+        runtime.execute_script("again.js", "hot(100000)").unwrap();
+        let counts = runtime.op_call_counts("op_u32").unwrap();
+        rounds += 1;
+        if counts.fast >= 99_990 || rounds == 10 {
+            break counts;
+        }
+    };
+    assert_eq!(last.fast + last.slow, 100_000);
     assert!(
-        fast.fast > 50_000,
-        "the optimized loop calls the fast path: {fast:?}"
+        last.fast >= 99_990,
+        "after {rounds} rounds: {last:?} (first loop: {first:?})"
     );
+    let nofast = runtime.op_call_counts("op_u32_nofast").unwrap();
     assert_eq!(
         nofast,
         OpCallCounts {
@@ -157,11 +180,6 @@ fn hot_loop_reaches_the_fast_path() {
         }
     );
     assert_eq!(runtime.op_call_counts("op_missing"), None);
-    runtime.reset_op_call_counts();
-    assert_eq!(
-        runtime.op_call_counts("op_u32"),
-        Some(OpCallCounts::default())
-    );
 }
 
 #[test]
