@@ -153,6 +153,26 @@ const BENCHES: &[Bench] = &[
             5,
         ),
     },
+    // Not in the original list: Latin-1 strings whose UTF-8 fits the stack buffer, to measure
+    // its size against lending the thread-local buffer (README, "String buffer size").
+    Bench {
+        name: "op_string_latin1_100",
+        what: with_string(
+            string_setup!("'é'.repeat(100)"),
+            "op_string",
+            "ops.op_string(S)",
+            1000,
+        ),
+    },
+    Bench {
+        name: "op_string_latin1_400",
+        what: with_string(
+            string_setup!("'é'.repeat(400)"),
+            "op_string",
+            "ops.op_string(S)",
+            1000,
+        ),
+    },
     Bench {
         name: "op_string_onebyte",
         what: with_string(

@@ -11,9 +11,7 @@ use std::borrow::Cow;
 
 use crate::convert::{to_int32, to_uint32};
 use crate::ops::OpCtx;
-use crate::strings::{
-    is_ascii, latin1_to_string, latin1_to_utf8_in, narrow_to_latin1_in, utf16_to_string,
-};
+use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::{ByteString, OpState};
 
 pub use crate::strings::StringBuffer;
@@ -649,7 +647,7 @@ pub unsafe fn fast_str<'b>(
         // SAFETY: ASCII is UTF-8.
         return unsafe { std::str::from_utf8_unchecked(latin1) };
     }
-    latin1_to_utf8_in(latin1, buffer.room(latin1.len() * 2))
+    buffer.latin1_to_utf8(latin1)
 }
 
 /// `#[string] Cow<str>` on the fast path: as [`fast_str`], borrowed.

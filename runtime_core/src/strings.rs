@@ -131,32 +131,50 @@ impl<'s> StringBuffer<'s> {
                     ))
                 }
             }
-            v8::ValueViewData::OneByte(latin1) => {
-                latin1_to_utf8_in(latin1, self.room(latin1.len() * 2))
-            }
+            v8::ValueViewData::OneByte(latin1) => self.latin1_to_utf8(latin1),
             v8::ValueViewData::TwoByte(units) => self.utf16_to_utf8(units),
         }
     }
 
-    /// UTF-16 to UTF-8: SIMD (simdutf) into a lent buffer for long strings, a scalar loop into
-    /// the stack buffer for short ones and wherever a lone surrogate needs replacing.
-    fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
-        let worst_case = units.len() * 3;
-        if worst_case <= STRING_STACK_BUFFER_SIZE {
-            return utf16_to_utf8_in(units, &mut self.stack[..]);
+    /// `len` initialised bytes to write into: a zeroed prefix of the stack buffer (zeroing a
+    /// few hundred bytes costs far less than the scalar loops SIMD replaces), or a lent buffer
+    /// (always initialised).
+    fn initialized_room(&mut self, len: usize) -> &mut [u8] {
+        if len <= STRING_STACK_BUFFER_SIZE {
+            let prefix = &mut self.stack[..len];
+            // SAFETY: zeroing initialises the prefix, which is then read as plain bytes.
+            unsafe {
+                std::ptr::write_bytes(prefix.as_mut_ptr(), 0, len);
+                std::slice::from_raw_parts_mut(prefix.as_mut_ptr().cast(), len)
+            }
+        } else {
+            &mut self.lent.insert(LentBuffer::lend(len)).bytes[..len]
         }
-        let lent = self.lent.insert(LentBuffer::lend(worst_case));
+    }
+
+    /// Latin-1 to UTF-8, with SIMD (simdutf).
+    pub(crate) fn latin1_to_utf8(&mut self, latin1: &[u8]) -> &str {
+        let out = self.initialized_room(latin1.len() * 2);
+        // SAFETY: the output has room for 2 bytes per Latin-1 byte, the worst case.
+        let written = unsafe { v8::simdutf::convert_latin1_to_utf8(latin1, out) };
+        // SAFETY: simdutf wrote `written` bytes of valid UTF-8 (every Latin-1 input is valid).
+        unsafe { std::str::from_utf8_unchecked(&out[..written]) }
+    }
+
+    /// UTF-16 to UTF-8, with SIMD (simdutf); a scalar loop where a lone surrogate needs
+    /// replacing.
+    fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
+        let out = self.initialized_room(units.len() * 3);
         // SAFETY: the output has room for 3 bytes per unit, simdutf's worst case.
-        let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, &mut lent.bytes[..]) };
+        let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, out) };
         if written == 0 && !units.is_empty() {
             // Invalid UTF-16 (a lone surrogate): the scalar loop replaces it.
-            let bytes = &mut lent.bytes[..];
-            // SAFETY: as in `room`.
-            let room = unsafe { &mut *(bytes as *mut [u8] as *mut [MaybeUninit<u8>]) };
+            // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
+            let room = unsafe { &mut *(out as *mut [u8] as *mut [MaybeUninit<u8>]) };
             return utf16_to_utf8_in(units, room);
         }
         // SAFETY: simdutf wrote `written` bytes of valid UTF-8.
-        unsafe { std::str::from_utf8_unchecked(&lent.bytes[..written]) }
+        unsafe { std::str::from_utf8_unchecked(&out[..written]) }
     }
 }
 
@@ -240,19 +258,6 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
     (rest | word(len - 8)) & HIGH_BITS == 0
 }
 
-/// Transcodes Latin-1 to UTF-8 into `out`, which must hold `2 * latin1.len()` bytes; returns
-/// the UTF-8 written.
-#[inline]
-pub(crate) fn latin1_to_utf8_in<'b>(latin1: &[u8], out: &'b mut [MaybeUninit<u8>]) -> &'b str {
-    assert!(out.len() >= latin1.len() * 2, "room for the worst case");
-    // SAFETY: `out` has room for two bytes per input byte, the worst case; the function
-    // writes only, and its output is valid UTF-8 of the length it returns.
-    unsafe {
-        let written = v8::latin1_to_utf8(latin1.len(), latin1.as_ptr(), out.as_mut_ptr().cast());
-        std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
-    }
-}
-
 /// Latin-1 to an owned `String` of exactly the UTF-8 length: one allocation.
 pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
     if is_ascii(latin1) {
@@ -260,15 +265,12 @@ pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
         return unsafe { String::from_utf8_unchecked(latin1.to_vec()) };
     }
     let utf8_len = v8::simdutf::utf8_length_from_latin1(latin1);
-    let mut utf8 = Vec::with_capacity(utf8_len);
-    // SAFETY: `utf8` has room for exactly `utf8_len` bytes, which is what the transcoding of
-    // `latin1` writes; the output is valid UTF-8.
-    unsafe {
-        let written = v8::latin1_to_utf8(latin1.len(), latin1.as_ptr(), utf8.as_mut_ptr());
-        debug_assert_eq!(written, utf8_len);
-        utf8.set_len(written);
-        String::from_utf8_unchecked(utf8)
-    }
+    let mut utf8 = vec![0u8; utf8_len];
+    // SAFETY: `utf8` holds exactly the UTF-8 length of `latin1`.
+    let written = unsafe { v8::simdutf::convert_latin1_to_utf8(latin1, &mut utf8) };
+    debug_assert_eq!(written, utf8_len);
+    // SAFETY: simdutf wrote valid UTF-8 (every Latin-1 input is valid).
+    unsafe { String::from_utf8_unchecked(utf8) }
 }
 
 /// Narrows UTF-16 code units that are all at most U+00FF into `out` (which must hold
@@ -335,10 +337,10 @@ mod tests {
 
     #[test]
     fn latin1_transcoding() {
-        let mut out = [MaybeUninit::uninit(); 64];
-        assert_eq!(latin1_to_utf8_in(b"plain ascii", &mut out), "plain ascii");
+        let mut buffer = StringBuffer::new();
+        assert_eq!(buffer.latin1_to_utf8(b"plain ascii"), "plain ascii");
         assert_eq!(
-            latin1_to_utf8_in(&[0xA9, b'x', 0xFF, 0x80], &mut out),
+            buffer.latin1_to_utf8(&[0xA9, b'x', 0xFF, 0x80]),
             "©xÿ\u{80}"
         );
         assert_eq!(latin1_to_string(&[b'a', 0xE9]), "aé");
@@ -353,6 +355,13 @@ mod tests {
             (&[0xDC00], "\u{FFFD}"),
             (&[0x62, 0xD83D], "b\u{FFFD}"),
         ];
+        let latin1: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+        let expected: String = latin1.iter().map(|&byte| char::from(byte)).collect();
+        assert_eq!(StringBuffer::new().latin1_to_utf8(&latin1), expected);
+        assert_eq!(
+            StringBuffer::new().latin1_to_utf8(&latin1[..300]),
+            &expected[..expected.char_indices().nth(300).unwrap().0]
+        );
         for &(units, expected) in cases {
             let mut out = [MaybeUninit::uninit(); 64];
             assert_eq!(utf16_to_utf8_in(units, &mut out), expected);
