@@ -190,13 +190,17 @@ pub fn svg(results: &Results) -> String {
             result.allocs_per_call,
             escape(&result.path)
         );
+        let path = if result.path == "n/a" {
+            String::new()
+        } else {
+            format!(" ({})", escape(&result.path))
+        };
         let _ = writeln!(
             svg,
-            r#"<text x="{:.1}" y="{:.1}">{} ({})</text>"#,
+            r#"<text x="{:.1}" y="{:.1}">{}{path}</text>"#,
             bar_end + 6.0,
             y + 15.0,
             format_ns(result.ns_per_call),
-            escape(&result.path)
         );
     }
     svg.push_str("</svg>\n");
@@ -219,4 +223,73 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Results {
+        Results {
+            v8: "15.2.124.1-rusty".to_owned(),
+            results: vec![
+                BenchResult::from_samples("op_string", vec![5.6, 4.9, 5.1], 0, 0, 3000, "fast"),
+                BenchResult::from_samples(
+                    "op_string_owned",
+                    vec![30.0, 31.0, 29.0],
+                    3000,
+                    225000,
+                    3000,
+                    "slow",
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn results_json_has_the_agreed_shape() {
+        let json: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&sample()).unwrap()).unwrap();
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["results", "v8"]);
+        let first = &json["results"][0];
+        assert_eq!(
+            first,
+            &serde_json::json!({"name": "op_string", "ns_per_call": 5.1, "ns_per_call_min": 4.9,
+                "ns_per_call_max": 5.6, "allocs_per_call": 0.0, "bytes_per_call": 0.0,
+                "path": "fast", "calls": 3000})
+        );
+        assert_eq!(json["results"][1]["allocs_per_call"], 1.0);
+        assert_eq!(json["results"][1]["bytes_per_call"], 75.0);
+    }
+
+    #[test]
+    fn table_shows_the_change_against_a_previous_run() {
+        let mut previous = sample();
+        previous.results[0].ns_per_call = 10.2;
+        let table = table(&sample(), Some(&previous));
+        let line = table
+            .lines()
+            .find(|line| line.starts_with("op_string "))
+            .unwrap();
+        assert!(line.ends_with("-50.0"), "{line}");
+        let line = table
+            .lines()
+            .find(|line| line.starts_with("op_string_owned"))
+            .unwrap();
+        assert!(line.ends_with("+0.0"), "{line}");
+    }
+
+    #[test]
+    fn chart_has_a_labelled_bar_per_bench() {
+        let svg = svg(&sample());
+        assert_eq!(svg.matches("<rect x=").count(), 2);
+        assert!(svg.contains(">op_string_owned</text>"));
+        assert!(svg.ends_with("</svg>\n"));
+    }
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::borrow::Cow;
 
 use crate::convert::{to_int32, to_uint32};
-use crate::ops::OpCtx;
+use crate::ops::{OpCtx, StaticStrEntry};
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::{ByteString, OpState};
 
@@ -579,15 +579,30 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
-    /// (no copy); anything else is copied from UTF-8.
+    /// (no copy); anything else is copied from UTF-8. The op keeps the V8 string of the last
+    /// static string it returned, so returning the same one again makes nothing new.
     #[inline(always)]
     pub fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
-        if is_ascii(value.as_bytes()) {
-            let string = v8::String::new_external_onebyte_static(self.scope, value.as_bytes());
-            self.set_string(string)
-        } else {
-            self.ret_str(value)
+        if let Some(entry) = &*self.op_ctx.static_str_cache.borrow() {
+            if std::ptr::eq(entry.address, value.as_ptr()) && entry.len == value.len() {
+                let string = v8::Local::new(self.scope, &entry.string);
+                self.rv.set(string.into());
+                return Ok(());
+            }
         }
+        let string = if is_ascii(value.as_bytes()) {
+            v8::String::new_external_onebyte_static(self.scope, value.as_bytes())
+        } else {
+            v8::String::new_from_utf8(self.scope, value.as_bytes(), v8::NewStringType::Normal)
+        };
+        if let Some(string) = string {
+            *self.op_ctx.static_str_cache.borrow_mut() = Some(StaticStrEntry {
+                address: value.as_ptr(),
+                len: value.len(),
+                string: v8::Global::new(self.scope, string),
+            });
+        }
+        self.set_string(string)
     }
 
     /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as

@@ -72,6 +72,17 @@ pub struct OpCtx {
     pub(crate) fast_calls: Cell<u64>,
     pub(crate) slow_calls: Cell<u64>,
     pub(crate) state: Rc<RefCell<OpState>>,
+    /// The last `&'static str` this op returned, by address and length, with its V8 string:
+    /// an op returning the same static string again hands V8 the same (immutable) string
+    /// instead of making a new one. Emptied before the isolate goes (`Runtime`'s `Drop`).
+    pub(crate) static_str_cache: RefCell<Option<StaticStrEntry>>,
+}
+
+/// One entry of [`OpCtx::static_str_cache`].
+pub(crate) struct StaticStrEntry {
+    pub(crate) address: *const u8,
+    pub(crate) len: usize,
+    pub(crate) string: v8::Global<v8::String>,
 }
 
 impl OpCtx {
@@ -82,6 +93,7 @@ impl OpCtx {
             fast_calls: Cell::new(0),
             slow_calls: Cell::new(0),
             state,
+            static_str_cache: RefCell::new(None),
         }
     }
 

@@ -30,6 +30,7 @@ fn extension() -> Extension {
         op_static_str::DECL,
         op_static_str_utf8::DECL,
         op_static_cow::DECL,
+        op_static_pick::DECL,
         op_maybe_string::DECL,
         op_concat_len::DECL,
     ])
@@ -170,6 +171,14 @@ fn string_returns() {
         result,
         r#"["a static ASCII string, handed to V8 without a copy","café ©","borrowed","ownedowned","here",null]"#
     );
+    let picks = runtime
+        .execute_script_to_string(
+            "picks.js",
+            "[0, 0, 1, 2, 2, 0, 1, 4].map(i => ops.op_static_pick(i)).join() + ' ' + \
+             [false, true, false].map(b => ops.op_static_cow(b)).join()",
+        )
+        .unwrap();
+    assert_eq!(picks, "zero,zero,one,twö,twö,zero,one,one borrowed,ownedowned,borrowed");
     // The static ASCII string is external: V8 points at the Rust bytes.
     let external = runtime.with_scope(|scope| {
         let value = runtime_core::v8::String::new(scope, "ops.op_static_str()").unwrap();

@@ -68,6 +68,12 @@ fn op_static_str_utf8() -> &'static str {
     "café ©"
 }
 
+/// Different static strings in turn: the op's cache of its last static string must follow.
+#[op]
+fn op_static_pick(which: u32) -> &'static str {
+    ["zero", "one", "twö"][which as usize % 3]
+}
+
 #[op]
 fn op_static_cow(owned: bool) -> Cow<'static, str> {
     if owned {
