@@ -33,6 +33,9 @@
 //! | `f32` | a Number | rounded to the nearest `f32` |
 //! | `#[bigint] i64`, `#[bigint] u64` | a BigInt | `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` |
 //!
+//! | `#[string] &str`, `#[string] Cow<str>`, `#[string] String` | a string | its UTF-8; lone surrogates become U+FFFD (as `String.prototype.toWellFormed`) |
+//! | `#[string(onebyte)] Cow<[u8]>`, [`ByteString`] | a string whose characters are all at most U+00FF | its Latin-1 bytes, no UTF-8 validation; a wider character throws a `TypeError` |
+//!
 //! Anything else (a string, `undefined`, `null`, a boolean, a BigInt where a Number is
 //! expected, an object, ...) throws a `TypeError` naming the op, the argument's position and
 //! name, the expected and the received type. On the fast path V8 itself checks the types and
@@ -40,7 +43,13 @@
 //! one that throws. Missing arguments are `undefined`; extra arguments are ignored.
 //!
 //! Returns: `()` is `undefined`; `bool` a boolean; every number kind a Number; `#[bigint]`
-//! `i64`/`u64` a BigInt.
+//! `i64`/`u64` a BigInt; `String`, `&'static str`, `Cow<'static, str>` a string (ASCII made
+//! as a one-byte string, an ASCII `&'static str` as an external string over the static bytes);
+//! `Option<String>` a string or `null`; [`ByteString`] a one-byte string of its bytes. String
+//! returns are slow-path only: a fast call must not allocate on the V8 heap.
+//!
+//! Where string arguments are read to (in place, a stack buffer, a thread-local buffer lent
+//! for the call) is described in the README ("Strings without the heap").
 
 #![warn(missing_docs)]
 
