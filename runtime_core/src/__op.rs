@@ -650,7 +650,7 @@ unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a [u8] {
 /// `#[string] &str` on the fast path: ASCII in place, Latin-1 transcoded into `buffer`.
 ///
 /// # Safety
-/// As [`fast_latin1`]; the result must not outlive the fast call.
+/// As for the bytes of the fast call's string argument; the result must not outlive the fast call.
 #[inline(always)]
 pub unsafe fn fast_str<'b>(
     string: *const FastApiOneByteString,
@@ -681,7 +681,7 @@ pub unsafe fn fast_cow_str<'b>(
 /// `#[string] String` on the fast path: one allocation of the exact UTF-8 length.
 ///
 /// # Safety
-/// As [`fast_latin1`].
+/// As for the bytes of the fast call's string argument.
 #[inline(always)]
 pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
     // SAFETY: forwarded from the caller.
@@ -701,7 +701,7 @@ pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [
 /// `ByteString` on the fast path: the bytes, one allocation.
 ///
 /// # Safety
-/// As [`fast_latin1`].
+/// As for the bytes of the fast call's string argument.
 #[inline(always)]
 pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
     // SAFETY: forwarded from the caller.
