@@ -178,7 +178,10 @@ fn string_returns() {
              [false, true, false].map(b => ops.op_static_cow(b)).join()",
         )
         .unwrap();
-    assert_eq!(picks, "zero,zero,one,twö,twö,zero,one,one borrowed,ownedowned,borrowed");
+    assert_eq!(
+        picks,
+        "zero,zero,one,twö,twö,zero,one,one borrowed,ownedowned,borrowed"
+    );
     // The static ASCII string is external: V8 points at the Rust bytes.
     let external = runtime.with_scope(|scope| {
         let value = runtime_core::v8::String::new(scope, "ops.op_static_str()").unwrap();
