@@ -4,6 +4,7 @@
 
 use std::any::Any;
 use std::cell::{Ref, RefCell, RefMut};
+use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -13,6 +14,7 @@ use crate::convert::{to_int32, to_uint32};
 use crate::ops::{OpCtx, StaticStrEntry};
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::{ByteString, OpState};
+use crate::{ErrorProperty, FromV8, OpDecl, OpError, ToV8};
 
 pub use crate::strings::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};
@@ -141,6 +143,102 @@ fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str {
     }
 }
 
+/// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
+fn arg_type_error_message(
+    decl: &OpDecl,
+    index: i32,
+    expected: &str,
+    value: v8::Local<'_, v8::Value>,
+) -> String {
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    format!(
+        "{}: argument {} ({name}) must be {expected}, received {}",
+        decl.name,
+        index + 1,
+        describe_received(value)
+    )
+}
+
+/// `<op> panicked: <message>`.
+fn panic_message(decl: &OpDecl, payload: &(dyn Any + Send)) -> String {
+    let detail = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(non-string panic payload)");
+    format!("{} panicked: {detail}", decl.name)
+}
+
+/// Makes an error object of `class` (a built-in constructor where there is one, else an
+/// `Error` named `class`).
+fn new_error<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    class: &str,
+    message: &str,
+) -> v8::Local<'s, v8::Value> {
+    let text = v8::String::new(scope, message).unwrap_or_else(|| v8::String::empty(scope));
+    let error = match class {
+        "TypeError" => v8::Exception::type_error(scope, text),
+        "RangeError" => v8::Exception::range_error(scope, text),
+        "SyntaxError" => v8::Exception::syntax_error(scope, text),
+        "ReferenceError" => v8::Exception::reference_error(scope, text),
+        _ => v8::Exception::error(scope, text),
+    };
+    if !matches!(
+        class,
+        "Error" | "TypeError" | "RangeError" | "SyntaxError" | "ReferenceError"
+    ) {
+        set_error_property(
+            scope,
+            error,
+            "name",
+            ErrorProperty::String(Cow::Borrowed(class)),
+        );
+    }
+    error
+}
+
+fn set_error_property(
+    scope: &mut v8::PinScope<'_, '_>,
+    error: v8::Local<'_, v8::Value>,
+    name: &str,
+    value: ErrorProperty<'_>,
+) {
+    let Ok(object) = v8::Local::<v8::Object>::try_from(error) else {
+        return;
+    };
+    let Some(key) = v8::String::new(scope, name) else {
+        return;
+    };
+    let value: v8::Local<v8::Value> = match value {
+        ErrorProperty::String(text) => match v8::String::new(scope, &text) {
+            Some(text) => text.into(),
+            None => return,
+        },
+        ErrorProperty::Number(number) => v8::Number::new(scope, number).into(),
+        ErrorProperty::Bool(flag) => v8::Boolean::new(scope, flag).into(),
+    };
+    // Setting a data property on a fresh error object cannot run JavaScript.
+    let _ = object.set(scope, key.into(), value);
+}
+
+fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str, message: &str) {
+    let error = new_error(scope, class, message);
+    scope.throw_exception(error);
+}
+
+/// Throws `error`; with `prefix`, its message becomes `<prefix>: <message>`.
+fn throw_op_error(scope: &mut v8::PinScope<'_, '_>, error: &OpError, prefix: Option<&str>) {
+    let message = error.message();
+    let message = match prefix {
+        Some(prefix) => Cow::Owned(format!("{prefix}: {message}")),
+        None => message,
+    };
+    let exception = new_error(scope, &error.class(), &message);
+    error.properties(&mut |name, value| set_error_property(scope, exception, name, value));
+    scope.throw_exception(exception);
+}
+
 impl<'a, 's> SlowCall<'a, 's> {
     /// The scope, for ops that take one.
     #[inline(always)]
@@ -158,22 +256,14 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     pub fn throw_arg_type_error(&mut self, index: i32, expected: &str) -> Thrown {
-        let decl = self.op_ctx.decl;
-        let received = describe_received(self.args.get(index));
-        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-        let message = format!(
-            "{}: argument {} ({name}) must be {expected}, received {received}",
-            decl.name,
-            index + 1
-        );
-        self.throw_type_error(&message)
+        let message =
+            arg_type_error_message(self.op_ctx.decl, index, expected, self.args.get(index));
+        throw_error_of_class(self.scope, "TypeError", &message);
+        Thrown(())
     }
 
     fn throw_type_error(&mut self, message: &str) -> Thrown {
-        let message =
-            v8::String::new(self.scope, message).unwrap_or_else(|| v8::String::empty(self.scope));
-        let exception = v8::Exception::type_error(self.scope, message);
-        self.scope.throw_exception(exception);
+        throw_error_of_class(self.scope, "TypeError", message);
         Thrown(())
     }
 
@@ -181,22 +271,22 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     pub fn throw_error(&mut self, message: &str) -> Thrown {
-        let message =
-            v8::String::new(self.scope, message).unwrap_or_else(|| v8::String::empty(self.scope));
-        let exception = v8::Exception::error(self.scope, message);
-        self.scope.throw_exception(exception);
+        throw_error_of_class(self.scope, "Error", message);
+        Thrown(())
+    }
+
+    /// Throws what an op's `Err` says: its class, message and properties.
+    #[cold]
+    #[inline(never)]
+    pub fn throw_op_error(&mut self, error: OpError) -> Thrown {
+        throw_op_error(self.scope, &error, None);
         Thrown(())
     }
 
     #[cold]
     #[inline(never)]
     fn throw_panic(&mut self, payload: Box<dyn Any + Send>) {
-        let detail = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("(non-string panic payload)");
-        let message = format!("{} panicked: {detail}", self.op_ctx.decl.name);
+        let message = panic_message(self.op_ctx.decl, &*payload);
         self.throw_error(&message);
     }
 
@@ -706,4 +796,525 @@ pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [
 pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
     // SAFETY: forwarded from the caller.
     ByteString(unsafe { fast_latin1(string) }.to_vec())
+}
+
+// ---- values, buffers, externals, user types, errors ---------------------------------------
+
+/// Room for the bytes of an on-heap typed array, which V8 copies out rather than lend
+/// (`ArrayBufferView::GetContents`): small arrays only.
+const ON_HEAP_STORAGE: usize = v8::TYPED_ARRAY_MAX_SIZE_IN_HEAP;
+
+/// A view's bytes for a mutable borrow: on-heap arrays are first moved off the heap (asking
+/// for their `ArrayBuffer` does it), so that writes reach JavaScript. `None` if detached.
+fn view_bytes_mut<'a>(
+    scope: &mut v8::PinScope<'_, '_>,
+    view: v8::Local<'_, v8::ArrayBufferView>,
+) -> Option<&'a mut [u8]> {
+    let mut storage = [0u8; ON_HEAP_STORAGE];
+    // SAFETY: `storage` is large enough for any on-heap array.
+    let (mut data, mut len) = unsafe { view.get_contents_raw_parts(&mut storage) };
+    if data == storage.as_mut_ptr() {
+        // On the heap: materialise the buffer (this allocates, once per array), then read
+        // again: now off the heap.
+        view.buffer(scope)?;
+        // SAFETY: as above.
+        (data, len) = unsafe { view.get_contents_raw_parts(&mut storage) };
+    }
+    if data.is_null() {
+        return (len == 0 && !view_is_detached(scope, view)).then_some(&mut []);
+    }
+    // SAFETY: off-heap memory of the view, which stays put while no JavaScript runs (ops that
+    // can run JavaScript cannot borrow buffers: a compile error).
+    Some(unsafe { std::slice::from_raw_parts_mut(data, len) })
+}
+
+/// A view's bytes for a shared borrow; on-heap arrays are copied into `storage`.
+fn view_bytes<'a>(
+    scope: &mut v8::PinScope<'_, '_>,
+    view: v8::Local<'_, v8::ArrayBufferView>,
+    storage: &'a mut [u8; ON_HEAP_STORAGE],
+) -> Option<&'a [u8]> {
+    // SAFETY: `storage` is large enough for any on-heap array.
+    let (data, len) = unsafe { view.get_contents_raw_parts(storage) };
+    if data.is_null() {
+        return (len == 0 && !view_is_detached(scope, view)).then_some(&[]);
+    }
+    // SAFETY: either `storage` or off-heap memory of the view, which stays put while no
+    // JavaScript runs.
+    Some(unsafe { std::slice::from_raw_parts(data, len) })
+}
+
+/// Whether an empty view's buffer is detached (a view of an empty buffer is not).
+fn view_is_detached(
+    scope: &mut v8::PinScope<'_, '_>,
+    view: v8::Local<'_, v8::ArrayBufferView>,
+) -> bool {
+    // A detached view always has its buffer: asking for it allocates nothing.
+    view.has_buffer()
+        && view
+            .buffer(scope)
+            .is_some_and(|buffer| buffer.was_detached())
+}
+
+fn array_buffer_bytes<'a>(buffer: v8::Local<'_, v8::ArrayBuffer>) -> Option<&'a mut [u8]> {
+    if buffer.was_detached() {
+        return None;
+    }
+    Some(match buffer.data() {
+        // SAFETY: the buffer's off-heap memory, which stays put while no JavaScript runs.
+        Some(data) => unsafe {
+            std::slice::from_raw_parts_mut(data.as_ptr().cast(), buffer.byte_length())
+        },
+        None => &mut [],
+    })
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// Whether argument `index` is `undefined` (or missing) or `null`: `None` for `Option<T>`.
+    #[inline(always)]
+    pub fn is_nullish(&self, index: i32) -> bool {
+        self.args.get(index).is_null_or_undefined()
+    }
+
+    /// The isolate, for ops that take `&mut v8::Isolate`.
+    #[inline(always)]
+    pub fn isolate(&mut self) -> &mut v8::Isolate {
+        self.scope
+    }
+
+    /// `v8::Local<T>`: checked to be a `T`.
+    #[inline(always)]
+    pub fn arg_local<T>(&mut self, index: i32, expected: &str) -> Result<v8::Local<'s, T>, Thrown>
+    where
+        v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
+    {
+        v8::Local::<T>::try_from(self.args.get(index))
+            .map_err(|_| self.throw_arg_type_error(index, expected))
+    }
+
+    /// `#[from_v8] T`: through `T`'s `FromV8`; an `Err` throws, prefixed with the op and the
+    /// argument.
+    #[inline(always)]
+    pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
+        let value = self.args.get(index);
+        T::from_v8(self.scope, value).map_err(|error| {
+            let decl = self.op_ctx.decl;
+            let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+            let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
+            throw_op_error(self.scope, &error, Some(&prefix));
+            Thrown(())
+        })
+    }
+
+    fn arg_uint8_array(
+        &mut self,
+        index: i32,
+    ) -> Result<v8::Local<'s, v8::ArrayBufferView>, Thrown> {
+        let array: v8::Local<v8::Uint8Array> = self.arg_local(index, "a Uint8Array")?;
+        Ok(array.into())
+    }
+
+    #[cold]
+    fn throw_detached(&mut self, index: i32) -> Thrown {
+        let decl = self.op_ctx.decl;
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        self.throw_type_error(&format!(
+            "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+            decl.name,
+            index + 1
+        ))
+    }
+
+    /// `#[buffer] &[u8]`: a Uint8Array's bytes (any offset and length), borrowed.
+    #[inline(always)]
+    pub fn arg_buffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
+        // Shared borrows need no copy-out: the mutable path gives the same memory.
+        self.arg_buffer_mut(index).map(|bytes| &*bytes)
+    }
+
+    /// `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed mutably.
+    #[inline(always)]
+    pub fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        let view = self.arg_uint8_array(index)?;
+        view_bytes_mut(self.scope, view).ok_or_else(|| self.throw_detached(index))
+    }
+
+    /// `#[buffer(copy)] Vec<u8>`: a copy of a Uint8Array's bytes.
+    #[inline(always)]
+    pub fn arg_buffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
+        let view = self.arg_uint8_array(index)?;
+        let mut storage = [0u8; ON_HEAP_STORAGE];
+        view_bytes(self.scope, view, &mut storage)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| self.throw_detached(index))
+    }
+
+    /// `#[buffer(copy)] Box<[u8]>`: likewise.
+    #[inline(always)]
+    pub fn arg_buffer_box(&mut self, index: i32) -> Result<Box<[u8]>, Thrown> {
+        self.arg_buffer_vec(index).map(Vec::into_boxed_slice)
+    }
+
+    /// `#[arraybuffer] &[u8]`: an ArrayBuffer's bytes, borrowed.
+    #[inline(always)]
+    pub fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
+        self.arg_arraybuffer_mut(index).map(|bytes| &*bytes)
+    }
+
+    /// `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes, borrowed mutably.
+    #[inline(always)]
+    pub fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
+        array_buffer_bytes(buffer).ok_or_else(|| self.throw_detached(index))
+    }
+
+    /// `*mut c_void`: an External's pointer, or null for `null`.
+    #[inline(always)]
+    pub fn arg_external_mut(&mut self, index: i32) -> Result<*mut c_void, Thrown> {
+        let value = self.args.get(index);
+        if value.is_null() {
+            return Ok(std::ptr::null_mut());
+        }
+        let external: v8::Local<v8::External> = self.arg_local(index, "an External or null")?;
+        Ok(external.value())
+    }
+
+    /// `*const c_void`: likewise.
+    #[inline(always)]
+    pub fn arg_external(&mut self, index: i32) -> Result<*const c_void, Thrown> {
+        self.arg_external_mut(index)
+            .map(|pointer| pointer.cast_const())
+    }
+
+    /// Returns `null` (`Option` returns' `None`).
+    #[inline(always)]
+    pub fn ret_null(&mut self) -> Result<(), Thrown> {
+        self.rv.set_null();
+        Ok(())
+    }
+
+    fn set_bytes(&mut self, store: v8::UniqueRef<v8::BackingStore>) -> Result<(), Thrown> {
+        let len = store.byte_length();
+        let buffer = v8::ArrayBuffer::with_backing_store(self.scope, &store.make_shared());
+        match v8::Uint8Array::new(self.scope, buffer, 0, len) {
+            Some(array) => {
+                self.rv.set(array.into());
+                Ok(())
+            }
+            None => Err(self.throw_error("the returned bytes are more than a Uint8Array holds")),
+        }
+    }
+
+    /// Returns a `Vec<u8>` as a Uint8Array over the vector's memory (no copy).
+    #[inline(always)]
+    pub fn ret_bytes_vec(&mut self, value: Vec<u8>) -> Result<(), Thrown> {
+        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_vec(value))
+    }
+
+    /// Returns a `Box<[u8]>` as a Uint8Array over its memory (no copy).
+    #[inline(always)]
+    pub fn ret_bytes_box(&mut self, value: Box<[u8]>) -> Result<(), Thrown> {
+        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_boxed_slice(value))
+    }
+
+    /// Returns a pointer as an External; null as `null`.
+    #[inline(always)]
+    pub fn ret_external(&mut self, value: *const c_void) -> Result<(), Thrown> {
+        if value.is_null() {
+            self.rv.set_null();
+        } else {
+            let external = v8::External::new(self.scope, value.cast_mut());
+            self.rv.set(external.into());
+        }
+        Ok(())
+    }
+
+    /// Returns a `T: ToV8`; an `Err` throws.
+    #[inline(always)]
+    pub fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
+        match value.to_v8(self.scope) {
+            Ok(value) => {
+                self.rv.set(value);
+                Ok(())
+            }
+            Err(error) => Err(self.throw_op_error(error)),
+        }
+    }
+}
+
+// ---- fast-path values, buffers, externals, errors -------------------------------------------
+
+/// What a fast function returns after it has thrown; V8 ignores it.
+pub trait FastDefault {
+    /// The value.
+    fn fast_default() -> Self;
+}
+
+macro_rules! fast_default_zero {
+    ($($ty:ty),*) => {$(
+        impl FastDefault for $ty {
+            #[inline(always)]
+            fn fast_default() -> Self {
+                Default::default()
+            }
+        }
+    )*};
+}
+
+fast_default_zero!(bool, i32, u32, i64, u64, f32, f64);
+
+impl FastDefault for *mut c_void {
+    #[inline(always)]
+    fn fast_default() -> Self {
+        std::ptr::null_mut()
+    }
+}
+
+/// Runs a fast call's body; a panic is thrown as an `Error` naming the op (`None` then).
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
+/// `Runtime`.
+#[inline(always)]
+pub unsafe fn fast_call_guarded<R>(
+    options: *mut FastApiCallbackOptions<'_>,
+    body: impl FnOnce() -> R,
+) -> Option<R> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => Some(result),
+        Err(payload) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_panic(options, payload) };
+            None
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_panic(options: *mut FastApiCallbackOptions<'_>, payload: Box<dyn Any + Send>) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
+}
+
+/// Throws what an op's `Err` says from a fast call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[cold]
+#[inline(never)]
+pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, error: OpError) {
+    // SAFETY: forwarded from the caller.
+    let scope_source = unsafe { &*options };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_op_error(scope, &error, None);
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_arg_type_error(
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+    value: v8::Local<'_, v8::Value>,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(
+        scope,
+        "TypeError",
+        &arg_type_error_message(decl, index, expected, value),
+    );
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_>, index: i32) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    let message = format!(
+        "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+        decl.name,
+        index + 1
+    );
+    throw_error_of_class(scope, "TypeError", &message);
+}
+
+/// `v8::Local<T>` on the fast path: checked as the slow path checks, throwing the same error.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_local<'a, T>(
+    value: v8::Local<'a, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+) -> Option<v8::Local<'a, T>>
+where
+    v8::Local<'a, T>: TryFrom<v8::Local<'a, v8::Value>>,
+{
+    match v8::Local::<T>::try_from(value) {
+        Ok(local) => Some(local),
+        Err(_) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_arg_type_error(options, index, expected, value) };
+            None
+        }
+    }
+}
+
+/// Runs `read` on a Uint8Array argument's view, in a scope made from the fast call's options
+/// (only the rare paths use it: on-heap and empty arrays).
+unsafe fn fast_with_uint8_array<R>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    read: impl FnOnce(&mut v8::PinScope<'_, '_>, v8::Local<'_, v8::ArrayBufferView>) -> Option<R>,
+) -> Option<R> {
+    // SAFETY: forwarded from the caller.
+    let array: v8::Local<v8::Uint8Array> =
+        unsafe { fast_local(value, options, index, "a Uint8Array")? };
+    let result = {
+        // SAFETY: forwarded from the caller.
+        let scope_source = unsafe { &*options };
+        v8::callback_scope!(unsafe scope, scope_source);
+        read(scope, array.into())
+    };
+    if result.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_detached(options, index) };
+    }
+    result
+}
+
+/// `#[buffer] &[u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_call_guarded`]; the result must not outlive the fast call.
+#[inline(always)]
+pub unsafe fn fast_buffer<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a [u8]> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_buffer_mut(value, options, index) }.map(|bytes| &*bytes)
+}
+
+/// `#[buffer] &mut [u8]` on the fast path: the bytes in place, without allocating (an
+/// on-heap array, 64 bytes at most, is first moved off the heap).
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_buffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    if value.is_uint8_array() {
+        // SAFETY: checked just above.
+        let view = unsafe { v8::Local::<v8::ArrayBufferView>::cast_unchecked(value) };
+        let mut no_storage = [0u8; 0];
+        // The common case, without a scope: off-heap, not empty. An on-heap array would need
+        // storage (V8 checks), so ask with none only when the view cannot be on the heap.
+        if view.byte_length() > ON_HEAP_STORAGE || view.has_buffer() {
+            // SAFETY: a view with its buffer materialised (or too large for the heap) is off
+            // the heap, so V8 copies nothing into the (empty) storage.
+            let (data, len) = unsafe { view.get_contents_raw_parts(&mut no_storage) };
+            if !data.is_null() {
+                // SAFETY: off-heap memory of the view, unmoved during the fast call.
+                return Some(unsafe { std::slice::from_raw_parts_mut(data, len) });
+            }
+        }
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        fast_with_uint8_array(value, options, index, |scope, view| {
+            view_bytes_mut(scope, view)
+        })
+    }
+}
+
+/// `#[buffer(copy)] Vec<u8>` on the fast path.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_buffer_vec(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Vec<u8>> {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        fast_with_uint8_array(value, options, index, |scope, view| {
+            let mut storage = [0u8; ON_HEAP_STORAGE];
+            view_bytes(scope, view, &mut storage).map(<[u8]>::to_vec)
+        })
+    }
+}
+
+/// `#[buffer(copy)] Box<[u8]>` on the fast path.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_buffer_box(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Box<[u8]>> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_buffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
+}
+
+/// `#[arraybuffer] &[u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a [u8]> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_arraybuffer_mut(value, options, index) }.map(|bytes| &*bytes)
+}
+
+/// `#[arraybuffer] &mut [u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    // SAFETY: forwarded from the caller.
+    let buffer: v8::Local<v8::ArrayBuffer> =
+        unsafe { fast_local(value, options, index, "an ArrayBuffer")? };
+    let bytes = array_buffer_bytes(buffer);
+    if bytes.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_detached(options, index) };
+    }
+    bytes
+}
+
+/// `*const c_void` on the fast path (V8 passes the External's pointer, or null).
+///
+/// # Safety
+/// None beyond the fast call's; `unsafe` for the generated code's uniform call shape.
+#[inline(always)]
+pub unsafe fn fast_external(pointer: *mut c_void) -> *const c_void {
+    pointer.cast_const()
 }

@@ -2,13 +2,17 @@
 //! have; each kind knows its conversion strategy on the slow path ([`SlowArg`], [`SlowRet`])
 //! and on the fast path ([`FastArg`], [`FastRet`]). Adding a type means adding a variant here,
 //! its strategies below, and (if it needs new code shapes) its emitter in [`crate::codegen`].
+//!
+//! Two wrappers apply to many kinds and are flags rather than kinds: `Option<T>` arguments and
+//! returns ([`Arg::optional`], [`Ret::optional`]: `undefined`/`null` and `None`), and
+//! `Result<T, E>` returns ([`Ret::fallible`]: `Err` throws).
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::internals::ast::{OpFn, Param};
-use crate::internals::attr::{FastMode, Markers, OpAttrs, StringMode};
+use crate::internals::attr::{BufferMode, FastMode, Markers, OpAttrs, StringMode};
 use crate::internals::Ctxt;
 
 /// A checked op, ready for code generation.
@@ -19,7 +23,7 @@ pub struct Op {
     pub vis: syn::Visibility,
     /// The arguments, in order.
     pub args: Vec<Arg>,
-    /// The return kind.
+    /// The return value.
     pub ret: Ret,
     /// Whether a fast path is wanted.
     pub fast_mode: FastMode,
@@ -33,16 +37,120 @@ pub struct Arg {
     pub ident: syn::Ident,
     /// What it is.
     pub kind: ArgKind,
+    /// `Option<T>`: `undefined` and `null` are `None`.
+    pub optional: bool,
+    /// The type as written, inside any `Option` (named by `#[from_v8]` conversions).
+    pub ty: Type,
     /// The argument as written, for error spans.
     pub span: Span,
 }
 
 /// The return value.
 pub struct Ret {
-    /// What it is.
+    /// What it is (inside any `Result` and `Option`).
     pub kind: RetKind,
+    /// `Option<T>`: `None` is `null`.
+    pub optional: bool,
+    /// `Result<T, E>`: `Err` throws, as `E: JsErrorClass` (or `OpError`) says.
+    pub fallible: bool,
     /// The return type as written (or the function name for `()`), for error spans.
     pub span: Span,
+}
+
+/// The V8 handle types a `v8::Local<T>` argument may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalType {
+    /// `v8::Value`: anything, unchecked.
+    Value,
+    /// `v8::Object`.
+    Object,
+    /// `v8::String`.
+    String,
+    /// `v8::Function`.
+    Function,
+    /// `v8::Array`.
+    Array,
+    /// `v8::Number`.
+    Number,
+    /// `v8::BigInt`.
+    BigInt,
+    /// `v8::Boolean`.
+    Boolean,
+    /// `v8::Symbol`.
+    Symbol,
+    /// `v8::Promise`.
+    Promise,
+    /// `v8::Uint8Array`.
+    Uint8Array,
+    /// `v8::ArrayBuffer`.
+    ArrayBuffer,
+    /// `v8::ArrayBufferView`.
+    ArrayBufferView,
+    /// `v8::External`.
+    External,
+}
+
+impl LocalType {
+    const ALL: [LocalType; 14] = [
+        LocalType::Value,
+        LocalType::Object,
+        LocalType::String,
+        LocalType::Function,
+        LocalType::Array,
+        LocalType::Number,
+        LocalType::BigInt,
+        LocalType::Boolean,
+        LocalType::Symbol,
+        LocalType::Promise,
+        LocalType::Uint8Array,
+        LocalType::ArrayBuffer,
+        LocalType::ArrayBufferView,
+        LocalType::External,
+    ];
+
+    /// The `v8::` type name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalType::Value => "Value",
+            LocalType::Object => "Object",
+            LocalType::String => "String",
+            LocalType::Function => "Function",
+            LocalType::Array => "Array",
+            LocalType::Number => "Number",
+            LocalType::BigInt => "BigInt",
+            LocalType::Boolean => "Boolean",
+            LocalType::Symbol => "Symbol",
+            LocalType::Promise => "Promise",
+            LocalType::Uint8Array => "Uint8Array",
+            LocalType::ArrayBuffer => "ArrayBuffer",
+            LocalType::ArrayBufferView => "ArrayBufferView",
+            LocalType::External => "External",
+        }
+    }
+
+    /// What a `TypeError` says was expected.
+    pub fn expected(self) -> &'static str {
+        match self {
+            LocalType::Value => "any value",
+            LocalType::Object => "an object",
+            LocalType::String => "a string",
+            LocalType::Function => "a function",
+            LocalType::Array => "an array",
+            LocalType::Number => "a number",
+            LocalType::BigInt => "a BigInt",
+            LocalType::Boolean => "a boolean",
+            LocalType::Symbol => "a symbol",
+            LocalType::Promise => "a promise",
+            LocalType::Uint8Array => "a Uint8Array",
+            LocalType::ArrayBuffer => "an ArrayBuffer",
+            LocalType::ArrayBufferView => "a TypedArray or DataView",
+            LocalType::External => "an External",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<LocalType> {
+        Self::ALL.into_iter().find(|local| local.name() == name)
+    }
 }
 
 /// Every argument type an op can take.
@@ -80,6 +188,29 @@ pub enum ArgKind {
     OneByte,
     /// `ByteString`.
     ByteString,
+    /// `#[buffer] &[u8]` / `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed.
+    Buffer {
+        /// `&mut [u8]`.
+        mutable: bool,
+    },
+    /// `#[buffer(copy)] Vec<u8>`.
+    BufferVec,
+    /// `#[buffer(copy)] Box<[u8]>`.
+    BufferBox,
+    /// `#[arraybuffer] &[u8]` / `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes.
+    ArrayBuffer {
+        /// `&mut [u8]`.
+        mutable: bool,
+    },
+    /// `v8::Local<v8::T>`.
+    Local(LocalType),
+    /// `*const c_void` / `*mut c_void`: an External's pointer.
+    External {
+        /// `*mut c_void`.
+        mutable: bool,
+    },
+    /// `#[from_v8] T`: any `T: FromV8`.
+    FromV8,
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -88,9 +219,11 @@ pub enum ArgKind {
     OpStateRc,
     /// `&mut v8::PinScope`: the handle scope of the call, for ops that call back into V8.
     Scope,
+    /// `&mut v8::Isolate`.
+    Isolate,
 }
 
-/// Every return type an op can have.
+/// Every return type an op can have (inside any `Result` and `Option`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RetKind {
     /// `()`: `undefined`.
@@ -123,10 +256,16 @@ pub enum RetKind {
     StaticStr,
     /// `Cow<'static, str>`.
     CowStr,
-    /// `Option<String>`: `None` is `null`.
-    OptionString,
     /// `ByteString`.
     ByteString,
+    /// `Vec<u8>`: a Uint8Array over the vector's memory (no copy).
+    BytesVec,
+    /// `Box<[u8]>`: likewise.
+    BytesBox,
+    /// `*const c_void` / `*mut c_void`: an External (null: `null`).
+    External,
+    /// `#[to_v8] T`: any `T: ToV8`.
+    ToV8,
 }
 
 /// A V8 Fast API C type (`v8::fast_api::Type`).
@@ -148,6 +287,10 @@ pub enum CType {
     Float32,
     /// `double`.
     Float64,
+    /// `void*`: an External's pointer (or null).
+    Pointer,
+    /// `v8::Local<v8::Value>`: any value, unconverted.
+    V8Value,
     /// A sequential one-byte string, passed as `const FastOneByteString&`; V8 takes the slow
     /// path for any other string representation.
     SeqOneByteString,
@@ -165,6 +308,8 @@ impl CType {
             CType::Uint64 => "Uint64",
             CType::Float32 => "Float32",
             CType::Float64 => "Float64",
+            CType::Pointer => "Pointer",
+            CType::V8Value => "V8Value",
             CType::SeqOneByteString => "SeqOneByteString",
         }
     }
@@ -192,8 +337,14 @@ pub enum SlowArg {
         /// string): always copies into the buffer.
         copied: &'static str,
     },
+    /// From the next JavaScript argument, checked to be a `v8::Local<T>` of this type.
+    Local(LocalType),
+    /// From the next JavaScript argument, through the argument type's `FromV8`.
+    FromV8,
     /// The call's scope.
     Scope,
+    /// The isolate.
+    Isolate,
     /// A shared borrow of the op state.
     StateRef,
     /// An exclusive borrow of the op state.
@@ -217,6 +368,15 @@ pub enum FastConvert {
         /// Whether it takes a `&mut StringBuffer`.
         buffered: bool,
     },
+    /// Through `runtime_core::__op::<name>(value, options, index)`, which checks the value and
+    /// throws the same `TypeError` the slow path would (V8 allows throwing from a fast call);
+    /// `None` then, and the fast function returns at once.
+    Checked {
+        /// The helper's name.
+        name: &'static str,
+    },
+    /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
+    CheckedLocal(LocalType),
 }
 
 /// How an argument reaches the function on the fast path.
@@ -269,13 +429,17 @@ pub enum FastRet {
 
 const SUPPORTED_ARGS: &str = "bool, i8, i16, i32, u8, u16, u32, f32, f64, #[bigint] i64, \
      #[bigint] u64, #[string] &str, #[string] Cow<str>, #[string] String, \
-     #[string(onebyte)] Cow<[u8]>, ByteString, &OpState, &mut OpState, Rc<RefCell<OpState>>, \
-     &mut v8::PinScope";
+     #[string(onebyte)] Cow<[u8]>, ByteString, #[buffer] &[u8], #[buffer] &mut [u8], \
+     #[buffer(copy)] Vec<u8>, #[buffer(copy)] Box<[u8]>, #[arraybuffer] &[u8], \
+     #[arraybuffer] &mut [u8], v8::Local<v8::T>, *const c_void, *mut c_void, #[from_v8] T, \
+     Option<T> of any of those, &OpState, &mut OpState, Rc<RefCell<OpState>>, \
+     &mut v8::PinScope, &mut v8::Isolate";
 const SUPPORTED_RETS: &str = "(), bool, i8, i16, i32, u8, u16, u32, f32, f64, #[bigint] i64, \
-     #[bigint] u64, String, &'static str, Cow<'static, str>, Option<String>, ByteString";
+     #[bigint] u64, String, &'static str, Cow<'static, str>, ByteString, Vec<u8>, Box<[u8]>, \
+     *const c_void, *mut c_void, #[to_v8] T, and Option<T> and Result<T, E> of those";
 
-const STRING_RETURN_IS_SLOW: &str =
-    "returning a string allocates it on the V8 heap, which a fast call must not do";
+const ALLOCATING_RETURN_IS_SLOW: &str =
+    "this return value is made on the V8 heap, which a fast call must not do";
 
 /// What a type looks like, for classification: enough structure to tell the supported kinds
 /// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
@@ -293,6 +457,8 @@ enum Shape<'a> {
         lifetime: Option<&'a syn::Lifetime>,
         target: &'a Type,
     },
+    /// `*const T` / `*mut T`.
+    Pointer { mutable: bool, target: &'a Type },
     /// Anything else.
     Other,
 }
@@ -325,6 +491,10 @@ fn shape(ty: &Type) -> Shape<'_> {
             lifetime: reference.lifetime.as_ref(),
             target: &reference.elem,
         },
+        Type::Ptr(pointer) => Shape::Pointer {
+            mutable: pointer.mutability.is_some(),
+            target: &pointer.elem,
+        },
         Type::Group(group) => shape(&group.elem),
         Type::Paren(paren) => shape(&paren.elem),
         _ => Shape::Other,
@@ -344,13 +514,33 @@ fn is_byte_slice(ty: &Type) -> bool {
     matches!(ty, Type::Slice(slice) if path_name(&slice.elem).as_deref() == Some("u8"))
 }
 
+/// The single type argument of `Wrapper<T>` (`Option`, `Result`'s first), if `ty` is one.
+fn unwrap_generic<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
+    match shape(ty) {
+        Shape::Path { name, types, .. } if name == wrapper && !types.is_empty() => Some(types[0]),
+        _ => None,
+    }
+}
+
+fn unsupported_arg(ty: &Type) -> String {
+    format!(
+        "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
+        type_text(ty)
+    )
+}
+
 impl ArgKind {
-    /// Classifies an argument type, or explains why it cannot be one.
+    /// Classifies an argument type (already out of any `Option`), or explains why it cannot
+    /// be one.
     pub fn classify(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
         let error = |message: String| Err(syn::Error::new_spanned(ty, message));
         let string_mode = markers.string.as_ref().map(|(_, mode)| *mode);
-        let kind = match (shape(ty), string_mode) {
-            (Shape::Path { name, types, .. }, _) if types.is_empty() => match name.as_str() {
+        let buffer_mode = markers.buffer.as_ref().map(|(_, mode)| *mode);
+        if markers.v8_trait.is_some() {
+            return Ok(ArgKind::FromV8);
+        }
+        let kind = match shape(ty) {
+            Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
                 "bool" => ArgKind::Bool,
                 "i8" => ArgKind::I8,
                 "i16" => ArgKind::I16,
@@ -378,18 +568,37 @@ impl ArgKind {
                 }
                 _ => return error(unsupported_arg(ty)),
             },
-            (Shape::Path { name, types, .. }, mode) if name == "Cow" && types.len() == 1 => {
-                match (path_name(types[0]).as_deref(), mode) {
+            Shape::Path { name, types, .. } if name == "Cow" && types.len() == 1 => {
+                match (path_name(types[0]).as_deref(), string_mode) {
                     (Some("str"), Some(_)) => ArgKind::CowStr,
                     (Some("str"), _) => return error("`Cow<str>` needs `#[string]`".to_owned()),
-                    (None, Some(StringMode::OneByte)) if is_byte_slice(types[0]) => ArgKind::OneByte,
+                    (None, Some(StringMode::OneByte)) if is_byte_slice(types[0]) => {
+                        ArgKind::OneByte
+                    }
                     (None, _) if is_byte_slice(types[0]) => {
                         return error("`Cow<[u8]>` needs `#[string(onebyte)]`".to_owned())
                     }
                     _ => return error(unsupported_arg(ty)),
                 }
             }
-            (Shape::Path { name, types, .. }, _) if name == "Rc" && types.len() == 1 => {
+            Shape::Path { name, types, .. } if name == "Vec" && types.len() == 1 => {
+                match (path_name(types[0]).as_deref(), buffer_mode) {
+                    (Some("u8"), Some(BufferMode::Copy)) => ArgKind::BufferVec,
+                    (Some("u8"), _) => {
+                        return error("`Vec<u8>` needs `#[buffer(copy)]`".to_owned())
+                    }
+                    _ => return error(unsupported_arg(ty)),
+                }
+            }
+            Shape::Path { name, types, .. }
+                if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
+            {
+                match buffer_mode {
+                    Some(BufferMode::Copy) => ArgKind::BufferBox,
+                    _ => return error("`Box<[u8]>` needs `#[buffer(copy)]`".to_owned()),
+                }
+            }
+            Shape::Path { name, types, .. } if name == "Rc" && types.len() == 1 => {
                 match shape(types[0]) {
                     Shape::Path { name, types, .. }
                         if name == "RefCell"
@@ -401,47 +610,102 @@ impl ArgKind {
                     _ => return error(unsupported_arg(ty)),
                 }
             }
-            (Shape::Reference { mutable, target, .. }, mode) => {
-                match (path_name(target).as_deref(), mutable, mode) {
-                    (Some("str"), false, Some(_)) => ArgKind::Str,
-                    (Some("str"), false, _) => return error("`&str` needs `#[string]`".to_owned()),
-                    (Some("OpState"), false, _) => ArgKind::OpStateRef,
-                    (Some("OpState"), true, _) => ArgKind::OpStateMut,
-                    _ if matches!(shape(target), Shape::Path { ref name, .. } if name == "PinScope") && mutable => {
-                        ArgKind::Scope
+            Shape::Path { name, types, .. } if name == "Local" && types.len() == 1 => {
+                match path_name(types[0]).as_deref().and_then(LocalType::from_name) {
+                    Some(local) => ArgKind::Local(local),
+                    None => {
+                        let names: Vec<&str> = LocalType::ALL.iter().map(|l| l.name()).collect();
+                        return error(format!(
+                            "unsupported `v8::Local` type `{}`; supported: v8::{}",
+                            type_text(types[0]),
+                            names.join(", v8::")
+                        ));
                     }
-                    _ => return error(unsupported_arg(ty)),
                 }
             }
+            Shape::Pointer { mutable, target } if path_name(target).as_deref() == Some("c_void") => {
+                ArgKind::External { mutable }
+            }
+            Shape::Reference {
+                mutable, target, ..
+            } if is_byte_slice(target) => match (buffer_mode, &markers.arraybuffer) {
+                (Some(BufferMode::View), None) => ArgKind::Buffer { mutable },
+                (None, Some(_)) => ArgKind::ArrayBuffer { mutable },
+                _ => {
+                    return error(format!(
+                        "`{}` needs `#[buffer]` (a Uint8Array) or `#[arraybuffer]` (an ArrayBuffer)",
+                        type_text(ty)
+                    ))
+                }
+            },
+            Shape::Reference {
+                mutable, target, ..
+            } => match (path_name(target).as_deref(), mutable) {
+                (Some("str"), false) if string_mode.is_some() => ArgKind::Str,
+                (Some("str"), false) => return error("`&str` needs `#[string]`".to_owned()),
+                (Some("OpState"), false) => ArgKind::OpStateRef,
+                (Some("OpState"), true) => ArgKind::OpStateMut,
+                (Some("Isolate"), true) => ArgKind::Isolate,
+                _ if mutable && matches!(shape(target), Shape::Path { ref name, .. } if name == "PinScope") => {
+                    ArgKind::Scope
+                }
+                _ => return error(unsupported_arg(ty)),
+            },
             _ => return error(unsupported_arg(ty)),
         };
+        kind.check_markers(markers)?;
+        Ok(kind)
+    }
+
+    /// Refuses markers that do not apply to this kind.
+    fn check_markers(self, markers: &Markers) -> Result<(), syn::Error> {
+        let misplaced =
+            |attr: &syn::Attribute, message: &str| Err(syn::Error::new_spanned(attr, message));
         if let Some(attr) = &markers.bigint {
-            if !matches!(kind, ArgKind::BigIntI64 | ArgKind::BigIntU64) {
-                return Err(syn::Error::new_spanned(
-                    attr,
-                    "`#[bigint]` applies to `i64` and `u64` only",
-                ));
+            if !matches!(self, ArgKind::BigIntI64 | ArgKind::BigIntU64) {
+                return misplaced(attr, "`#[bigint]` applies to `i64` and `u64` only");
             }
         }
         if let Some((attr, mode)) = &markers.string {
             let fits = match mode {
                 StringMode::Utf8 => matches!(
-                    kind,
+                    self,
                     ArgKind::Str | ArgKind::CowStr | ArgKind::String | ArgKind::ByteString
                 ),
-                StringMode::OneByte => kind == ArgKind::OneByte,
+                StringMode::OneByte => self == ArgKind::OneByte,
             };
             if !fits {
-                let message = match mode {
-                    StringMode::Utf8 => {
-                        "`#[string]` applies to `&str`, `Cow<str>` and `String` only"
-                    }
-                    StringMode::OneByte => "`#[string(onebyte)]` applies to `Cow<[u8]>` only",
-                };
-                return Err(syn::Error::new_spanned(attr, message));
+                return misplaced(
+                    attr,
+                    match mode {
+                        StringMode::Utf8 => {
+                            "`#[string]` applies to `&str`, `Cow<str>` and `String` only"
+                        }
+                        StringMode::OneByte => "`#[string(onebyte)]` applies to `Cow<[u8]>` only",
+                    },
+                );
             }
         }
-        Ok(kind)
+        if let Some((attr, _)) = &markers.buffer {
+            if !matches!(
+                self,
+                ArgKind::Buffer { .. } | ArgKind::BufferVec | ArgKind::BufferBox
+            ) {
+                return misplaced(
+                    attr,
+                    "`#[buffer]` applies to `&[u8]` and `&mut [u8]`, `#[buffer(copy)]` to `Vec<u8>` and `Box<[u8]>`",
+                );
+            }
+        }
+        if let Some(attr) = &markers.arraybuffer {
+            if !matches!(self, ArgKind::ArrayBuffer { .. }) {
+                return misplaced(
+                    attr,
+                    "`#[arraybuffer]` applies to `&[u8]` and `&mut [u8]` only",
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The slow-path strategy.
@@ -465,10 +729,21 @@ impl ArgKind {
             ArgKind::String => convert("arg_string"),
             ArgKind::OneByte => buffered("arg_onebyte", "arg_onebyte_copied"),
             ArgKind::ByteString => convert("arg_bytestring"),
+            ArgKind::Buffer { mutable: false } => convert("arg_buffer"),
+            ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
+            ArgKind::BufferVec => convert("arg_buffer_vec"),
+            ArgKind::BufferBox => convert("arg_buffer_box"),
+            ArgKind::ArrayBuffer { mutable: false } => convert("arg_arraybuffer"),
+            ArgKind::ArrayBuffer { mutable: true } => convert("arg_arraybuffer_mut"),
+            ArgKind::Local(local) => SlowArg::Local(local),
+            ArgKind::External { mutable: false } => convert("arg_external"),
+            ArgKind::External { mutable: true } => convert("arg_external_mut"),
+            ArgKind::FromV8 => SlowArg::FromV8,
             ArgKind::OpStateRef => SlowArg::StateRef,
             ArgKind::OpStateMut => SlowArg::StateMut,
             ArgKind::OpStateRc => SlowArg::StateRc,
             ArgKind::Scope => SlowArg::Scope,
+            ArgKind::Isolate => SlowArg::Isolate,
         }
     }
 
@@ -481,6 +756,7 @@ impl ArgKind {
                 FastConvert::Helper { name, buffered },
             )
         };
+        let checked = |name| param(CType::V8Value, FastConvert::Checked { name });
         match self {
             ArgKind::Bool => param(CType::Bool, FastConvert::Direct),
             ArgKind::I8 => param(CType::Int32, FastConvert::Narrow("i8")),
@@ -498,11 +774,29 @@ impl ArgKind {
             ArgKind::String => string("fast_string", false),
             ArgKind::OneByte => string("fast_onebyte", false),
             ArgKind::ByteString => string("fast_bytestring", false),
+            ArgKind::Buffer { mutable: false } => checked("fast_buffer"),
+            ArgKind::Buffer { mutable: true } => checked("fast_buffer_mut"),
+            ArgKind::BufferVec => checked("fast_buffer_vec"),
+            ArgKind::BufferBox => checked("fast_buffer_box"),
+            ArgKind::ArrayBuffer { mutable: false } => checked("fast_arraybuffer"),
+            ArgKind::ArrayBuffer { mutable: true } => checked("fast_arraybuffer_mut"),
+            ArgKind::Local(LocalType::Value) => param(CType::V8Value, FastConvert::Direct),
+            ArgKind::Local(local) => param(CType::V8Value, FastConvert::CheckedLocal(local)),
+            ArgKind::External { mutable: false } => {
+                param(CType::Pointer, FastConvert::Helper { name: "fast_external", buffered: false })
+            }
+            ArgKind::External { mutable: true } => param(CType::Pointer, FastConvert::Direct),
             ArgKind::OpStateRef => FastArg::StateRef,
             ArgKind::OpStateMut => FastArg::StateMut,
             ArgKind::OpStateRc => FastArg::StateRc,
+            ArgKind::FromV8 => FastArg::Unsupported(
+                "a `FromV8` conversion may allocate on the V8 heap and run JavaScript",
+            ),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
+            ),
+            ArgKind::Isolate => FastArg::Unsupported(
+                "the isolate lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
             ),
         }
     }
@@ -519,34 +813,57 @@ impl ArgKind {
         )
     }
 
+    /// Whether the argument borrows a buffer's memory (`&[u8]`/`&mut [u8]`).
+    pub fn borrows_buffer(self) -> Option<bool> {
+        match self {
+            ArgKind::Buffer { mutable } | ArgKind::ArrayBuffer { mutable } => Some(mutable),
+            _ => None,
+        }
+    }
+
     /// Whether the argument comes from a JavaScript argument (and so has a position).
     pub fn is_js_visible(self) -> bool {
-        matches!(
+        !matches!(
             self.slow(),
-            SlowArg::Convert { .. } | SlowArg::Buffered { .. }
+            SlowArg::Scope
+                | SlowArg::Isolate
+                | SlowArg::StateRef
+                | SlowArg::StateMut
+                | SlowArg::StateRc
         )
     }
 }
 
-fn unsupported_arg(ty: &Type) -> String {
-    format!(
-        "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
-        type_text(ty)
-    )
+impl Arg {
+    /// The fast-path strategy of this argument, `Option` included.
+    pub fn fast(&self) -> FastArg {
+        if self.optional {
+            FastArg::Unsupported("an `Option` argument takes the slow path")
+        } else {
+            self.kind.fast()
+        }
+    }
 }
 
 impl RetKind {
-    /// Classifies a return type (`None` is `()`), or explains why it cannot be one.
+    /// Classifies a return type (already out of any `Result` and `Option`; `None` is `()`),
+    /// or explains why it cannot be one.
     pub fn classify(ty: Option<&Type>, markers: &Markers) -> Result<RetKind, syn::Error> {
         let Some(ty) = ty else {
-            return match &markers.bigint {
+            return match markers.any() {
                 Some(attr) => Err(syn::Error::new_spanned(
                     attr,
-                    "`#[bigint]` on an op returning `()`",
+                    "this marker applies to no return value",
                 )),
                 None => Ok(RetKind::Unit),
             };
         };
+        if matches!(ty, Type::Tuple(tuple) if tuple.elems.is_empty()) {
+            return Ok(RetKind::Unit);
+        }
+        if markers.v8_trait.is_some() {
+            return Ok(RetKind::ToV8);
+        }
         let error = |message: String| Err(syn::Error::new_spanned(ty, message));
         let unsupported = || {
             error(format!(
@@ -556,9 +873,6 @@ impl RetKind {
         };
         let is_static =
             |lifetime: Option<&syn::Lifetime>| lifetime.is_some_and(|lt| lt.ident == "static");
-        if matches!(ty, Type::Tuple(tuple) if tuple.elems.is_empty()) {
-            return Ok(RetKind::Unit);
-        }
         let kind = match shape(ty) {
             Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
                 "bool" => RetKind::Bool,
@@ -581,7 +895,11 @@ impl RetKind {
                 "ByteString" => RetKind::ByteString,
                 _ => return unsupported(),
             },
-            Shape::Path { name, types, lifetime } if name == "Cow" && types.len() == 1 => {
+            Shape::Path {
+                name,
+                types,
+                lifetime,
+            } if name == "Cow" && types.len() == 1 => {
                 match (path_name(types[0]).as_deref(), is_static(lifetime)) {
                     (Some("str"), true) => RetKind::CowStr,
                     (Some("str"), false) => {
@@ -591,13 +909,28 @@ impl RetKind {
                 }
             }
             Shape::Path { name, types, .. }
-                if name == "Option" && types.len() == 1 && path_name(types[0]).as_deref() == Some("String") =>
+                if name == "Vec" && types.len() == 1 && path_name(types[0]).as_deref() == Some("u8") =>
             {
-                RetKind::OptionString
+                RetKind::BytesVec
             }
-            Shape::Reference { mutable: false, lifetime, target } if path_name(target).as_deref() == Some("str") => {
-                if !is_static(lifetime) {
-                    return error("a returned `&str` must be `&'static str`: the op's arguments are gone when JavaScript reads the result".to_owned());
+            Shape::Path { name, types, .. }
+                if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
+            {
+                RetKind::BytesBox
+            }
+            Shape::Pointer { target, .. } if path_name(target).as_deref() == Some("c_void") => {
+                RetKind::External
+            }
+            Shape::Reference {
+                mutable: false,
+                lifetime,
+                target,
+            } if path_name(target).as_deref() == Some("str") || is_byte_slice(target) => {
+                if !is_static(lifetime) || is_byte_slice(target) {
+                    return error(format!(
+                        "an op cannot return `{}`: the op's arguments are gone when JavaScript reads the result; return `&'static str`, an owned `String` or `Vec<u8>`",
+                        type_text(ty)
+                    ));
                 }
                 RetKind::StaticStr
             }
@@ -615,6 +948,17 @@ impl RetKind {
             return Err(syn::Error::new_spanned(
                 attr,
                 "string returns need no `#[string]`: put it on the arguments that are strings",
+            ));
+        }
+        if let Some(attr) = markers
+            .buffer
+            .as_ref()
+            .map(|(attr, _)| attr)
+            .or(markers.arraybuffer.as_ref())
+        {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "a returned `Vec<u8>` or `Box<[u8]>` becomes a Uint8Array without a marker",
             ));
         }
         Ok(kind)
@@ -637,8 +981,11 @@ impl RetKind {
             RetKind::String => set("ret_string", None),
             RetKind::StaticStr => set("ret_static_str", None),
             RetKind::CowStr => set("ret_cow_str", None),
-            RetKind::OptionString => set("ret_option_string", None),
             RetKind::ByteString => set("ret_bytestring", None),
+            RetKind::BytesVec => set("ret_bytes_vec", None),
+            RetKind::BytesBox => set("ret_bytes_box", None),
+            RetKind::External => set("ret_external", None),
+            RetKind::ToV8 => set("ret_to_v8", None),
         }
     }
 
@@ -656,12 +1003,51 @@ impl RetKind {
             RetKind::F64 => value(CType::Float64, None),
             RetKind::BigIntI64 => value(CType::Int64, None),
             RetKind::BigIntU64 => value(CType::Uint64, None),
+            RetKind::External => value(CType::Pointer, None),
             RetKind::String
             | RetKind::StaticStr
             | RetKind::CowStr
-            | RetKind::OptionString
-            | RetKind::ByteString => FastRet::Unsupported(STRING_RETURN_IS_SLOW),
+            | RetKind::ByteString
+            | RetKind::BytesVec
+            | RetKind::BytesBox
+            | RetKind::ToV8 => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
         }
+    }
+}
+
+impl Ret {
+    /// The fast-path strategy of the return value, `Option` included.
+    pub fn fast(&self) -> FastRet {
+        if self.optional {
+            FastRet::Unsupported(
+                "an `Option` return may be `null`, which no Fast API return type is",
+            )
+        } else {
+            self.kind.fast()
+        }
+    }
+
+    /// Classifies `Result<Option<T>, E>`, `Option<T>` and `T` return types.
+    fn classify(ty: Option<&Type>, markers: &Markers, span: Span) -> Result<Ret, syn::Error> {
+        let fallible_inner = ty.and_then(|ty| unwrap_generic(ty, "Result"));
+        let fallible = fallible_inner.is_some();
+        let ty = fallible_inner.or(ty);
+        let optional_inner = ty.and_then(|ty| unwrap_generic(ty, "Option"));
+        let optional = optional_inner.is_some();
+        let ty = optional_inner.or(ty);
+        let kind = RetKind::classify(ty, markers)?;
+        if optional && kind == RetKind::Unit {
+            return Err(syn::Error::new(
+                span,
+                "`Option<()>` says nothing `()` does not",
+            ));
+        }
+        Ok(Ret {
+            kind,
+            optional,
+            fallible,
+            span,
+        })
     }
 }
 
@@ -672,25 +1058,17 @@ impl Op {
         let args: Vec<Arg> = op_fn
             .params
             .iter()
-            .filter_map(
-                |param: &Param| match ArgKind::classify(&param.ty, &param.markers) {
-                    Ok(kind) => Some(Arg {
-                        ident: param.ident.clone(),
-                        kind,
-                        span: param.span,
-                    }),
-                    Err(err) => {
-                        cx.syn_error(err);
-                        None
-                    }
-                },
-            )
+            .filter_map(|param: &Param| match classify_arg(param) {
+                Ok(arg) => Some(arg),
+                Err(err) => {
+                    cx.syn_error(err);
+                    None
+                }
+            })
             .collect();
-        let ret = match RetKind::classify(op_fn.ret.as_ref(), &op_fn.ret_markers) {
-            Ok(kind) => Some(Ret {
-                kind,
-                span: op_fn.ret.as_ref().map_or(op_fn.ident.span(), Spanned::span),
-            }),
+        let span = op_fn.ret.as_ref().map_or(op_fn.ident.span(), Spanned::span);
+        let ret = match Ret::classify(op_fn.ret.as_ref(), &op_fn.ret_markers, span) {
+            Ok(ret) => Some(ret),
             Err(err) => {
                 cx.syn_error(err);
                 None
@@ -718,11 +1096,11 @@ impl Op {
     /// The first reason this op cannot have a fast path, with the span to blame; `None` if it
     /// can.
     pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
-        let arg_blocker = self.args.iter().find_map(|arg| match arg.kind.fast() {
+        let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
             _ => None,
         });
-        arg_blocker.or(match self.ret.kind.fast() {
+        arg_blocker.or(match self.ret.fast() {
             FastRet::Unsupported(reason) => Some((self.ret.span, reason)),
             FastRet::Value { .. } => None,
         })
@@ -733,10 +1111,12 @@ impl Op {
         self.fast_mode != FastMode::Disabled && self.fast_blocker().is_none()
     }
 
-    /// Whether JavaScript can run during a call of this op (it takes the scope), so that
-    /// nothing may be borrowed from V8's heap across the call.
+    /// Whether JavaScript can run during a call of this op (it takes the scope or the
+    /// isolate), so that nothing may be borrowed from V8's heap across the call.
     pub fn can_run_js(&self) -> bool {
-        self.args.iter().any(|arg| arg.kind == ArgKind::Scope)
+        self.args
+            .iter()
+            .any(|arg| matches!(arg.kind, ArgKind::Scope | ArgKind::Isolate))
     }
 
     /// Whether string arguments may be borrowed from V8's heap in place on the slow path. That
@@ -748,24 +1128,38 @@ impl Op {
         !self.can_run_js() && string_args == 1
     }
 
-    /// Whether the fast function needs V8's callback options (to reach the op state).
-    pub fn fast_needs_options(&self) -> bool {
-        self.args.iter().any(|arg| {
-            matches!(
-                arg.kind.fast(),
-                FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
-            )
-        })
-    }
-
     /// Whether the fast function's 64-bit integers are BigInts (V8 has one setting per
     /// function, for arguments and return alike).
     pub fn uses_bigint(&self) -> bool {
-        let arg_64 = self.args.iter().any(
-            |arg| matches!(arg.kind.fast(), FastArg::Param { ctype, .. } if ctype.is_64_bit()),
-        );
-        arg_64 || matches!(self.ret.kind.fast(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
+        let arg_64 = self
+            .args
+            .iter()
+            .any(|arg| matches!(arg.fast(), FastArg::Param { ctype, .. } if ctype.is_64_bit()));
+        arg_64 || matches!(self.ret.fast(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
     }
+}
+
+/// Classifies one argument, `Option<T>` included.
+fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
+    let inner = unwrap_generic(&param.ty, "Option");
+    let ty = inner.unwrap_or(&param.ty);
+    let kind = ArgKind::classify(ty, &param.markers)?;
+    if inner.is_some() && !kind.is_js_visible() {
+        return Err(syn::Error::new_spanned(
+            &param.ty,
+            format!(
+                "`{}` cannot be optional: it does not come from JavaScript",
+                type_text(&param.ty)
+            ),
+        ));
+    }
+    Ok(Arg {
+        ident: param.ident.clone(),
+        kind,
+        optional: inner.is_some(),
+        ty: ty.clone(),
+        span: param.span,
+    })
 }
 
 /// The type as the user wrote it, spaced as rustfmt would for short types.
@@ -776,4 +1170,6 @@ fn type_text(ty: &Type) -> String {
         .replace(" >", ">")
         .replace("& ", "&")
         .replace(" :: ", "::")
+        .replace("* const ", "*const ")
+        .replace("* mut ", "*mut ")
 }

@@ -15,6 +15,23 @@ pub fn init_test_flags() {
     });
 }
 
+/// Keeps the default panic hook's report off stderr for panics whose message starts with
+/// `prefix` (tests that panic on purpose, a thousand times); every other panic is reported.
+pub fn quiet_expected_panics(prefix: &'static str) {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if !message.starts_with(prefix) {
+            default_hook(info);
+        }
+    }));
+}
+
 /// A runtime with op call counters on.
 pub fn counting_runtime(extensions: Vec<Extension>) -> Runtime {
     init_test_flags();

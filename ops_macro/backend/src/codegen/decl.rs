@@ -20,7 +20,7 @@ pub fn decl(op: &Op) -> TokenStream {
                 ),
                 counted: ::runtime_core::v8::fast_api::CFunction::new(
                     Self::fast_fn_counted as *const ::std::ffi::c_void,
-                    &Self::FAST_FN_COUNTED_INFO,
+                    &Self::FAST_FN_INFO,
                 ),
             })
         }

@@ -1,13 +1,14 @@
 //! The fast path: V8 Fast API functions and their `CFunctionInfo`s.
 //!
-//! Two functions per op: `fast_fn`, registered when op call counters are off, takes exactly
-//! what the op needs (the callback options only for op-state arguments), so it costs what a
-//! hand-written fast function costs; `fast_fn_counted` counts the call, then forwards to it.
+//! Two functions per op: `fast_fn`, registered when op call counters are off, and
+//! `fast_fn_counted`, which counts the call, then forwards to it. V8 152 lets a fast call throw
+//! (tested in `runtime_core/tests/errors.rs`), so arguments that need checking, `Err` returns
+//! and panics throw right there, exactly as the slow path would, and the op never runs twice.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{buffer_ident, call_args, internal_ident, primitive};
+use super::{buffer_ident, call_args, internal_ident, primitive, v8_type};
 use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
 
 /// The Rust type of a fast-call parameter or return of this C type; `None` for `void`.
@@ -25,6 +26,8 @@ fn ctype_rust(ctype: CType) -> Option<TokenStream> {
         CType::Uint64 => primitive("u64"),
         CType::Float32 => primitive("f32"),
         CType::Float64 => primitive("f64"),
+        CType::Pointer => quote!(*mut ::std::ffi::c_void),
+        CType::V8Value => quote!(::runtime_core::v8::Local<::runtime_core::v8::Value>),
         CType::SeqOneByteString => quote!(*const ::runtime_core::__op::FastApiOneByteString),
     })
 }
@@ -34,15 +37,13 @@ fn ctype_info(ctype: CType) -> TokenStream {
     quote!(::runtime_core::v8::fast_api::Type::#variant.as_info())
 }
 
-fn c_function_info(op: &Op, name: &str, with_options: bool) -> TokenStream {
+fn c_function_info(op: &Op, name: &str) -> TokenStream {
     let name = format_ident!("{}", name);
-    let params = op.args.iter().filter_map(|arg| match arg.kind.fast() {
+    let params = op.args.iter().filter_map(|arg| match arg.fast() {
         FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
         _ => None,
     });
-    let options = with_options
-        .then(|| quote!(::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),));
-    let ret = match op.ret.kind.fast() {
+    let ret = match op.ret.fast() {
         FastRet::Value { ctype, .. } => ctype_info(ctype),
         FastRet::Unsupported(_) => unreachable!("fast_fn_info of an op without a fast path"),
     };
@@ -58,40 +59,58 @@ fn c_function_info(op: &Op, name: &str, with_options: bool) -> TokenStream {
                 &[
                     ::runtime_core::v8::fast_api::Type::V8Value.as_info(),
                     #(#params,)*
-                    #options
+                    ::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),
                 ],
                 ::runtime_core::v8::fast_api::Int64Representation::#repr,
             );
     }
 }
 
-/// `FAST_FN_INFO` and `FAST_FN_COUNTED_INFO`: receiver, parameters, callback options (always
-/// for the counted variant, which reads its counter through them).
+/// `FAST_FN_INFO`: receiver, parameters, callback options (every fast function can throw, if
+/// only for a panic, and throwing needs the isolate they carry).
 pub fn fast_fn_info(op: &Op) -> TokenStream {
-    let plain = c_function_info(op, "FAST_FN_INFO", op.fast_needs_options());
-    let counted = c_function_info(op, "FAST_FN_COUNTED_INFO", true);
-    quote!(#plain #counted)
+    c_function_info(op, "FAST_FN_INFO")
 }
 
-/// `extern "C" fn fast_fn(receiver, params.. [, options]) -> ret` and
+/// `extern "C" fn fast_fn(receiver, params.., options) -> ret` and
 /// `extern "C" fn fast_fn_counted(receiver, params.., options) -> ret`.
 pub fn fast_fn(op: &Op) -> TokenStream {
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
     let receiver = internal_ident("receiver");
     let result = internal_ident("result");
+    let error = internal_ident("error");
     let mut params = Vec::new();
     let mut param_idents = Vec::new();
     let mut prologue = Vec::new();
-    if op.fast_needs_options() {
+    let ret_ctype = match op.ret.fast() {
+        FastRet::Value { ctype, .. } => ctype,
+        FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
+    };
+    // What the function returns when it has thrown: V8 ignores it.
+    let bail = match ctype_rust(ret_ctype) {
+        None => quote!(return),
+        Some(ty) => quote!(return <#ty as ::runtime_core::__op::FastDefault>::fast_default()),
+    };
+    if op.args.iter().any(|arg| {
+        matches!(
+            arg.fast(),
+            FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
+        )
+    }) {
         prologue.push(quote! {
             // SAFETY: V8 passes the options of this call, whose data is the op's context.
             let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
         });
     }
+    let mut js_index = 0usize;
     for arg in &op.args {
         let ident = &arg.ident;
-        match arg.kind.fast() {
+        let index = Literal::i32_unsuffixed(js_index as i32);
+        if arg.kind.is_js_visible() {
+            js_index += 1;
+        }
+        match arg.fast() {
             FastArg::Param { ctype, convert } => {
                 let ty = ctype_rust(ctype).expect("a parameter is never void");
                 params.push(quote!(#ident: #ty));
@@ -108,12 +127,38 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         let buffer = buffer_ident(ident);
                         let buffer_arg = buffered.then(|| quote!(, &mut #buffer));
                         if buffered {
-                            prologue.push(quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new();));
+                            prologue.push(
+                                quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new();),
+                            );
                         }
                         prologue.push(quote! {
-                            // SAFETY: V8 passed this string for this call; the result is used
+                            // SAFETY: V8 passed this value for this call; the result is used
                             // only during it.
                             let #ident = unsafe { ::runtime_core::__op::#helper(#ident #buffer_arg) };
+                        });
+                    }
+                    FastConvert::Checked { name } => {
+                        let helper = primitive(name);
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call; the
+                            // result is used only during it.
+                            let ::std::option::Option::Some(#ident) =
+                                (unsafe { ::runtime_core::__op::#helper(#ident, #options, #index) })
+                            else {
+                                #bail;
+                            };
+                        });
+                    }
+                    FastConvert::CheckedLocal(local) => {
+                        let ty = v8_type(local.name());
+                        let expected = local.expected();
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call.
+                            let ::std::option::Option::Some(#ident) = (unsafe {
+                                ::runtime_core::__op::fast_local::<#ty>(#ident, #options, #index, #expected)
+                            }) else {
+                                #bail;
+                            };
                         });
                     }
                 }
@@ -126,37 +171,59 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     }
     let function = &op.ident;
     let args = call_args(op);
-    let (ret_ty, body_end) = match op.ret.kind.fast() {
-        FastRet::Value { ctype, widen_to } => match ctype_rust(ctype) {
-            None => (quote!(), quote!(#function(#(#args),*);)),
-            Some(ty) => {
-                let body_end = match widen_to {
-                    Some(wide) => {
-                        let wide = primitive(wide);
-                        quote! {
-                            let #result = #function(#(#args),*);
-                            #result as #wide
-                        }
-                    }
-                    None => quote!(#function(#(#args),*)),
-                };
-                (quote!(-> #ty), body_end)
-            }
-        },
-        FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
+    // A panic is caught here and thrown as an `Error` naming the op (`None` then).
+    let guarded = quote! {
+        // SAFETY: V8 passes the options of this call.
+        let ::std::option::Option::Some(#result) =
+            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })
+        else {
+            #bail;
+        };
+    };
+    let unwrap_result = op.ret.fallible.then(|| {
+        quote! {
+            let #result = match #result {
+                ::std::result::Result::Ok(#result) => #result,
+                ::std::result::Result::Err(#error) => {
+                    // SAFETY: V8 passes the options of this call.
+                    unsafe {
+                        ::runtime_core::__op::fast_throw_op_error(
+                            #options,
+                            ::runtime_core::OpError::from(#error),
+                        )
+                    };
+                    #bail;
+                }
+            };
+        }
+    });
+    let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
+        (_, None) => (quote!(), quote!(let () = #result;)),
+        (
+            FastRet::Value {
+                widen_to: Some(wide),
+                ..
+            },
+            Some(ty),
+        ) => {
+            let wide = primitive(wide);
+            (quote!(-> #ty), quote!(#result as #wide))
+        }
+        (_, Some(ty)) if ret_ctype == CType::Pointer => (quote!(-> #ty), quote!(#result as #ty)),
+        (_, Some(ty)) => (quote!(-> #ty), quote!(#result)),
     };
     let options_param = quote!(#options: *mut ::runtime_core::__op::FastApiCallbackOptions);
-    let plain_options_param = op.fast_needs_options().then(|| quote!(#options_param,));
-    let forwarded_options = op.fast_needs_options().then(|| quote!(#options,));
     quote! {
         extern "C" fn fast_fn(
             #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
             #(#params,)*
-            #plain_options_param
+            #options_param,
         ) #ret_ty {
             let _ = #receiver;
             #(#prologue)*
-            #body_end
+            #guarded
+            #unwrap_result
+            #value
         }
 
         extern "C" fn fast_fn_counted(
@@ -166,7 +233,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         ) #ret_ty {
             // SAFETY: V8 passes the options of this call, whose data is the op's context.
             unsafe { ::runtime_core::__op::count_fast_call(#options) };
-            Self::fast_fn(#receiver, #(#param_idents,)* #forwarded_options)
+            Self::fast_fn(#receiver, #(#param_idents,)* #options)
         }
     }
 }

@@ -80,14 +80,19 @@ pub(crate) fn call_args(op: &Op) -> impl Iterator<Item = TokenStream> + '_ {
     use crate::ir::ArgKind;
     op.args.iter().map(|arg| {
         let ident = &arg.ident;
+        let call = internal_ident("call");
         match arg.kind {
             ArgKind::OpStateRef => quote!(&#ident),
             ArgKind::OpStateMut => quote!(&mut #ident),
-            ArgKind::Scope => {
-                let call = internal_ident("call");
-                quote!(#call.scope())
-            }
+            ArgKind::Scope => quote!(#call.scope()),
+            ArgKind::Isolate => quote!(#call.isolate()),
             _ => quote!(#ident),
         }
     })
+}
+
+/// `v8::<name>` as a path through `runtime_core`.
+pub(crate) fn v8_type(name: &str) -> TokenStream {
+    let name = format_ident!("{}", name);
+    quote!(::runtime_core::v8::#name)
 }

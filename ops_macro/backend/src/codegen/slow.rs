@@ -1,79 +1,165 @@
 //! The slow path: a `FunctionCallback` converting each argument through a `SlowCall` helper.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{buffer_ident, call_args, internal_ident, primitive};
-use crate::ir::{Op, SlowArg, SlowRet};
+use super::{buffer_ident, call_args, internal_ident, primitive, v8_type};
+use crate::ir::{Arg, Op, SlowArg, SlowRet};
+
+/// The statements that bind one argument (none for the scope and the isolate, which are
+/// passed at the call itself: they borrow `call` mutably).
+fn bind_arg(op: &Op, arg: &Arg, js_index: Option<usize>) -> TokenStream {
+    let call = internal_ident("call");
+    let ident = &arg.ident;
+    let index = js_index.map(|index| Literal::i32_unsuffixed(index as i32));
+    let mut buffer_decl = quote!();
+    let convert = match arg.kind.slow() {
+        SlowArg::Convert { helper } => {
+            let helper = primitive(helper);
+            quote!(#call.#helper(#index)?)
+        }
+        SlowArg::Buffered { in_place, copied } => {
+            let helper = primitive(if op.borrows_strings_in_place() {
+                in_place
+            } else {
+                copied
+            });
+            let buffer = buffer_ident(ident);
+            buffer_decl = quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new(););
+            quote!(#call.#helper(#index, &mut #buffer)?)
+        }
+        SlowArg::Local(local) if local.name() == "Value" => quote!(#call.arg_value(#index)),
+        SlowArg::Local(local) => {
+            let ty = v8_type(local.name());
+            let expected = local.expected();
+            quote!(#call.arg_local::<#ty>(#index, #expected)?)
+        }
+        SlowArg::FromV8 => {
+            let ty = &arg.ty;
+            quote!(#call.arg_from_v8::<#ty>(#index)?)
+        }
+        SlowArg::StateRef => return quote!(let #ident = #call.state()?;),
+        SlowArg::StateMut => return quote!(let mut #ident = #call.state_mut()?;),
+        SlowArg::StateRc => return quote!(let #ident = #call.state_rc();),
+        SlowArg::Scope | SlowArg::Isolate => return quote!(),
+    };
+    if arg.optional {
+        quote! {
+            #buffer_decl
+            let #ident = if #call.is_nullish(#index) {
+                ::std::option::Option::None
+            } else {
+                ::std::option::Option::Some(#convert)
+            };
+        }
+    } else {
+        quote! {
+            #buffer_decl
+            let #ident = #convert;
+        }
+    }
+}
+
+/// Sets the return value: `result` is the function's value, out of any `Result`.
+fn set_return(op: &Op) -> TokenStream {
+    let call = internal_ident("call");
+    let result = internal_ident("result");
+    let value = internal_ident("value");
+    match op.ret.kind.slow() {
+        SlowRet::Undefined => quote!(::std::result::Result::Ok(())),
+        SlowRet::Set { helper, widen_to } => {
+            let helper = primitive(helper);
+            let set = |value: &syn::Ident| match widen_to {
+                Some(wide) => {
+                    let wide = primitive(wide);
+                    quote!(#call.#helper(#value as #wide))
+                }
+                None => quote!(#call.#helper(#value)),
+            };
+            if op.ret.optional {
+                let set_some = set(&value);
+                quote! {
+                    match #result {
+                        ::std::option::Option::Some(#value) => #set_some,
+                        ::std::option::Option::None => #call.ret_null(),
+                    }
+                }
+            } else {
+                set(&result)
+            }
+        }
+    }
+}
 
 /// `unsafe extern "C" fn slow_fn(info: *const FunctionCallbackInfo) { ... }`
 pub fn slow_fn(op: &Op) -> TokenStream {
     let call = internal_ident("call");
     let info = internal_ident("info");
     let result = internal_ident("result");
-    let mut js_index = 0i32;
-    let bindings = op.args.iter().map(|arg| {
-        let ident = &arg.ident;
-        match arg.kind.slow() {
-            SlowArg::Convert { helper } => {
-                let helper = primitive(helper);
-                let index = proc_macro2::Literal::i32_unsuffixed(js_index);
-                js_index += 1;
-                quote!(let #ident = #call.#helper(#index)?;)
-            }
-            SlowArg::Buffered { in_place, copied } => {
-                let helper = primitive(if op.borrows_strings_in_place() {
-                    in_place
-                } else {
-                    copied
-                });
-                let index = proc_macro2::Literal::i32_unsuffixed(js_index);
-                js_index += 1;
-                let buffer = buffer_ident(ident);
-                quote! {
-                    let mut #buffer = ::runtime_core::__op::StringBuffer::new();
-                    let #ident = #call.#helper(#index, &mut #buffer)?;
-                }
-            }
-            SlowArg::StateRef => quote!(let #ident = #call.state()?;),
-            SlowArg::StateMut => quote!(let mut #ident = #call.state_mut()?;),
-            SlowArg::StateRc => quote!(let #ident = #call.state_rc();),
-            // Passed at the call itself: it borrows `call` mutably.
-            SlowArg::Scope => quote!(),
-        }
-    });
-    let bindings: Vec<TokenStream> = bindings.collect();
+    let error = internal_ident("error");
+    let js_positions: Vec<Option<usize>> = {
+        let mut next = 0;
+        op.args
+            .iter()
+            .map(|arg| {
+                arg.kind.is_js_visible().then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect()
+    };
+    let bindings: Vec<TokenStream> = op
+        .args
+        .iter()
+        .zip(&js_positions)
+        .map(|(arg, &index)| bind_arg(op, arg, index))
+        .collect();
     let function = &op.ident;
     let args = call_args(op);
     let invoke = quote!(#function(#(#args),*));
     // Arguments are read inside a block that ends with the call, so string buffers (and any
     // V8 memory they borrow) are gone before the return value is made on the V8 heap.
-    let (result_binding, finish) = match op.ret.kind.slow() {
-        SlowRet::Undefined => (quote!(), quote!(::std::result::Result::Ok(()))),
-        SlowRet::Set { helper, widen_to } => {
-            let helper = primitive(helper);
-            let value = match widen_to {
-                Some(wide) => {
-                    let wide = primitive(wide);
-                    quote!(#result as #wide)
-                }
-                None => quote!(#result),
-            };
-            (quote!(let #result =), quote!(#call.#helper(#value)))
+    let call_block = if bindings.iter().all(TokenStream::is_empty) {
+        invoke
+    } else {
+        quote! {
+            {
+                #(#bindings)*
+                #invoke
+            }
         }
     };
-    let body = if bindings.iter().all(TokenStream::is_empty) {
+    let returns_nothing = op.ret.kind.slow() == SlowRet::Undefined;
+    let unwrap_result = op.ret.fallible.then(|| {
+        let ok = if returns_nothing {
+            quote!(::std::result::Result::Ok(()) => {})
+        } else {
+            quote!(::std::result::Result::Ok(#result) => #result,)
+        };
+        let rebind = (!returns_nothing).then(|| quote!(let #result =));
         quote! {
-            #result_binding #invoke;
-            #finish
+            #rebind match #result {
+                #ok
+                ::std::result::Result::Err(#error) => {
+                    return ::std::result::Result::Err(
+                        #call.throw_op_error(::runtime_core::OpError::from(#error)),
+                    );
+                }
+            };
+        }
+    });
+    let set = set_return(op);
+    let body = if returns_nothing && !op.ret.fallible {
+        quote! {
+            #call_block;
+            #set
         }
     } else {
         quote! {
-            #result_binding {
-                #(#bindings)*
-                #invoke
-            };
-            #finish
+            let #result = #call_block;
+            #unwrap_result
+            #set
         }
     };
     quote! {

@@ -93,7 +93,14 @@ impl OpAttrs {
 }
 
 /// The marker attributes this macro reads on an argument or on the function, by name.
-pub const MARKER_ATTRIBUTES: &[&str] = &["bigint", "string"];
+pub const MARKER_ATTRIBUTES: &[&str] = &[
+    "bigint",
+    "string",
+    "buffer",
+    "arraybuffer",
+    "from_v8",
+    "to_v8",
+];
 
 /// How a `#[string]` argument is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +111,15 @@ pub enum StringMode {
     OneByte,
 }
 
+/// How a `#[buffer]` argument is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferMode {
+    /// `#[buffer]`: borrowed from the Uint8Array.
+    View,
+    /// `#[buffer(copy)]`: copied into an owned `Vec<u8>` / `Box<[u8]>`.
+    Copy,
+}
+
 /// Marker attributes found on one argument or on the function (for its return value); each
 /// keeps its attribute for error spans.
 #[derive(Clone, Debug, Default)]
@@ -112,6 +128,43 @@ pub struct Markers {
     pub bigint: Option<Attribute>,
     /// `#[string]` / `#[string(onebyte)]`.
     pub string: Option<(Attribute, StringMode)>,
+    /// `#[buffer]` / `#[buffer(copy)]`.
+    pub buffer: Option<(Attribute, BufferMode)>,
+    /// `#[arraybuffer]`.
+    pub arraybuffer: Option<Attribute>,
+    /// `#[from_v8]` (argument) / `#[to_v8]` (function, for the return value).
+    pub v8_trait: Option<Attribute>,
+}
+
+impl Markers {
+    /// The first marker present, for "this marker does not apply here" errors.
+    pub fn any(&self) -> Option<&Attribute> {
+        self.bigint
+            .as_ref()
+            .or(self.string.as_ref().map(|(attr, _)| attr))
+            .or(self.buffer.as_ref().map(|(attr, _)| attr))
+            .or(self.arraybuffer.as_ref())
+            .or(self.v8_trait.as_ref())
+    }
+}
+
+/// Records `attr` in `slot`, or a duplicate error; checks it is a bare word.
+fn set_flag(cx: &Ctxt, slot: &mut Option<Attribute>, attr: &Attribute, name: &str) {
+    if !matches!(attr.meta, Meta::Path(_)) {
+        cx.error_spanned_by(attr, format!("`#[{name}]` takes no arguments"));
+    } else if slot.is_some() {
+        cx.error_spanned_by(attr, format!("duplicate `#[{name}]`"));
+    } else {
+        *slot = Some(attr.clone());
+    }
+}
+
+/// The single word inside `#[name(word)]`, if the attribute is of that form.
+fn single_word(attr: &Attribute) -> Option<syn::Ident> {
+    match &attr.meta {
+        Meta::List(list) => syn::parse2::<syn::Ident>(list.tokens.clone()).ok(),
+        _ => None,
+    }
 }
 
 impl Markers {
@@ -119,22 +172,24 @@ impl Markers {
     pub fn from_attributes(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut markers = Markers::default();
         for attr in attrs {
-            if attr.path().is_ident("bigint") {
-                if !matches!(attr.meta, Meta::Path(_)) {
-                    cx.error_spanned_by(attr, "`#[bigint]` takes no arguments");
-                } else if markers.bigint.is_some() {
-                    cx.error_spanned_by(attr, "duplicate `#[bigint]`");
+            let path = attr.path();
+            if path.is_ident("bigint") {
+                set_flag(cx, &mut markers.bigint, attr, "bigint");
+            } else if path.is_ident("arraybuffer") {
+                set_flag(cx, &mut markers.arraybuffer, attr, "arraybuffer");
+            } else if path.is_ident("from_v8") || path.is_ident("to_v8") {
+                let name = if path.is_ident("from_v8") {
+                    "from_v8"
                 } else {
-                    markers.bigint = Some(attr.clone());
-                }
-            } else if attr.path().is_ident("string") {
+                    "to_v8"
+                };
+                set_flag(cx, &mut markers.v8_trait, attr, name);
+            } else if path.is_ident("string") {
                 let mode = match &attr.meta {
                     Meta::Path(_) => Some(StringMode::Utf8),
-                    Meta::List(list) => match syn::parse2::<syn::Ident>(list.tokens.clone()) {
-                        Ok(word) if word == "onebyte" => Some(StringMode::OneByte),
-                        _ => None,
-                    },
-                    Meta::NameValue(_) => None,
+                    _ => single_word(attr)
+                        .filter(|word| word == "onebyte")
+                        .map(|_| StringMode::OneByte),
                 };
                 match mode {
                     None => {
@@ -144,6 +199,20 @@ impl Markers {
                         cx.error_spanned_by(attr, "duplicate `#[string]`")
                     }
                     Some(mode) => markers.string = Some((attr.clone(), mode)),
+                }
+            } else if path.is_ident("buffer") {
+                let mode = match &attr.meta {
+                    Meta::Path(_) => Some(BufferMode::View),
+                    _ => single_word(attr)
+                        .filter(|word| word == "copy")
+                        .map(|_| BufferMode::Copy),
+                };
+                match mode {
+                    None => cx.error_spanned_by(attr, "expected `#[buffer]` or `#[buffer(copy)]`"),
+                    Some(_) if markers.buffer.is_some() => {
+                        cx.error_spanned_by(attr, "duplicate `#[buffer]`")
+                    }
+                    Some(mode) => markers.buffer = Some((attr.clone(), mode)),
                 }
             }
         }

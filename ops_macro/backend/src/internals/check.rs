@@ -8,6 +8,28 @@ use crate::ir::{ArgKind, Op};
 pub fn check(cx: &Ctxt, op: &Op) {
     check_fast_required(cx, op);
     check_state_borrows(cx, op);
+    check_buffer_borrows(cx, op);
+}
+
+/// A `&mut [u8]` buffer must be the op's only borrowed buffer: JavaScript may pass the same
+/// memory twice, and two Rust borrows of it, one of them exclusive, would alias.
+fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
+    let borrowed: Vec<_> = op
+        .args
+        .iter()
+        .filter_map(|arg| arg.kind.borrows_buffer().map(|mutable| (arg, mutable)))
+        .collect();
+    if borrowed.len() > 1 {
+        for (arg, mutable) in &borrowed {
+            if *mutable {
+                cx.error_at(
+                    arg.span,
+                    "a `&mut [u8]` buffer must be the op's only borrowed buffer: JavaScript may pass \
+                     the same memory twice; take the others with `#[buffer(copy)]`",
+                );
+            }
+        }
+    }
 }
 
 /// `#[op(fast)]` promises a fast path: every argument and the return must allow one.
@@ -26,15 +48,16 @@ fn check_fast_required(cx: &Ctxt, op: &Op) {
 /// while it does, or any op that JavaScript calls would find it taken; and the state can be
 /// borrowed once per call.
 fn check_state_borrows(cx: &Ctxt, op: &Op) {
-    let takes_scope = op.args.iter().any(|arg| arg.kind == ArgKind::Scope);
+    let takes_scope = op.can_run_js();
     let mut borrowed = false;
     for arg in &op.args {
         let is_borrow = matches!(arg.kind, ArgKind::OpStateRef | ArgKind::OpStateMut);
         if arg.kind == ArgKind::OpStateMut && takes_scope {
             cx.error_at(
                 arg.span,
-                "an op that takes the scope can run JavaScript, which may call ops that need the \
-                 state: take `Rc<RefCell<OpState>>` and borrow it only where no JavaScript runs",
+                "an op that takes the scope or the isolate can run JavaScript, which may call ops \
+                 that need the state: take `Rc<RefCell<OpState>>` and borrow it only where no \
+                 JavaScript runs",
             );
         }
         if is_borrow && borrowed {

@@ -1,0 +1,58 @@
+//! [`FromV8`] and [`ToV8`]: user types as op arguments (`#[from_v8]`) and returns
+//! (`#[to_v8]`). Such ops take the slow path: the conversion may allocate and run JavaScript.
+
+use crate::OpError;
+
+/// Converts a JavaScript value into `Self`, for `#[from_v8] arg: Self` arguments.
+///
+/// An `Err` throws: its class and message, prefixed with the op and the argument.
+///
+/// ```
+/// use runtime_core::{v8, FromV8, OpError, ToV8};
+///
+/// /// `{x, y}` in JavaScript.
+/// struct Point { x: f64, y: f64 }
+///
+/// impl<'s> FromV8<'s> for Point {
+///     fn from_v8(scope: &mut v8::PinScope<'s, '_>, value: v8::Local<'s, v8::Value>) -> Result<Self, OpError> {
+///         let object = v8::Local::<v8::Object>::try_from(value)
+///             .map_err(|_| OpError::type_error("expected an object {x, y}"))?;
+///         let mut coordinate = |name: &str| -> Result<f64, OpError> {
+///             let key = v8::String::new(scope, name).unwrap();
+///             let value = object.get(scope, key.into()).ok_or_else(|| OpError::generic("getter threw"))?;
+///             v8::Local::<v8::Number>::try_from(value)
+///                 .map(|number| number.value())
+///                 .map_err(|_| OpError::type_error(format!("{name} must be a number")))
+///         };
+///         Ok(Point { x: coordinate("x")?, y: coordinate("y")? })
+///     }
+/// }
+///
+/// impl ToV8 for Point {
+///     fn to_v8<'s>(self, scope: &mut v8::PinScope<'s, '_>) -> Result<v8::Local<'s, v8::Value>, OpError> {
+///         let object = v8::Object::new(scope);
+///         for (name, value) in [("x", self.x), ("y", self.y)] {
+///             let key = v8::String::new(scope, name).unwrap();
+///             let value = v8::Number::new(scope, value);
+///             object.set(scope, key.into(), value.into());
+///         }
+///         Ok(object.into())
+///     }
+/// }
+/// ```
+pub trait FromV8<'s>: Sized {
+    /// The conversion.
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError>;
+}
+
+/// Converts `self` into a JavaScript value, for ops marked `#[to_v8]`.
+pub trait ToV8 {
+    /// The conversion; an `Err` throws.
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError>;
+}
