@@ -6,7 +6,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use crate::ops::OpCtx;
-use crate::{init_v8, Extension, JsError, OpCallCounts, OpState};
+use crate::{init_v8, Extension, JsError, OpCallCounts, OpDecl, OpState};
 
 /// How to build a [`Runtime`].
 pub struct RuntimeOptions {
@@ -142,6 +142,13 @@ impl Runtime {
         self.op_index
             .get(name)
             .map(|&index| self.op_ctxs[index].counts())
+    }
+
+    /// The declaration of op `name`, if registered.
+    pub fn op_decl(&self, name: &str) -> Option<&'static OpDecl> {
+        self.op_index
+            .get(name)
+            .map(|&index| self.op_ctxs[index].decl)
     }
 
     /// Sets every op's call counts to zero.

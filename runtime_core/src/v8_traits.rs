@@ -17,7 +17,7 @@ use crate::OpError;
 ///     fn from_v8(scope: &mut v8::PinScope<'s, '_>, value: v8::Local<'s, v8::Value>) -> Result<Self, OpError> {
 ///         let object = v8::Local::<v8::Object>::try_from(value)
 ///             .map_err(|_| OpError::type_error("expected an object {x, y}"))?;
-///         let mut coordinate = |name: &str| -> Result<f64, OpError> {
+///         let coordinate = |name: &str| -> Result<f64, OpError> {
 ///             let key = v8::String::new(scope, name).unwrap();
 ///             let value = object.get(scope, key.into()).ok_or_else(|| OpError::generic("getter threw"))?;
 ///             v8::Local::<v8::Number>::try_from(value)

@@ -1149,7 +1149,7 @@ fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
             &param.ty,
             format!(
                 "`{}` cannot be optional: it does not come from JavaScript",
-                type_text(&param.ty)
+                type_text(ty)
             ),
         ));
     }

@@ -1,7 +1,6 @@
 //! The function as written: name, visibility, arguments with their marker attributes, return
 //! type. Rejects shapes an op cannot have (generics, `self`, `async`, patterns).
 
-use syn::spanned::Spanned;
 use syn::{FnArg, GenericParam, ItemFn, Pat, ReturnType, Type};
 
 use super::attr::{is_marker, Markers};
@@ -80,7 +79,9 @@ impl OpFn {
                                 ident: pat_ident.ident.clone(),
                                 ty: (*pat_type.ty).clone(),
                                 markers,
-                                span: pat_type.span(),
+                                // The name: the first token of the argument may be an
+                                // attribute's `#`.
+                                span: pat_ident.ident.span(),
                             });
                         }
                         other => cx.error_spanned_by(

@@ -14,6 +14,21 @@ pub fn check(cx: &Ctxt, op: &Op) {
 /// A `&mut [u8]` buffer must be the op's only borrowed buffer: JavaScript may pass the same
 /// memory twice, and two Rust borrows of it, one of them exclusive, would alias.
 fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
+    if op.can_run_js() {
+        // JavaScript run by the op could detach or resize the buffer under the borrow.
+        for arg in op
+            .args
+            .iter()
+            .filter(|arg| arg.kind.borrows_buffer().is_some())
+        {
+            cx.error_at(
+                arg.span,
+                "an op that takes the scope or the isolate can run JavaScript, which could \
+                 detach the buffer under this borrow: take `#[buffer(copy)]` or a \
+                 `v8::Local<v8::Uint8Array>`",
+            );
+        }
+    }
     let borrowed: Vec<_> = op
         .args
         .iter()

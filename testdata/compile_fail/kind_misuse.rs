@@ -1,0 +1,41 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use runtime_core::{op, v8, OpState};
+
+#[op]
+fn op_buffer_without_attribute(bytes: &mut [u8]) {
+    bytes.fill(0);
+}
+
+#[op]
+fn op_optional_state(state: Option<&mut OpState>) {
+    let _ = state;
+}
+
+#[op]
+fn op_borrowed_bytes_return(#[buffer] bytes: &[u8]) -> &[u8] {
+    bytes
+}
+
+#[op]
+fn op_two_buffers(#[buffer] out: &mut [u8], #[buffer] input: &[u8]) {
+    out.copy_from_slice(input);
+}
+
+#[op]
+fn op_scope_and_buffer(scope: &mut v8::PinScope, #[buffer] bytes: &[u8]) {
+    let _ = (scope, bytes);
+}
+
+#[op]
+fn op_unknown_local(value: v8::Local<v8::Module>) {
+    let _ = value;
+}
+
+#[op]
+fn op_rc_state_optional(state: Option<Rc<RefCell<OpState>>>) {
+    let _ = state;
+}
+
+fn main() {}
