@@ -41,8 +41,9 @@ enum What {
     Skipped(&'static str),
 }
 
-/// A bench calling `op` on `S`, a string made (and flattened, as a literal would be) in setup.
-const fn with_string(
+/// A bench calling `op` on `S`, a value made in setup (for strings: flattened, as a literal
+/// would be).
+const fn with_setup(
     string: &'static str,
     op: &'static str,
     call: &'static str,
@@ -98,7 +99,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_option_u32",
-        what: What::Skipped("Option<T> arguments are not supported yet (issue 5)"),
+        what: js("ops.op_option_u32(i)", "op_option_u32"),
     },
     Bench {
         name: "op_bigint",
@@ -110,7 +111,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(75)"),
             "op_string",
             "ops.op_string(S)",
@@ -119,7 +120,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_large_1000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(1000)"),
             "op_string",
             "ops.op_string(S)",
@@ -128,7 +129,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_large_1000000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(1000000)"),
             "op_string",
             "ops.op_string(S)",
@@ -137,7 +138,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_large_utf8_1000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'\\u1000'.repeat(1000)"),
             "op_string",
             "ops.op_string(S)",
@@ -146,7 +147,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_large_utf8_1000000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'\\u1000'.repeat(1000000)"),
             "op_string",
             "ops.op_string(S)",
@@ -157,7 +158,7 @@ const BENCHES: &[Bench] = &[
     // its size against lending the thread-local buffer (README, "String buffer size").
     Bench {
         name: "op_string_latin1_100",
-        what: with_string(
+        what: with_setup(
             string_setup!("'é'.repeat(100)"),
             "op_string",
             "ops.op_string(S)",
@@ -166,7 +167,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_latin1_400",
-        what: with_string(
+        what: with_setup(
             string_setup!("'é'.repeat(400)"),
             "op_string",
             "ops.op_string(S)",
@@ -175,7 +176,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_onebyte",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(75)"),
             "op_string_onebyte",
             "ops.op_string_onebyte(S)",
@@ -184,7 +185,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_onebyte_large_1000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(1000)"),
             "op_string_onebyte",
             "ops.op_string_onebyte(S)",
@@ -193,7 +194,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_onebyte_large_1000000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(1000000)"),
             "op_string_onebyte",
             "ops.op_string_onebyte(S)",
@@ -202,7 +203,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_bytestring",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(75)"),
             "op_string_bytestring",
             "ops.op_string_bytestring(S)",
@@ -211,7 +212,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_owned",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(75)"),
             "op_string_owned",
             "ops.op_string_owned(S)",
@@ -220,7 +221,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_owned_large_1000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'x'.repeat(1000)"),
             "op_string_owned",
             "ops.op_string_owned(S)",
@@ -229,7 +230,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_owned_large_utf8_1000",
-        what: with_string(
+        what: with_setup(
             string_setup!("'\\u1000'.repeat(1000)"),
             "op_string_owned",
             "ops.op_string_owned(S)",
@@ -238,8 +239,11 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_string_option_u32",
-        what: What::Skipped(
-            "#[string] and Option<T> arguments are not supported yet (issues 3, 5)",
+        what: with_setup(
+            string_setup!("'x'.repeat(75)"),
+            "op_string_option_u32",
+            "ops.op_string_option_u32(S, i)",
+            1000,
         ),
     },
     Bench {
@@ -266,11 +270,16 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_local",
-        what: What::Skipped("v8::Local arguments are not supported yet (issue 5)"),
+        what: with_setup("const S = {};", "op_local", "ops.op_local(S)", 1000),
     },
     Bench {
         name: "op_local_nofast",
-        what: What::Skipped("v8::Local arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = {};",
+            "op_local_nofast",
+            "ops.op_local_nofast(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_scope",
@@ -278,23 +287,48 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "op_external",
-        what: What::Skipped("External pointer arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = ops.op_make_external();",
+            "op_external",
+            "ops.op_external(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_external_nofast",
-        what: What::Skipped("External pointer arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = ops.op_make_external();",
+            "op_external_nofast",
+            "ops.op_external_nofast(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_buffer",
-        what: What::Skipped("#[buffer] arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = new Uint8Array(1024);",
+            "op_buffer",
+            "ops.op_buffer(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_buffer_nofast",
-        what: What::Skipped("#[buffer] arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = new Uint8Array(1024);",
+            "op_buffer_nofast",
+            "ops.op_buffer_nofast(S)",
+            1000,
+        ),
     },
     Bench {
         name: "op_arraybuffer",
-        what: What::Skipped("#[arraybuffer] arguments are not supported yet (issue 5)"),
+        what: with_setup(
+            "const S = new ArrayBuffer(1024);",
+            "op_arraybuffer",
+            "ops.op_arraybuffer(S)",
+            1000,
+        ),
     },
     Bench {
         name: "floor_raw_fast_call",

@@ -71,6 +71,58 @@ pub fn op_static_str_return() -> &'static str {
     std::hint::black_box("a static string for op_static_str_return")
 }
 
+#[op]
+pub fn op_option_u32(x: Option<u32>) {
+    std::hint::black_box(x);
+}
+
+#[op]
+pub fn op_string_option_u32(#[string] s: &str, x: Option<u32>) {
+    std::hint::black_box((s, x));
+}
+
+#[op]
+pub fn op_local(value: v8::Local<v8::Value>) {
+    std::hint::black_box(value);
+}
+
+#[op(nofast)]
+pub fn op_local_nofast(value: v8::Local<v8::Value>) {
+    std::hint::black_box(value);
+}
+
+#[op]
+pub fn op_external(pointer: *const std::ffi::c_void) {
+    std::hint::black_box(pointer);
+}
+
+#[op(nofast)]
+pub fn op_external_nofast(pointer: *const std::ffi::c_void) {
+    std::hint::black_box(pointer);
+}
+
+/// The External the external benches pass.
+#[op]
+pub fn op_make_external() -> *const std::ffi::c_void {
+    static TARGET: u8 = 0;
+    &TARGET as *const u8 as *const std::ffi::c_void
+}
+
+#[op]
+pub fn op_buffer(#[buffer] bytes: &[u8]) {
+    std::hint::black_box(bytes);
+}
+
+#[op(nofast)]
+pub fn op_buffer_nofast(#[buffer] bytes: &[u8]) {
+    std::hint::black_box(bytes);
+}
+
+#[op]
+pub fn op_arraybuffer(#[arraybuffer] bytes: &[u8]) {
+    std::hint::black_box(bytes);
+}
+
 /// Every op the benchmark registers.
 pub fn extension() -> Extension {
     Extension::new("bench").ops(&[
@@ -88,6 +140,16 @@ pub fn extension() -> Extension {
         op_string_return_large_1000::DECL,
         op_string_return_utf8_1000::DECL,
         op_static_str_return::DECL,
+        op_option_u32::DECL,
+        op_string_option_u32::DECL,
+        op_local::DECL,
+        op_local_nofast::DECL,
+        op_external::DECL,
+        op_external_nofast::DECL,
+        op_make_external::DECL,
+        op_buffer::DECL,
+        op_buffer_nofast::DECL,
+        op_arraybuffer::DECL,
     ])
 }
 
