@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use std::borrow::Cow;
 
-use crate::convert::{to_int32, to_uint32};
+use crate::convert::FromJsNumber;
 use crate::ops::{OpCtx, StaticStrEntry};
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::{ByteString, OpState};
@@ -290,12 +290,13 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.throw_error(&message);
     }
 
+    /// A Number argument converted to `T`, or a `TypeError`.
     #[inline(always)]
-    fn arg_number(&mut self, index: i32, expected: &str) -> Result<f64, Thrown> {
+    fn arg_number<T: FromJsNumber>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
         match v8::Local::<v8::Number>::try_from(value) {
-            Ok(number) => Ok(number.value()),
-            Err(_) => Err(self.throw_arg_type_error(index, expected)),
+            Ok(number) => Ok(T::from_js_number(number.value())),
+            Err(_) => Err(self.throw_arg_type_error(index, T::EXPECTED)),
         }
     }
 
@@ -308,53 +309,49 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// `i32`: a Number, `ToInt32`.
     #[inline(always)]
     pub fn arg_i32(&mut self, index: i32) -> Result<i32, Thrown> {
-        self.arg_number(index, "a number (i32)").map(to_int32)
+        self.arg_number(index)
     }
 
     /// `i16`: a Number, `ToInt32` wrapped to 16 bits.
     #[inline(always)]
     pub fn arg_i16(&mut self, index: i32) -> Result<i16, Thrown> {
-        self.arg_number(index, "a number (i16)")
-            .map(|n| to_int32(n) as i16)
+        self.arg_number(index)
     }
 
     /// `i8`: a Number, `ToInt32` wrapped to 8 bits.
     #[inline(always)]
     pub fn arg_i8(&mut self, index: i32) -> Result<i8, Thrown> {
-        self.arg_number(index, "a number (i8)")
-            .map(|n| to_int32(n) as i8)
+        self.arg_number(index)
     }
 
     /// `u32`: a Number, `ToUint32`.
     #[inline(always)]
     pub fn arg_u32(&mut self, index: i32) -> Result<u32, Thrown> {
-        self.arg_number(index, "a number (u32)").map(to_uint32)
+        self.arg_number(index)
     }
 
     /// `u16`: a Number, `ToUint32` wrapped to 16 bits.
     #[inline(always)]
     pub fn arg_u16(&mut self, index: i32) -> Result<u16, Thrown> {
-        self.arg_number(index, "a number (u16)")
-            .map(|n| to_uint32(n) as u16)
+        self.arg_number(index)
     }
 
     /// `u8`: a Number, `ToUint32` wrapped to 8 bits.
     #[inline(always)]
     pub fn arg_u8(&mut self, index: i32) -> Result<u8, Thrown> {
-        self.arg_number(index, "a number (u8)")
-            .map(|n| to_uint32(n) as u8)
+        self.arg_number(index)
     }
 
     /// `f64`: a Number, as is.
     #[inline(always)]
     pub fn arg_f64(&mut self, index: i32) -> Result<f64, Thrown> {
-        self.arg_number(index, "a number (f64)")
+        self.arg_number(index)
     }
 
     /// `f32`: a Number, rounded to the nearest `f32`.
     #[inline(always)]
     pub fn arg_f32(&mut self, index: i32) -> Result<f32, Thrown> {
-        self.arg_number(index, "a number (f32)").map(|n| n as f32)
+        self.arg_number(index)
     }
 
     /// `#[bigint] i64`: a BigInt, `BigInt.asIntN(64, x)`.
@@ -1317,4 +1314,26 @@ pub unsafe fn fast_arraybuffer_mut<'a>(
 #[inline(always)]
 pub unsafe fn fast_external(pointer: *mut c_void) -> *const c_void {
     pointer.cast_const()
+}
+
+/// `Option<number>` on the fast path: `undefined`/`null` is `None`, a Number converts as on
+/// the slow path, anything else throws the slow path's `TypeError` (`None` then).
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_option_number<T: FromJsNumber>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Option<T>> {
+    if let Ok(number) = v8::Local::<v8::Number>::try_from(value) {
+        return Some(Some(T::from_js_number(number.value())));
+    }
+    if value.is_null_or_undefined() {
+        return Some(None);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_throw_arg_type_error(options, index, T::EXPECTED, value) };
+    None
 }

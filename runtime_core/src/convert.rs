@@ -22,6 +22,39 @@ pub fn to_uint32(value: f64) -> u32 {
     value.trunc().rem_euclid(4_294_967_296.0) as u32
 }
 
+/// A Rust number made from a JavaScript Number, by the rules in the crate documentation. The
+/// slow path and the fast path of `Option<number>` arguments both convert through it, so they
+/// cannot disagree.
+pub trait FromJsNumber: Sized {
+    /// What a `TypeError` says was expected.
+    const EXPECTED: &'static str;
+    /// The conversion.
+    fn from_js_number(number: f64) -> Self;
+}
+
+macro_rules! from_js_number {
+    ($($ty:ty => $expected:literal, |$n:ident| $convert:expr;)*) => {$(
+        impl FromJsNumber for $ty {
+            const EXPECTED: &'static str = $expected;
+            #[inline(always)]
+            fn from_js_number($n: f64) -> Self {
+                $convert
+            }
+        }
+    )*};
+}
+
+from_js_number! {
+    i8 => "a number (i8)", |n| to_int32(n) as i8;
+    i16 => "a number (i16)", |n| to_int32(n) as i16;
+    i32 => "a number (i32)", |n| to_int32(n);
+    u8 => "a number (u8)", |n| to_uint32(n) as u8;
+    u16 => "a number (u16)", |n| to_uint32(n) as u16;
+    u32 => "a number (u32)", |n| to_uint32(n);
+    f32 => "a number (f32)", |n| n as f32;
+    f64 => "a number (f64)", |n| n;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

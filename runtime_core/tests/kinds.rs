@@ -24,6 +24,7 @@ fn extension() -> Extension {
         op_bytes_vec::DECL,
         op_bytes_box::DECL,
         op_option_u32::DECL,
+        op_option_i16_or_default::DECL,
         op_option_string::DECL,
         op_option_buffer_len::DECL,
         op_local_kind::DECL,
@@ -178,6 +179,29 @@ fn options_take_undefined_and_null() {
         let warm = "1";
         let [(slow, _), (fast, path)] = call_both_ways(&mut runtime, "op_option_u32", warm, args);
         assert_eq!((slow.as_str(), fast.as_str(), path), (expected, expected, "slow"), "op_option_u32({args})");
+    }
+    // An optional number is fast: nullish and numbers on the fast path, the rest throws there.
+    let results = agree_on_all_values(&mut runtime, "op_option_i16_or_default", "1", "");
+    assert_eq!(results[12], "number 5 [fast]");
+    assert_eq!(results[13], "number -100000 [fast]");
+    assert_eq!(results[14], "number -100000 [fast]");
+    assert_eq!(
+        results[11],
+        "throws TypeError: op_option_i16_or_default: argument 1 (x) must be a number (i16), received a string [fast]"
+    );
+    for (input, expected) in [
+        ("32768", "number -32768"),
+        ("-0", "number 0"),
+        ("NaN", "number 0"),
+        ("1.9", "number 1"),
+    ] {
+        let [(slow, _), (fast, path)] =
+            call_both_ways(&mut runtime, "op_option_i16_or_default", "1", input);
+        assert_eq!(
+            (slow.as_str(), fast.as_str(), path),
+            (expected, expected, "fast"),
+            "({input})"
+        );
     }
     let strings = runtime
         .execute_script_to_string(

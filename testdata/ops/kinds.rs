@@ -56,6 +56,12 @@ fn op_option_u32(x: Option<u32>) -> Option<u32> {
     x.map(|x| x.wrapping_add(1))
 }
 
+/// An optional number with a number result: fast, reading the value itself.
+#[op]
+fn op_option_i16_or_default(x: Option<i16>) -> i32 {
+    x.map_or(-100_000, i32::from)
+}
+
 #[op]
 fn op_option_string(#[string] s: Option<&str>) -> Option<String> {
     s.map(str::to_uppercase)

@@ -377,6 +377,9 @@ pub enum FastConvert {
     },
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),
+    /// `Option<number>`: through `runtime_core::__op::fast_option_number::<T>`, where `T` is
+    /// this Rust number type: nullish is `None`, a Number converts as on the slow path.
+    OptionalNumber(&'static str),
 }
 
 /// How an argument reaches the function on the fast path.
@@ -835,12 +838,27 @@ impl ArgKind {
 }
 
 impl Arg {
-    /// The fast-path strategy of this argument, `Option` included.
+    /// The fast-path strategy of this argument, `Option` included: `Option` of a number is
+    /// read from the value itself (no Fast API type takes `undefined`); other `Option`s take
+    /// the slow path.
     pub fn fast(&self) -> FastArg {
-        if self.optional {
-            FastArg::Unsupported("an `Option` argument takes the slow path")
-        } else {
-            self.kind.fast()
+        if !self.optional {
+            return self.kind.fast();
+        }
+        let number = match self.kind {
+            ArgKind::I8 => "i8",
+            ArgKind::I16 => "i16",
+            ArgKind::I32 => "i32",
+            ArgKind::U8 => "u8",
+            ArgKind::U16 => "u16",
+            ArgKind::U32 => "u32",
+            ArgKind::F32 => "f32",
+            ArgKind::F64 => "f64",
+            _ => return FastArg::Unsupported("this `Option` argument takes the slow path"),
+        };
+        FastArg::Param {
+            ctype: CType::V8Value,
+            convert: FastConvert::OptionalNumber(number),
         }
     }
 }

@@ -149,6 +149,17 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             };
                         });
                     }
+                    FastConvert::OptionalNumber(number) => {
+                        let number = primitive(number);
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call.
+                            let ::std::option::Option::Some(#ident) = (unsafe {
+                                ::runtime_core::__op::fast_option_number::<#number>(#ident, #options, #index)
+                            }) else {
+                                #bail;
+                            };
+                        });
+                    }
                     FastConvert::CheckedLocal(local) => {
                         let ty = v8_type(local.name());
                         let expected = local.expected();
