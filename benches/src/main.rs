@@ -22,23 +22,21 @@ use report::{BenchResult, Results};
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
-/// One benchmark: JavaScript around one op call, or a line saying why it cannot run yet.
+/// One benchmark: JavaScript around one op call.
 struct Bench {
     name: &'static str,
     what: What,
 }
 
-enum What {
-    /// `call` is the wrapper body's expression, with `i` the loop index; `op` is the op whose
-    /// counters tell the path taken.
-    Js {
-        setup: &'static str,
-        call: &'static str,
-        op: Option<&'static str>,
-        /// Calls of the op per `bench()`.
-        count: u32,
-    },
-    Skipped(&'static str),
+struct What {
+    /// JavaScript run once before the bench.
+    setup: &'static str,
+    /// The wrapper body's expression, with `i` the loop index.
+    call: &'static str,
+    /// The op whose counters tell the path taken (none for the floors and the baseline).
+    op: Option<&'static str>,
+    /// Calls of the op per `bench()`.
+    count: u32,
 }
 
 /// A bench calling `op` on `S`, a value made in setup (for strings: flattened, as a literal
@@ -49,7 +47,7 @@ const fn with_setup(
     call: &'static str,
     count: u32,
 ) -> What {
-    What::Js {
+    What {
         setup: string,
         call,
         op: Some(op),
@@ -66,7 +64,7 @@ macro_rules! string_setup {
 }
 
 const fn js(call: &'static str, op: &'static str) -> What {
-    What::Js {
+    What {
         setup: "",
         call,
         op: Some(op),
@@ -77,7 +75,7 @@ const fn js(call: &'static str, op: &'static str) -> What {
 const BENCHES: &[Bench] = &[
     Bench {
         name: "baseline",
-        what: What::Js {
+        what: What {
             setup: "",
             // `| 0` keeps the sum a small integer: a growing double would deoptimize the loop.
             call: "accum = (accum + i) | 0",
@@ -332,7 +330,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "floor_raw_fast_call",
-        what: What::Js {
+        what: What {
             setup: "",
             call: "raw_fast_noop()",
             op: None,
@@ -341,7 +339,7 @@ const BENCHES: &[Bench] = &[
     },
     Bench {
         name: "floor_js_call",
-        what: What::Js {
+        what: What {
             setup: "function js_noop(x) { return x; } %NeverOptimizeFunction(js_noop);",
             call: "js_noop(i)",
             op: None,
@@ -438,20 +436,16 @@ fn main() {
     let mut results = Vec::new();
     for (index, bench) in selected.iter().enumerate() {
         eprint!("[{}/{}] {:<34}", index + 1, selected.len(), bench.name);
-        match &bench.what {
-            What::Skipped(reason) => eprintln!("skipped: {reason}"),
-            What::Js {
-                setup,
-                call,
-                op,
-                count,
-            } => {
-                let count = (*count / plan.count_divisor).max(1);
-                let result = run_bench(bench.name, setup, call, *op, count, &plan);
-                eprintln!("{:>10.2} ns/call", result.ns_per_call);
-                results.push(result);
-            }
-        }
+        let What {
+            setup,
+            call,
+            op,
+            count,
+        } = bench.what;
+        let count = (count / plan.count_divisor).max(1);
+        let result = run_bench(bench.name, setup, call, op, count, &plan);
+        eprintln!("{:>10.2} ns/call", result.ns_per_call);
+        results.push(result);
     }
 
     let results = Results {
