@@ -28,6 +28,7 @@ struct Bench {
     what: What,
 }
 
+/// What a bench runs.
 struct What {
     /// JavaScript run once before the bench.
     setup: &'static str,
