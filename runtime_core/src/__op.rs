@@ -97,20 +97,57 @@ pub unsafe fn count_fast_call(options: *mut FastApiCallbackOptions<'_>) {
     op_ctx.fast_calls.set(op_ctx.fast_calls.get() + 1);
 }
 
+/// `&OpState` on the fast path; if something holds the state exclusively (an op that called
+/// into JavaScript, the embedder across a script), throws the slow path's error (`None`).
+///
+/// # Safety
+/// As [`fast_op_ctx`].
+#[inline(always)]
+pub unsafe fn fast_state<'a>(
+    op_ctx: &'a OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+) -> Option<Ref<'a, OpState>> {
+    let state = op_ctx.state.try_borrow().ok();
+    if state.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            fast_throw_state_borrowed(op_ctx, options, "OpState is borrowed mutably elsewhere")
+        };
+    }
+    state
+}
+
+/// `&mut OpState` on the fast path; see [`fast_state`].
+///
+/// # Safety
+/// As [`fast_op_ctx`].
+#[inline(always)]
+pub unsafe fn fast_state_mut<'a>(
+    op_ctx: &'a OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+) -> Option<RefMut<'a, OpState>> {
+    let state = op_ctx.state.try_borrow_mut().ok();
+    if state.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_state_borrowed(op_ctx, options, "OpState is already borrowed") };
+    }
+    state
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_state_borrowed(
+    op_ctx: &OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+    what: &str,
+) {
+    // SAFETY: forwarded from the caller.
+    let scope_source = unsafe { &*options };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(scope, "Error", &format!("{}: {what}", op_ctx.decl.name));
+}
+
 impl OpCtx {
-    /// The op state, shared, for a fast call. Fast calls cannot run JavaScript, so no op can
-    /// hold a conflicting borrow while one runs, unless the embedder holds one across a script.
-    #[inline(always)]
-    pub fn fast_state(&self) -> Ref<'_, OpState> {
-        self.state.borrow()
-    }
-
-    /// The op state, exclusively, for a fast call; see [`OpCtx::fast_state`].
-    #[inline(always)]
-    pub fn fast_state_mut(&self) -> RefMut<'_, OpState> {
-        self.state.borrow_mut()
-    }
-
     /// The shared op state handle.
     #[inline(always)]
     pub fn state_rc(&self) -> Rc<RefCell<OpState>> {
@@ -460,8 +497,12 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[string] &str` in an op that cannot run JavaScript: one-byte ASCII is borrowed in
     /// place (zero copy); anything else is transcoded into `buffer`.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
-    pub fn arg_str<'b>(
+    pub unsafe fn arg_str<'b>(
         &mut self,
         index: i32,
         buffer: &'b mut StringBuffer<'s>,
@@ -483,7 +524,11 @@ impl<'a, 's> SlowCall<'a, 's> {
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         let view = buffer.view.take().expect("set above");
-        Ok(buffer.copy_utf8(view.data()))
+        // Known not to be ASCII: no second scan.
+        Ok(match view.data() {
+            v8::ValueViewData::OneByte(latin1) => buffer.latin1_to_utf8(latin1),
+            v8::ValueViewData::TwoByte(units) => buffer.utf16_to_utf8(units),
+        })
     }
 
     /// `#[string] &str` in an op that takes the scope, or that has several string arguments:
@@ -501,13 +546,18 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
-    pub fn arg_cow_str<'b>(
+    pub unsafe fn arg_cow_str<'b>(
         &mut self,
         index: i32,
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, str>, Thrown> {
-        self.arg_str(index, buffer).map(Cow::Borrowed)
+        // SAFETY: forwarded from the caller.
+        unsafe { self.arg_str(index, buffer) }.map(Cow::Borrowed)
     }
 
     /// `#[string] Cow<str>` in an op that takes the scope: as [`SlowCall::arg_str_copied`].
@@ -545,8 +595,12 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[string(onebyte)] Cow<[u8]>` in an op that cannot run JavaScript: one-byte content
     /// borrowed in place; a string with a character above U+00FF throws.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
-    pub fn arg_onebyte<'b>(
+    pub unsafe fn arg_onebyte<'b>(
         &mut self,
         index: i32,
         buffer: &'b mut StringBuffer<'s>,
@@ -801,44 +855,56 @@ pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString
 /// (`ArrayBufferView::GetContents`): small arrays only.
 const ON_HEAP_STORAGE: usize = v8::TYPED_ARRAY_MAX_SIZE_IN_HEAP;
 
-/// A view's bytes for a mutable borrow: on-heap arrays are first moved off the heap (asking
-/// for their `ArrayBuffer` does it), so that writes reach JavaScript. `None` if detached.
-fn view_bytes_mut<'a>(
-    scope: &mut v8::PinScope<'_, '_>,
-    view: v8::Local<'_, v8::ArrayBufferView>,
-) -> Option<&'a mut [u8]> {
-    let mut storage = [0u8; ON_HEAP_STORAGE];
-    // SAFETY: `storage` is large enough for any on-heap array.
-    let (mut data, mut len) = unsafe { view.get_contents_raw_parts(&mut storage) };
-    if data == storage.as_mut_ptr() {
-        // On the heap: materialise the buffer (this allocates, once per array), then read
-        // again: now off the heap.
-        view.buffer(scope)?;
-        // SAFETY: as above.
-        (data, len) = unsafe { view.get_contents_raw_parts(&mut storage) };
+/// Room for the bytes of a small typed array that lives on the V8 heap: V8 copies those out
+/// rather than lend them (`ArrayBufferView::GetContents`). A shared `#[buffer] &[u8]` borrow
+/// of such an array borrows the copy, so reading it allocates nothing.
+pub struct BufferStorage([u8; ON_HEAP_STORAGE]);
+
+impl BufferStorage {
+    /// Empty storage.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self([0; ON_HEAP_STORAGE])
     }
-    if data.is_null() {
-        return (len == 0 && !view_is_detached(scope, view)).then_some(&mut []);
-    }
-    // SAFETY: off-heap memory of the view, which stays put while no JavaScript runs (ops that
-    // can run JavaScript cannot borrow buffers: a compile error).
-    Some(unsafe { std::slice::from_raw_parts_mut(data, len) })
 }
 
-/// A view's bytes for a shared borrow; on-heap arrays are copied into `storage`.
-fn view_bytes<'a>(
-    scope: &mut v8::PinScope<'_, '_>,
+impl Default for BufferStorage {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Where a view's bytes are.
+enum Contents {
+    /// Off the V8 heap, in place.
+    InPlace(*mut u8, usize),
+    /// On the V8 heap: this many bytes were copied into the storage.
+    Copied(usize),
+    /// None: the view is detached, or empty over a buffer without memory.
+    Absent,
+}
+
+fn view_contents(
     view: v8::Local<'_, v8::ArrayBufferView>,
-    storage: &'a mut [u8; ON_HEAP_STORAGE],
-) -> Option<&'a [u8]> {
-    // SAFETY: `storage` is large enough for any on-heap array.
+    storage: &mut [u8; ON_HEAP_STORAGE],
+) -> Contents {
+    let storage_start = storage.as_mut_ptr();
+    // SAFETY: `storage` is large enough for any on-heap array (V8 checks it).
     let (data, len) = unsafe { view.get_contents_raw_parts(storage) };
     if data.is_null() {
-        return (len == 0 && !view_is_detached(scope, view)).then_some(&[]);
+        Contents::Absent
+    } else if data == storage_start {
+        Contents::Copied(len)
+    } else {
+        Contents::InPlace(data, len)
     }
-    // SAFETY: either `storage` or off-heap memory of the view, which stays put while no
-    // JavaScript runs.
-    Some(unsafe { std::slice::from_raw_parts(data, len) })
+}
+
+/// # Safety
+/// `data` and `len` must describe memory that stays valid and unaliased for `'a`.
+unsafe fn bytes_mut<'a>(data: *mut u8, len: usize) -> &'a mut [u8] {
+    // SAFETY: forwarded from the caller.
+    unsafe { std::slice::from_raw_parts_mut(data, len) }
 }
 
 /// Whether an empty view's buffer is detached (a view of an empty buffer is not).
@@ -922,28 +988,62 @@ impl<'a, 's> SlowCall<'a, 's> {
         ))
     }
 
-    /// `#[buffer] &[u8]`: a Uint8Array's bytes (any offset and length), borrowed.
+    /// `#[buffer] &[u8]`: a Uint8Array's bytes (any offset and length), borrowed; those of a
+    /// small array on the V8 heap are copied into `storage` (no allocation).
+    ///
+    /// # Safety
+    /// The op must not run JavaScript while it holds the bytes (the macro ensures it: ops that
+    /// can run JavaScript cannot borrow buffers).
     #[inline(always)]
-    pub fn arg_buffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
-        // Shared borrows need no copy-out: the mutable path gives the same memory.
-        self.arg_buffer_mut(index).map(|bytes| &*bytes)
+    pub unsafe fn arg_buffer<'b>(
+        &mut self,
+        index: i32,
+        storage: &'b mut BufferStorage,
+    ) -> Result<&'b [u8], Thrown> {
+        let view = self.arg_uint8_array(index)?;
+        match view_contents(view, &mut storage.0) {
+            // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs.
+            Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
+            Contents::Copied(len) => Ok(&storage.0[..len]),
+            Contents::Absent if !view_is_detached(self.scope, view) => Ok(&[]),
+            Contents::Absent => Err(self.throw_detached(index)),
+        }
     }
 
-    /// `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed mutably.
+    /// `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed mutably. A small array on the V8
+    /// heap is first moved off it (asking for its `ArrayBuffer` does that, allocating once per
+    /// array), so that writes reach JavaScript.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`]; and no other argument may borrow the same memory (the
+    /// macro ensures it: a `&mut [u8]` is the op's only buffer or handle that could).
     #[inline(always)]
-    pub fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+    pub unsafe fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         let view = self.arg_uint8_array(index)?;
-        view_bytes_mut(self.scope, view).ok_or_else(|| self.throw_detached(index))
+        let mut storage = [0; ON_HEAP_STORAGE];
+        let contents = match view_contents(view, &mut storage) {
+            Contents::Copied(0) => return Ok(&mut []),
+            Contents::Copied(_) => {
+                view.buffer(self.scope);
+                view_contents(view, &mut storage)
+            }
+            contents => contents,
+        };
+        match contents {
+            // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs, borrowed by
+            // no other argument.
+            Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
+            Contents::Absent if !view_is_detached(self.scope, view) => Ok(&mut []),
+            _ => Err(self.throw_detached(index)),
+        }
     }
 
     /// `#[buffer(copy)] Vec<u8>`: a copy of a Uint8Array's bytes.
     #[inline(always)]
     pub fn arg_buffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
-        let view = self.arg_uint8_array(index)?;
-        let mut storage = [0u8; ON_HEAP_STORAGE];
-        view_bytes(self.scope, view, &mut storage)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| self.throw_detached(index))
+        let mut storage = BufferStorage::new();
+        // SAFETY: the borrow ends with the copy, before anything else runs.
+        unsafe { self.arg_buffer(index, &mut storage) }.map(<[u8]>::to_vec)
     }
 
     /// `#[buffer(copy)] Box<[u8]>`: likewise.
@@ -953,14 +1053,21 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[arraybuffer] &[u8]`: an ArrayBuffer's bytes, borrowed.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`].
     #[inline(always)]
-    pub fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
-        self.arg_arraybuffer_mut(index).map(|bytes| &*bytes)
+    pub unsafe fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.arg_arraybuffer_mut(index) }.map(|bytes| &*bytes)
     }
 
     /// `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes, borrowed mutably.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer_mut`].
     #[inline(always)]
-    pub fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+    pub unsafe fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
         array_buffer_bytes(buffer).ok_or_else(|| self.throw_detached(index))
     }
@@ -998,7 +1105,14 @@ impl<'a, 's> SlowCall<'a, 's> {
                 self.rv.set(array.into());
                 Ok(())
             }
-            None => Err(self.throw_error("the returned bytes are more than a Uint8Array holds")),
+            None => {
+                let message = format!(
+                    "{}: the returned bytes are more than a Uint8Array holds",
+                    self.op_ctx.decl.name
+                );
+                throw_error_of_class(self.scope, "RangeError", &message);
+                Err(Thrown(()))
+            }
         }
     }
 
@@ -1106,7 +1220,14 @@ pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, erro
     // SAFETY: forwarded from the caller.
     let scope_source = unsafe { &*options };
     v8::callback_scope!(unsafe scope, scope_source);
-    throw_op_error(scope, &error, None);
+    // The error's class, message and properties are user code: a panic there must not cross
+    // this `extern "C"` call's boundary either.
+    let thrown = catch_unwind(AssertUnwindSafe(|| throw_op_error(scope, &error, None)));
+    if let Err(payload) = thrown {
+        // SAFETY: forwarded from the caller.
+        let decl = unsafe { fast_op_ctx(options) }.decl;
+        throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
+    }
 }
 
 #[cold]
@@ -1166,31 +1287,28 @@ where
     }
 }
 
-/// Runs `read` on a Uint8Array argument's view, in a scope made from the fast call's options
-/// (only the rare paths use it: on-heap and empty arrays).
-unsafe fn fast_with_uint8_array<R>(
-    value: v8::Local<'_, v8::Value>,
+/// For a view whose contents are absent: `true` if it is merely empty, else throws that it is
+/// detached. Makes a scope: a rare path.
+unsafe fn fast_empty_unless_detached(
+    view: v8::Local<'_, v8::ArrayBufferView>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
-    read: impl FnOnce(&mut v8::PinScope<'_, '_>, v8::Local<'_, v8::ArrayBufferView>) -> Option<R>,
-) -> Option<R> {
-    // SAFETY: forwarded from the caller.
-    let array: v8::Local<v8::Uint8Array> =
-        unsafe { fast_local(value, options, index, "a Uint8Array")? };
-    let result = {
+) -> bool {
+    let detached = {
         // SAFETY: forwarded from the caller.
         let scope_source = unsafe { &*options };
         v8::callback_scope!(unsafe scope, scope_source);
-        read(scope, array.into())
+        view_is_detached(scope, view)
     };
-    if result.is_none() {
+    if detached {
         // SAFETY: forwarded from the caller.
         unsafe { fast_throw_detached(options, index) };
     }
-    result
+    !detached
 }
 
-/// `#[buffer] &[u8]` on the fast path.
+/// `#[buffer] &[u8]` on the fast path: in place, or copied into `storage` for a small array
+/// on the V8 heap; no allocation either way.
 ///
 /// # Safety
 /// As [`fast_call_guarded`]; the result must not outlive the fast call.
@@ -1199,43 +1317,57 @@ pub unsafe fn fast_buffer<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
+    storage: &'a mut BufferStorage,
 ) -> Option<&'a [u8]> {
     // SAFETY: forwarded from the caller.
-    unsafe { fast_buffer_mut(value, options, index) }.map(|bytes| &*bytes)
+    let array: v8::Local<v8::Uint8Array> =
+        unsafe { fast_local(value, options, index, "a Uint8Array")? };
+    let view = array.into();
+    match view_contents(view, &mut storage.0) {
+        // SAFETY: the view's off-heap memory, unmoved during the fast call.
+        Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
+        Contents::Copied(len) => Some(&storage.0[..len]),
+        // SAFETY: forwarded from the caller.
+        Contents::Absent => {
+            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&[])
+        }
+    }
 }
 
-/// `#[buffer] &mut [u8]` on the fast path: the bytes in place, without allocating (an
-/// on-heap array, 64 bytes at most, is first moved off the heap).
+/// `#[buffer] &mut [u8]` on the fast path: the bytes in place. A small array on the V8 heap
+/// is first moved off it (which allocates; the macro gives no fast path to ops that also take
+/// strings, whose bytes V8 passes as pointers into its heap).
 ///
 /// # Safety
-/// As [`fast_buffer`].
+/// As [`fast_buffer`]; and no other argument may borrow the same memory.
 #[inline(always)]
 pub unsafe fn fast_buffer_mut<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [u8]> {
-    if value.is_uint8_array() {
-        // SAFETY: checked just above.
-        let view = unsafe { v8::Local::<v8::ArrayBufferView>::cast_unchecked(value) };
-        let mut no_storage = [0u8; 0];
-        // The common case, without a scope: off-heap, not empty. An on-heap array would need
-        // storage (V8 checks), so ask with none only when the view cannot be on the heap.
-        if view.byte_length() > ON_HEAP_STORAGE || view.has_buffer() {
-            // SAFETY: a view with its buffer materialised (or too large for the heap) is off
-            // the heap, so V8 copies nothing into the (empty) storage.
-            let (data, len) = unsafe { view.get_contents_raw_parts(&mut no_storage) };
-            if !data.is_null() {
-                // SAFETY: off-heap memory of the view, unmoved during the fast call.
-                return Some(unsafe { std::slice::from_raw_parts_mut(data, len) });
-            }
-        }
-    }
     // SAFETY: forwarded from the caller.
-    unsafe {
-        fast_with_uint8_array(value, options, index, |scope, view| {
-            view_bytes_mut(scope, view)
-        })
+    let array: v8::Local<v8::Uint8Array> =
+        unsafe { fast_local(value, options, index, "a Uint8Array")? };
+    let view = array.into();
+    let mut storage = [0; ON_HEAP_STORAGE];
+    let contents = match view_contents(view, &mut storage) {
+        Contents::Copied(0) => return Some(&mut []),
+        Contents::Copied(_) => {
+            // SAFETY: forwarded from the caller.
+            let scope_source = unsafe { &*options };
+            v8::callback_scope!(unsafe scope, scope_source);
+            view.buffer(scope);
+            view_contents(view, &mut storage)
+        }
+        contents => contents,
+    };
+    match contents {
+        // SAFETY: the view's off-heap memory, unmoved during the fast call, borrowed by no
+        // other argument.
+        Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
+        // SAFETY: forwarded from the caller.
+        _ => unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&mut []),
     }
 }
 
@@ -1249,13 +1381,9 @@ pub unsafe fn fast_buffer_vec(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<Vec<u8>> {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        fast_with_uint8_array(value, options, index, |scope, view| {
-            let mut storage = [0u8; ON_HEAP_STORAGE];
-            view_bytes(scope, view, &mut storage).map(<[u8]>::to_vec)
-        })
-    }
+    let mut storage = BufferStorage::new();
+    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    unsafe { fast_buffer(value, options, index, &mut storage) }.map(<[u8]>::to_vec)
 }
 
 /// `#[buffer(copy)] Box<[u8]>` on the fast path.
@@ -1305,15 +1433,6 @@ pub unsafe fn fast_arraybuffer_mut<'a>(
         unsafe { fast_throw_detached(options, index) };
     }
     bytes
-}
-
-/// `*const c_void` on the fast path (V8 passes the External's pointer, or null).
-///
-/// # Safety
-/// None beyond the fast call's; `unsafe` for the generated code's uniform call shape.
-#[inline(always)]
-pub unsafe fn fast_external(pointer: *mut c_void) -> *const c_void {
-    pointer.cast_const()
 }
 
 /// `Option<number>` on the fast path: `undefined`/`null` is `None`, a Number converts as on

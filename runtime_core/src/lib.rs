@@ -32,7 +32,6 @@
 //! | `f64` | a Number | as is (NaN, ±0 and ±Infinity kept) |
 //! | `f32` | a Number | rounded to the nearest `f32` |
 //! | `#[bigint] i64`, `#[bigint] u64` | a BigInt | `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` |
-//!
 //! | `#[string] &str`, `#[string] Cow<str>`, `#[string] String` | a string | its UTF-8; lone surrogates become U+FFFD (as `String.prototype.toWellFormed`) |
 //! | `#[string(onebyte)] Cow<[u8]>`, [`ByteString`] | a string whose characters are all at most U+00FF | its Latin-1 bytes, no UTF-8 validation; a wider character throws a `TypeError` |
 //! | `#[buffer] &[u8]`, `#[buffer] &mut [u8]` | a Uint8Array | its bytes (offset and length of the view), borrowed; a detached buffer throws a `TypeError` |
@@ -46,9 +45,11 @@
 //!
 //! Anything else (a string, `undefined`, `null`, a boolean, a BigInt where a Number is
 //! expected, an object, ...) throws a `TypeError` naming the op, the argument's position and
-//! name, the expected and the received type. On the fast path V8 itself checks the types and
-//! leaves the optimized code for the slow path when they do not match, so the slow path is the
-//! one that throws. Missing arguments are `undefined`; extra arguments are ignored.
+//! name, the expected and the received type. On the fast path, V8 itself checks numbers,
+//! BigInts and strings and leaves the optimized code for the slow path when they do not
+//! match, so the slow path throws; buffers, typed locals and `Option<number>` arrive as plain
+//! values, and the fast function checks them and throws the same error itself. Missing
+//! arguments are `undefined`; extra arguments are ignored (V8 then takes the slow path).
 //!
 //! Returns: `()` is `undefined`; `bool` a boolean; every number kind a Number; `#[bigint]`
 //! `i64`/`u64` a BigInt; `String`, `&'static str`, `Cow<'static, str>` a string (ASCII made

@@ -162,15 +162,6 @@ impl Runtime {
     }
 }
 
-impl Drop for Runtime {
-    fn drop(&mut self) {
-        // V8 handles must go before the isolate does (fields drop after this, in order).
-        for op_ctx in self.op_ctxs.iter() {
-            op_ctx.static_str_cache.borrow_mut().take();
-        }
-    }
-}
-
 fn install_op<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     ops_object: v8::Local<'s, v8::Object>,

@@ -163,7 +163,7 @@ impl<'s> StringBuffer<'s> {
 
     /// UTF-16 to UTF-8, with SIMD (simdutf); a scalar loop where a lone surrogate needs
     /// replacing.
-    fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
+    pub(crate) fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
         let out = self.initialized_room(units.len() * 3);
         // SAFETY: the output has room for 3 bytes per unit, simdutf's worst case.
         let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, out) };
@@ -209,17 +209,18 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // SAFETY: simdutf writes at most `utf8_length_from_utf16le` bytes for valid input.
     let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, &mut utf8) };
     if written == 0 && !units.is_empty() {
-        // A lone surrogate (rare): measure with replacement, then one allocation.
-        let utf8_len = char::decode_utf16(units.iter().copied())
+        // A lone surrogate (rare): U+FFFD takes 3 bytes, as simdutf counted the surrogate, so
+        // the scalar loop fits the same allocation.
+        let exact: usize = char::decode_utf16(units.iter().copied())
             .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER).len_utf8())
             .sum();
-        let mut utf8 = Vec::with_capacity(utf8_len);
-        let written = utf16_to_utf8_in(units, utf8.spare_capacity_mut()).len();
-        // SAFETY: `utf16_to_utf8_in` initialised `written` bytes of valid UTF-8.
-        unsafe {
-            utf8.set_len(written);
-            return String::from_utf8_unchecked(utf8);
-        }
+        utf8.resize(exact, 0);
+        // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
+        let room = unsafe { &mut *(&mut utf8[..] as *mut [u8] as *mut [MaybeUninit<u8>]) };
+        let written = utf16_to_utf8_in(units, room).len();
+        debug_assert_eq!(written, exact);
+        // SAFETY: the scalar loop wrote valid UTF-8 over the whole vector.
+        return unsafe { String::from_utf8_unchecked(utf8) };
     }
     debug_assert_eq!(written, utf8_len);
     // SAFETY: simdutf wrote valid UTF-8.

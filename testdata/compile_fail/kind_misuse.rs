@@ -38,4 +38,20 @@ fn op_rc_state_optional(state: Option<Rc<RefCell<OpState>>>) {
     let _ = state;
 }
 
+
+#[op]
+fn op_mut_buffer_and_handle(#[buffer] bytes: &mut [u8], other: v8::Local<v8::Value>) {
+    let _ = (bytes, other);
+}
+
+#[op]
+unsafe fn op_unsafe(x: u32) -> u32 {
+    x
+}
+
+#[op(fast)]
+fn op_mut_buffer_and_string(#[buffer] bytes: &mut [u8], #[string] text: &str) {
+    let _ = (bytes, text);
+}
+
 fn main() {}

@@ -39,6 +39,8 @@ pub struct Arg {
     pub kind: ArgKind,
     /// `Option<T>`: `undefined` and `null` are `None`.
     pub optional: bool,
+    /// The JavaScript argument it is read from (`None` for the scope, the isolate, the state).
+    pub js_index: Option<usize>,
     /// The type as written, inside any `Option` (named by `#[from_v8]` conversions).
     pub ty: Type,
     /// The argument as written, for error spans.
@@ -146,6 +148,19 @@ impl LocalType {
             LocalType::ArrayBufferView => "a TypedArray or DataView",
             LocalType::External => "an External",
         }
+    }
+
+    /// Whether a handle of this type can reach a buffer's bytes (and so alias a `&mut [u8]`).
+    pub fn can_reach_buffers(self) -> bool {
+        !matches!(
+            self,
+            LocalType::String
+                | LocalType::Number
+                | LocalType::BigInt
+                | LocalType::Boolean
+                | LocalType::Symbol
+                | LocalType::External
+        )
     }
 
     fn from_name(name: &str) -> Option<LocalType> {
@@ -337,6 +352,13 @@ pub enum SlowArg {
         /// string): always copies into the buffer.
         copied: &'static str,
     },
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut storage)`
+    /// with a `BufferStorage` that lives for the call (a small array on the V8 heap is copied
+    /// there: reading it allocates nothing).
+    WithStorage {
+        /// The helper.
+        helper: &'static str,
+    },
     /// From the next JavaScript argument, checked to be a `v8::Local<T>` of this type.
     Local(LocalType),
     /// From the next JavaScript argument, through the argument type's `FromV8`.
@@ -375,8 +397,16 @@ pub enum FastConvert {
         /// The helper's name.
         name: &'static str,
     },
+    /// As `Checked`, with a `BufferStorage` for the call: `<name>(value, options, index,
+    /// &mut storage)`.
+    CheckedWithStorage {
+        /// The helper's name.
+        name: &'static str,
+    },
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),
+    /// A `*mut c_void` made `*const c_void`.
+    CastConst,
     /// `Option<number>`: through `runtime_core::__op::fast_option_number::<T>`, where `T` is
     /// this Rust number type: nullish is `None`, a Number converts as on the slow path.
     OptionalNumber(&'static str),
@@ -732,7 +762,9 @@ impl ArgKind {
             ArgKind::String => convert("arg_string"),
             ArgKind::OneByte => buffered("arg_onebyte", "arg_onebyte_copied"),
             ArgKind::ByteString => convert("arg_bytestring"),
-            ArgKind::Buffer { mutable: false } => convert("arg_buffer"),
+            ArgKind::Buffer { mutable: false } => SlowArg::WithStorage {
+                helper: "arg_buffer",
+            },
             ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
             ArgKind::BufferVec => convert("arg_buffer_vec"),
             ArgKind::BufferBox => convert("arg_buffer_box"),
@@ -777,7 +809,10 @@ impl ArgKind {
             ArgKind::String => string("fast_string", false),
             ArgKind::OneByte => string("fast_onebyte", false),
             ArgKind::ByteString => string("fast_bytestring", false),
-            ArgKind::Buffer { mutable: false } => checked("fast_buffer"),
+            ArgKind::Buffer { mutable: false } => param(
+                CType::V8Value,
+                FastConvert::CheckedWithStorage { name: "fast_buffer" },
+            ),
             ArgKind::Buffer { mutable: true } => checked("fast_buffer_mut"),
             ArgKind::BufferVec => checked("fast_buffer_vec"),
             ArgKind::BufferBox => checked("fast_buffer_box"),
@@ -785,9 +820,7 @@ impl ArgKind {
             ArgKind::ArrayBuffer { mutable: true } => checked("fast_arraybuffer_mut"),
             ArgKind::Local(LocalType::Value) => param(CType::V8Value, FastConvert::Direct),
             ArgKind::Local(local) => param(CType::V8Value, FastConvert::CheckedLocal(local)),
-            ArgKind::External { mutable: false } => {
-                param(CType::Pointer, FastConvert::Helper { name: "fast_external", buffered: false })
-            }
+            ArgKind::External { mutable: false } => param(CType::Pointer, FastConvert::CastConst),
             ArgKind::External { mutable: true } => param(CType::Pointer, FastConvert::Direct),
             ArgKind::OpStateRef => FastArg::StateRef,
             ArgKind::OpStateMut => FastArg::StateMut,
@@ -816,12 +849,18 @@ impl ArgKind {
         )
     }
 
-    /// Whether the argument borrows a buffer's memory (`&[u8]`/`&mut [u8]`).
-    pub fn borrows_buffer(self) -> Option<bool> {
+    /// For arguments that borrow a buffer's memory (`&[u8]`/`&mut [u8]`): whether mutably.
+    pub fn buffer_borrow_mutability(self) -> Option<bool> {
         match self {
             ArgKind::Buffer { mutable } | ArgKind::ArrayBuffer { mutable } => Some(mutable),
             _ => None,
         }
+    }
+
+    /// Whether reading the argument may allocate on the V8 heap: a string may be flattened, a
+    /// small Uint8Array borrowed mutably moved off the heap.
+    pub fn may_allocate_while_read(self) -> bool {
+        self.is_string() || self == ArgKind::Buffer { mutable: true }
     }
 
     /// Whether the argument comes from a JavaScript argument (and so has a position).
@@ -1093,6 +1132,17 @@ impl Op {
             }
         };
         (args.len() == op_fn.params.len()).then_some(())?;
+        let mut next_js_index = 0;
+        let args = args
+            .into_iter()
+            .map(|arg| Arg {
+                js_index: arg.kind.is_js_visible().then(|| {
+                    next_js_index += 1;
+                    next_js_index - 1
+                }),
+                ..arg
+            })
+            .collect();
         Some(Op {
             ident: op_fn.ident,
             vis: op_fn.vis,
@@ -1107,8 +1157,7 @@ impl Op {
     pub fn js_args(&self) -> impl Iterator<Item = (usize, &Arg)> {
         self.args
             .iter()
-            .filter(|arg| arg.kind.is_js_visible())
-            .enumerate()
+            .filter_map(|arg| arg.js_index.map(|index| (index, arg)))
     }
 
     /// The first reason this op cannot have a fast path, with the span to blame; `None` if it
@@ -1116,6 +1165,21 @@ impl Op {
     pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
         let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
+            _ => None,
+        });
+        // V8 hands a fast call its strings as pointers into its heap; moving a small array's
+        // bytes off the heap (for `&mut [u8]`) allocates, which could move those strings.
+        let takes_strings = self.args.iter().any(|arg| arg.kind.is_string());
+        let moving_buffer = self.args.iter().find(|arg| {
+            arg.kind.buffer_borrow_mutability() == Some(true)
+                && matches!(arg.kind, ArgKind::Buffer { .. })
+        });
+        let arg_blocker = arg_blocker.or(match moving_buffer {
+            Some(arg) if takes_strings => Some((
+                arg.span,
+                "a `&mut [u8]` buffer may have to be moved off the V8 heap, which would move the \
+                 op's string arguments under a fast call",
+            )),
             _ => None,
         });
         arg_blocker.or(match self.ret.fast() {
@@ -1130,20 +1194,29 @@ impl Op {
     }
 
     /// Whether JavaScript can run during a call of this op (it takes the scope or the
-    /// isolate), so that nothing may be borrowed from V8's heap across the call.
+    /// isolate, or a `FromV8` conversion may run getters), so that nothing may be borrowed
+    /// from V8's heap across the call.
     pub fn can_run_js(&self) -> bool {
-        self.args
-            .iter()
-            .any(|arg| matches!(arg.kind, ArgKind::Scope | ArgKind::Isolate))
+        self.args.iter().any(|arg| {
+            matches!(
+                arg.kind,
+                ArgKind::Scope | ArgKind::Isolate | ArgKind::FromV8
+            )
+        })
     }
 
     /// Whether string arguments may be borrowed from V8's heap in place on the slow path. That
     /// is sound only while nothing can move the string: no JavaScript may run during the call
-    /// (the op does not take the scope), and no other argument may allocate on the V8 heap
-    /// while it is read (reading a string may flatten it, so the op has one string argument).
+    /// (see [`Op::can_run_js`]), and no other argument may allocate on the V8 heap while it is
+    /// read (reading a string may flatten it, a `&mut [u8]` may move its bytes off the heap),
+    /// so the string is the op's only such argument.
     pub fn borrows_strings_in_place(&self) -> bool {
-        let string_args = self.args.iter().filter(|arg| arg.kind.is_string()).count();
-        !self.can_run_js() && string_args == 1
+        let allocating = self
+            .args
+            .iter()
+            .filter(|arg| arg.kind.may_allocate_while_read())
+            .count();
+        !self.can_run_js() && allocating == 1
     }
 
     /// Whether the fast function's 64-bit integers are BigInts (V8 has one setting per
@@ -1175,6 +1248,7 @@ fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
         ident: param.ident.clone(),
         kind,
         optional: inner.is_some(),
+        js_index: None, // numbered once every argument is known, in `Op::from_ast`
         ty: ty.clone(),
         span: param.span,
     })

@@ -8,13 +8,13 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{buffer_ident, call_args, internal_ident, primitive, v8_type};
+use super::{buffer_ident, call_args, internal_ident, plain_ident, storage_ident, v8_type};
 use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
 
 /// The Rust type of a fast-call parameter or return of this C type; `None` for `void`.
 fn ctype_rust(ctype: CType) -> Option<TokenStream> {
     let primitive = |name: &str| {
-        let ident = primitive(name);
+        let ident = plain_ident(name);
         quote!(#ident)
     };
     Some(match ctype {
@@ -37,8 +37,9 @@ fn ctype_info(ctype: CType) -> TokenStream {
     quote!(::runtime_core::v8::fast_api::Type::#variant.as_info())
 }
 
-fn c_function_info(op: &Op, name: &str) -> TokenStream {
-    let name = format_ident!("{}", name);
+/// `FAST_FN_INFO`: receiver, parameters, callback options (every fast function can throw, if
+/// only for a panic, and throwing needs the isolate they carry).
+pub fn fast_fn_info(op: &Op) -> TokenStream {
     let params = op.args.iter().filter_map(|arg| match arg.fast() {
         FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
         _ => None,
@@ -53,7 +54,7 @@ fn c_function_info(op: &Op, name: &str) -> TokenStream {
         quote!(Number)
     };
     quote! {
-        const #name: ::runtime_core::v8::fast_api::CFunctionInfo =
+        const FAST_FN_INFO: ::runtime_core::v8::fast_api::CFunctionInfo =
             ::runtime_core::v8::fast_api::CFunctionInfo::new(
                 #ret,
                 &[
@@ -64,12 +65,6 @@ fn c_function_info(op: &Op, name: &str) -> TokenStream {
                 ::runtime_core::v8::fast_api::Int64Representation::#repr,
             );
     }
-}
-
-/// `FAST_FN_INFO`: receiver, parameters, callback options (every fast function can throw, if
-/// only for a panic, and throwing needs the isolate they carry).
-pub fn fast_fn_info(op: &Op) -> TokenStream {
-    c_function_info(op, "FAST_FN_INFO")
 }
 
 /// `extern "C" fn fast_fn(receiver, params.., options) -> ret` and
@@ -103,13 +98,11 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
         });
     }
-    let mut js_index = 0usize;
     for arg in &op.args {
         let ident = &arg.ident;
-        let index = Literal::i32_unsuffixed(js_index as i32);
-        if arg.kind.is_js_visible() {
-            js_index += 1;
-        }
+        let index = arg
+            .js_index
+            .map(|index| Literal::i32_unsuffixed(index as i32));
         match arg.fast() {
             FastArg::Param { ctype, convert } => {
                 let ty = ctype_rust(ctype).expect("a parameter is never void");
@@ -118,12 +111,12 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                 match convert {
                     FastConvert::Direct => {}
                     FastConvert::Narrow(narrow) => {
-                        let narrow = primitive(narrow);
+                        let narrow = plain_ident(narrow);
                         // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
                         prologue.push(quote!(let #ident = #ident as #narrow;));
                     }
                     FastConvert::Helper { name, buffered } => {
-                        let helper = primitive(name);
+                        let helper = plain_ident(name);
                         let buffer = buffer_ident(ident);
                         let buffer_arg = buffered.then(|| quote!(, &mut #buffer));
                         if buffered {
@@ -138,7 +131,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         });
                     }
                     FastConvert::Checked { name } => {
-                        let helper = primitive(name);
+                        let helper = plain_ident(name);
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call; the
                             // result is used only during it.
@@ -149,8 +142,25 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             };
                         });
                     }
+                    FastConvert::CastConst => {
+                        prologue.push(quote!(let #ident = #ident.cast_const();))
+                    }
+                    FastConvert::CheckedWithStorage { name } => {
+                        let helper = plain_ident(name);
+                        let storage = storage_ident(ident);
+                        prologue.push(quote! {
+                            let mut #storage = ::runtime_core::__op::BufferStorage::new();
+                            // SAFETY: V8 passed this value and these options for this call; the
+                            // result is used only during it.
+                            let ::std::option::Option::Some(#ident) = (unsafe {
+                                ::runtime_core::__op::#helper(#ident, #options, #index, &mut #storage)
+                            }) else {
+                                #bail;
+                            };
+                        });
+                    }
                     FastConvert::OptionalNumber(number) => {
-                        let number = primitive(number);
+                        let number = plain_ident(number);
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
                             let ::std::option::Option::Some(#ident) = (unsafe {
@@ -174,8 +184,22 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                     }
                 }
             }
-            FastArg::StateRef => prologue.push(quote!(let #ident = #op_ctx.fast_state();)),
-            FastArg::StateMut => prologue.push(quote!(let mut #ident = #op_ctx.fast_state_mut();)),
+            FastArg::StateRef => prologue.push(quote! {
+                // SAFETY: V8 passes the options of this call.
+                let ::std::option::Option::Some(#ident) =
+                    (unsafe { ::runtime_core::__op::fast_state(#op_ctx, #options) })
+                else {
+                    #bail;
+                };
+            }),
+            FastArg::StateMut => prologue.push(quote! {
+                // SAFETY: V8 passes the options of this call.
+                let ::std::option::Option::Some(mut #ident) =
+                    (unsafe { ::runtime_core::__op::fast_state_mut(#op_ctx, #options) })
+                else {
+                    #bail;
+                };
+            }),
             FastArg::StateRc => prologue.push(quote!(let #ident = #op_ctx.state_rc();)),
             FastArg::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
         }
@@ -217,7 +241,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             },
             Some(ty),
         ) => {
-            let wide = primitive(wide);
+            let wide = plain_ident(wide);
             (quote!(-> #ty), quote!(#result as #wide))
         }
         (_, Some(ty)) if ret_ctype == CType::Pointer => (quote!(-> #ty), quote!(#result as #ty)),

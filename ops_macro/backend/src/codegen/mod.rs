@@ -1,6 +1,9 @@
 //! Code generation: pure functions of the IR. Generated code names everything by absolute
 //! path and calls helpers in `runtime_core::__op` for the actual conversions.
 //!
+//! Every `unsafe` block the emitters write has its `SAFETY:` reason next to it here, in the
+//! emitter; comments are not tokens, so the expansion (and its snapshot) cannot carry them.
+//!
 //! For `fn op_x`, the output is the function itself plus
 //!
 //! ```text
@@ -70,8 +73,13 @@ pub(crate) fn buffer_ident(arg: &syn::Ident) -> syn::Ident {
     format_ident!("{}_buffer", arg, span = Span::mixed_site())
 }
 
-/// A primitive type name as tokens.
-pub(crate) fn primitive(name: &str) -> syn::Ident {
+/// The `BufferStorage` a shared buffer borrow may be copied into: likewise.
+pub(crate) fn storage_ident(arg: &syn::Ident) -> syn::Ident {
+    format_ident!("{}_storage", arg, span = Span::mixed_site())
+}
+
+/// A name from the IR (a primitive type, a helper method) as an identifier.
+pub(crate) fn plain_ident(name: &str) -> syn::Ident {
     format_ident!("{}", name)
 }
 

@@ -3,23 +3,25 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{buffer_ident, call_args, internal_ident, primitive, v8_type};
-use crate::ir::{Arg, Op, SlowArg, SlowRet};
+use super::{buffer_ident, call_args, internal_ident, plain_ident, storage_ident, v8_type};
+use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet};
 
 /// The statements that bind one argument (none for the scope and the isolate, which are
 /// passed at the call itself: they borrow `call` mutably).
-fn bind_arg(op: &Op, arg: &Arg, js_index: Option<usize>) -> TokenStream {
+fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
     let call = internal_ident("call");
     let ident = &arg.ident;
-    let index = js_index.map(|index| Literal::i32_unsuffixed(index as i32));
+    let index = arg
+        .js_index
+        .map(|index| Literal::i32_unsuffixed(index as i32));
     let mut buffer_decl = quote!();
     let convert = match arg.kind.slow() {
         SlowArg::Convert { helper } => {
-            let helper = primitive(helper);
+            let helper = plain_ident(helper);
             quote!(#call.#helper(#index)?)
         }
         SlowArg::Buffered { in_place, copied } => {
-            let helper = primitive(if op.borrows_strings_in_place() {
+            let helper = plain_ident(if op.borrows_strings_in_place() {
                 in_place
             } else {
                 copied
@@ -28,7 +30,13 @@ fn bind_arg(op: &Op, arg: &Arg, js_index: Option<usize>) -> TokenStream {
             buffer_decl = quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new(););
             quote!(#call.#helper(#index, &mut #buffer)?)
         }
-        SlowArg::Local(local) if local.name() == "Value" => quote!(#call.arg_value(#index)),
+        SlowArg::WithStorage { helper } => {
+            let helper = plain_ident(helper);
+            let storage = storage_ident(ident);
+            buffer_decl = quote!(let mut #storage = ::runtime_core::__op::BufferStorage::new(););
+            quote!(#call.#helper(#index, &mut #storage)?)
+        }
+        SlowArg::Local(LocalType::Value) => quote!(#call.arg_value(#index)),
         SlowArg::Local(local) => {
             let ty = v8_type(local.name());
             let expected = local.expected();
@@ -68,10 +76,10 @@ fn set_return(op: &Op) -> TokenStream {
     match op.ret.kind.slow() {
         SlowRet::Undefined => quote!(::std::result::Result::Ok(())),
         SlowRet::Set { helper, widen_to } => {
-            let helper = primitive(helper);
+            let helper = plain_ident(helper);
             let set = |value: &syn::Ident| match widen_to {
                 Some(wide) => {
-                    let wide = primitive(wide);
+                    let wide = plain_ident(wide);
                     quote!(#call.#helper(#value as #wide))
                 }
                 None => quote!(#call.#helper(#value)),
@@ -97,24 +105,7 @@ pub fn slow_fn(op: &Op) -> TokenStream {
     let info = internal_ident("info");
     let result = internal_ident("result");
     let error = internal_ident("error");
-    let js_positions: Vec<Option<usize>> = {
-        let mut next = 0;
-        op.args
-            .iter()
-            .map(|arg| {
-                arg.kind.is_js_visible().then(|| {
-                    next += 1;
-                    next - 1
-                })
-            })
-            .collect()
-    };
-    let bindings: Vec<TokenStream> = op
-        .args
-        .iter()
-        .zip(&js_positions)
-        .map(|(arg, &index)| bind_arg(op, arg, index))
-        .collect();
+    let bindings: Vec<TokenStream> = op.args.iter().map(|arg| bind_arg(op, arg)).collect();
     let function = &op.ident;
     let args = call_args(op);
     let invoke = quote!(#function(#(#args),*));

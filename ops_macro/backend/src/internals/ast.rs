@@ -41,6 +41,13 @@ impl OpFn {
                 cx.error_spanned_by(attr, "duplicate `#[op]` attribute");
             }
         }
+        if let Some(unsafety) = &sig.unsafety {
+            cx.error_spanned_by(
+                unsafety,
+                "an op cannot be `unsafe fn`: JavaScript would call it without anyone writing \
+                 `unsafe`; make it safe, with the checks its contract needs inside",
+            );
+        }
         if let Some(asyncness) = &sig.asyncness {
             cx.error_spanned_by(asyncness, "an op cannot be `async`");
         }

@@ -19,7 +19,7 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
         for arg in op
             .args
             .iter()
-            .filter(|arg| arg.kind.borrows_buffer().is_some())
+            .filter(|arg| arg.kind.buffer_borrow_mutability().is_some())
         {
             cx.error_at(
                 arg.span,
@@ -32,8 +32,27 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
     let borrowed: Vec<_> = op
         .args
         .iter()
-        .filter_map(|arg| arg.kind.borrows_buffer().map(|mutable| (arg, mutable)))
+        .filter_map(|arg| {
+            arg.kind
+                .buffer_borrow_mutability()
+                .map(|mutable| (arg, mutable))
+        })
         .collect();
+    // A handle that can reach a buffer could read or write the bytes a `&mut [u8]` holds.
+    let reaching_local = op
+        .args
+        .iter()
+        .find(|arg| matches!(arg.kind, ArgKind::Local(local) if local.can_reach_buffers()));
+    if let (Some(local), Some((_, true))) = (
+        reaching_local,
+        borrowed.iter().find(|(_, mutable)| *mutable),
+    ) {
+        cx.error_at(
+            local.span,
+            "this handle could reach the memory the op's `&mut [u8]` borrows: take the buffer \
+             with `#[buffer(copy)]`, or this argument as a narrower type",
+        );
+    }
     if borrowed.len() > 1 {
         for (arg, mutable) in &borrowed {
             if *mutable {
