@@ -907,6 +907,13 @@ unsafe fn bytes_mut<'a>(data: *mut u8, len: usize) -> &'a mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(data, len) }
 }
 
+/// # Safety
+/// `data` and `len` must describe memory that stays valid and unwritten for `'a`.
+unsafe fn bytes<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    // SAFETY: forwarded from the caller.
+    unsafe { std::slice::from_raw_parts(data, len) }
+}
+
 /// Whether an empty view's buffer is detached (a view of an empty buffer is not).
 fn view_is_detached(
     scope: &mut v8::PinScope<'_, '_>,
@@ -919,16 +926,14 @@ fn view_is_detached(
             .is_some_and(|buffer| buffer.was_detached())
 }
 
-fn array_buffer_bytes<'a>(buffer: v8::Local<'_, v8::ArrayBuffer>) -> Option<&'a mut [u8]> {
+/// An ArrayBuffer's memory (`None` if detached; an empty buffer may have no memory: dangling).
+fn array_buffer_memory(buffer: v8::Local<'_, v8::ArrayBuffer>) -> Option<(*mut u8, usize)> {
     if buffer.was_detached() {
         return None;
     }
     Some(match buffer.data() {
-        // SAFETY: the buffer's off-heap memory, which stays put while no JavaScript runs.
-        Some(data) => unsafe {
-            std::slice::from_raw_parts_mut(data.as_ptr().cast(), buffer.byte_length())
-        },
-        None => &mut [],
+        Some(data) => (data.as_ptr().cast(), buffer.byte_length()),
+        None => (std::ptr::NonNull::dangling().as_ptr(), 0),
     })
 }
 
@@ -1003,7 +1008,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         let view = self.arg_uint8_array(index)?;
         match view_contents(view, &mut storage.0) {
             // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs.
-            Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
+            Contents::InPlace(data, len) => Ok(unsafe { bytes(data, len) }),
             Contents::Copied(len) => Ok(&storage.0[..len]),
             Contents::Absent if !view_is_detached(self.scope, view) => Ok(&[]),
             Contents::Absent => Err(self.throw_detached(index)),
@@ -1034,7 +1039,8 @@ impl<'a, 's> SlowCall<'a, 's> {
             // no other argument.
             Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
             Contents::Absent if !view_is_detached(self.scope, view) => Ok(&mut []),
-            _ => Err(self.throw_detached(index)),
+            // Detached, or (V8 aborts first, in practice) still on the heap after moving.
+            Contents::Absent | Contents::Copied(_) => Err(self.throw_detached(index)),
         }
     }
 
@@ -1058,8 +1064,12 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// As [`SlowCall::arg_buffer`].
     #[inline(always)]
     pub unsafe fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
-        // SAFETY: forwarded from the caller.
-        unsafe { self.arg_arraybuffer_mut(index) }.map(|bytes| &*bytes)
+        let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
+        match array_buffer_memory(buffer) {
+            // SAFETY: the buffer's off-heap memory, unmoved while no JavaScript runs.
+            Some((data, len)) => Ok(unsafe { bytes(data, len) }),
+            None => Err(self.throw_detached(index)),
+        }
     }
 
     /// `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes, borrowed mutably.
@@ -1069,7 +1079,12 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub unsafe fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
-        array_buffer_bytes(buffer).ok_or_else(|| self.throw_detached(index))
+        match array_buffer_memory(buffer) {
+            // SAFETY: the buffer's off-heap memory, unmoved while no JavaScript runs, borrowed
+            // by no other argument.
+            Some((data, len)) => Ok(unsafe { bytes_mut(data, len) }),
+            None => Err(self.throw_detached(index)),
+        }
     }
 
     /// `*mut c_void`: an External's pointer, or null for `null`.
@@ -1222,7 +1237,11 @@ pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, erro
     v8::callback_scope!(unsafe scope, scope_source);
     // The error's class, message and properties are user code: a panic there must not cross
     // this `extern "C"` call's boundary either.
-    let thrown = catch_unwind(AssertUnwindSafe(|| throw_op_error(scope, &error, None)));
+    // `error` moves into the closure, so that its (user) `Drop` runs inside the guard too.
+    let thrown = catch_unwind(AssertUnwindSafe(|| {
+        let error = error;
+        throw_op_error(scope, &error, None)
+    }));
     if let Err(payload) = thrown {
         // SAFETY: forwarded from the caller.
         let decl = unsafe { fast_op_ctx(options) }.decl;
@@ -1367,7 +1386,15 @@ pub unsafe fn fast_buffer_mut<'a>(
         // other argument.
         Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
         // SAFETY: forwarded from the caller.
-        _ => unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&mut []),
+        Contents::Absent => {
+            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&mut [])
+        }
+        // Still on the heap after moving (V8 aborts first, in practice): as the slow path.
+        Contents::Copied(_) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_detached(options, index) };
+            None
+        }
     }
 }
 
@@ -1400,6 +1427,23 @@ pub unsafe fn fast_buffer_box(
     unsafe { fast_buffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
 }
 
+/// An ArrayBuffer argument's memory on the fast path, or the slow path's `TypeError`.
+unsafe fn fast_arraybuffer_memory(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<(*mut u8, usize)> {
+    // SAFETY: forwarded from the caller.
+    let buffer: v8::Local<v8::ArrayBuffer> =
+        unsafe { fast_local(value, options, index, "an ArrayBuffer")? };
+    let memory = array_buffer_memory(buffer);
+    if memory.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_detached(options, index) };
+    }
+    memory
+}
+
 /// `#[arraybuffer] &[u8]` on the fast path.
 ///
 /// # Safety
@@ -1410,29 +1454,25 @@ pub unsafe fn fast_arraybuffer<'a>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a [u8]> {
-    // SAFETY: forwarded from the caller.
-    unsafe { fast_arraybuffer_mut(value, options, index) }.map(|bytes| &*bytes)
+    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call.
+    unsafe { fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes(data, len)) }
 }
 
 /// `#[arraybuffer] &mut [u8]` on the fast path.
 ///
 /// # Safety
-/// As [`fast_buffer`].
+/// As [`fast_buffer_mut`].
 #[inline(always)]
 pub unsafe fn fast_arraybuffer_mut<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [u8]> {
-    // SAFETY: forwarded from the caller.
-    let buffer: v8::Local<v8::ArrayBuffer> =
-        unsafe { fast_local(value, options, index, "an ArrayBuffer")? };
-    let bytes = array_buffer_bytes(buffer);
-    if bytes.is_none() {
-        // SAFETY: forwarded from the caller.
-        unsafe { fast_throw_detached(options, index) };
+    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call,
+    // borrowed by no other argument.
+    unsafe {
+        fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes_mut(data, len))
     }
-    bytes
 }
 
 /// `Option<number>` on the fast path: `undefined`/`null` is `None`, a Number converts as on

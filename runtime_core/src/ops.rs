@@ -74,7 +74,7 @@ pub struct OpCtx {
     pub(crate) state: Rc<RefCell<OpState>>,
     /// The last `&'static str` this op returned, by address and length, with its V8 string:
     /// an op returning the same static string again hands V8 the same (immutable) string
-    /// instead of making a new one. Emptied before the isolate goes (`Runtime`'s `Drop`).
+    /// instead of making a new one. (A `Global` dropped after its isolate does nothing.)
     pub(crate) static_str_cache: RefCell<Option<StaticStrEntry>>,
 }
 

@@ -209,8 +209,8 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // SAFETY: simdutf writes at most `utf8_length_from_utf16le` bytes for valid input.
     let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, &mut utf8) };
     if written == 0 && !units.is_empty() {
-        // A lone surrogate (rare): U+FFFD takes 3 bytes, as simdutf counted the surrogate, so
-        // the scalar loop fits the same allocation.
+        // A lone surrogate (rare): simdutf counted it as 2 bytes, U+FFFD takes 3, so the
+        // vector grows to the exact length (a reallocation, on this path only).
         let exact: usize = char::decode_utf16(units.iter().copied())
             .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER).len_utf8())
             .sum();

@@ -54,4 +54,15 @@ fn op_mut_buffer_and_string(#[buffer] bytes: &mut [u8], #[string] text: &str) {
     let _ = (bytes, text);
 }
 
+#[op]
+fn op_shared_buffer_and_handle(#[buffer] bytes: &[u8], buffer: v8::Local<v8::ArrayBuffer>) -> u8 {
+    let _ = buffer;
+    bytes[0]
+}
+
+#[op(fast)]
+fn op_string_and_handle(#[string] text: &str, value: v8::Local<v8::Object>) {
+    let _ = (text, value);
+}
+
 fn main() {}

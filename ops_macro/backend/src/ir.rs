@@ -857,10 +857,15 @@ impl ArgKind {
         }
     }
 
-    /// Whether reading the argument may allocate on the V8 heap: a string may be flattened, a
-    /// small Uint8Array borrowed mutably moved off the heap.
-    pub fn may_allocate_while_read(self) -> bool {
-        self.is_string() || self == ArgKind::Buffer { mutable: true }
+    /// Whether the argument may allocate on the V8 heap during the call, moving what V8
+    /// lends: reading a string may flatten it, a small Uint8Array borrowed mutably is moved
+    /// off the heap, and a handle that can reach a buffer lets the op do that itself
+    /// (`get_backing_store` needs no scope).
+    pub fn may_allocate_during_call(self) -> bool {
+        match self {
+            ArgKind::Local(local) => local.can_reach_buffers(),
+            _ => self.is_string() || self == ArgKind::Buffer { mutable: true },
+        }
     }
 
     /// Whether the argument comes from a JavaScript argument (and so has a position).
@@ -1167,18 +1172,20 @@ impl Op {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
             _ => None,
         });
-        // V8 hands a fast call its strings as pointers into its heap; moving a small array's
-        // bytes off the heap (for `&mut [u8]`) allocates, which could move those strings.
+        // V8 hands a fast call its strings as pointers into its heap; anything that allocates
+        // there during the call (moving a small array's bytes off the heap for `&mut [u8]`,
+        // or the op doing it through a handle) could move those strings.
         let takes_strings = self.args.iter().any(|arg| arg.kind.is_string());
-        let moving_buffer = self.args.iter().find(|arg| {
-            arg.kind.buffer_borrow_mutability() == Some(true)
-                && matches!(arg.kind, ArgKind::Buffer { .. })
-        });
-        let arg_blocker = arg_blocker.or(match moving_buffer {
+        let allocating = self
+            .args
+            .iter()
+            .find(|arg| !arg.kind.is_string() && arg.kind.may_allocate_during_call());
+        let arg_blocker = arg_blocker.or(match allocating {
             Some(arg) if takes_strings => Some((
                 arg.span,
-                "a `&mut [u8]` buffer may have to be moved off the V8 heap, which would move the \
-                 op's string arguments under a fast call",
+                "this argument may allocate on the V8 heap during the call (a small `&mut [u8]` \
+                 array is moved off it; a handle lets the op reach a buffer's backing store), \
+                 which would move the op's string arguments under a fast call",
             )),
             _ => None,
         });
@@ -1214,7 +1221,7 @@ impl Op {
         let allocating = self
             .args
             .iter()
-            .filter(|arg| arg.kind.may_allocate_while_read())
+            .filter(|arg| arg.kind.may_allocate_during_call())
             .count();
         !self.can_run_js() && allocating == 1
     }

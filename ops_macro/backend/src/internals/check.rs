@@ -23,9 +23,9 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
         {
             cx.error_at(
                 arg.span,
-                "an op that takes the scope or the isolate can run JavaScript, which could \
-                 detach the buffer under this borrow: take `#[buffer(copy)]` or a \
-                 `v8::Local<v8::Uint8Array>`",
+                "an op that can run JavaScript (it takes the scope, the isolate or a \
+                 `#[from_v8]` argument) could detach the buffer under this borrow: take \
+                 `#[buffer(copy)]` or a `v8::Local<v8::Uint8Array>`",
             );
         }
     }
@@ -43,14 +43,13 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
         .args
         .iter()
         .find(|arg| matches!(arg.kind, ArgKind::Local(local) if local.can_reach_buffers()));
-    if let (Some(local), Some((_, true))) = (
-        reaching_local,
-        borrowed.iter().find(|(_, mutable)| *mutable),
-    ) {
+    // (It could also detach the buffer, or write it through its backing store, under a shared
+    // borrow: both need no scope.)
+    if let (Some(local), Some(_)) = (reaching_local, borrowed.first()) {
         cx.error_at(
             local.span,
-            "this handle could reach the memory the op's `&mut [u8]` borrows: take the buffer \
-             with `#[buffer(copy)]`, or this argument as a narrower type",
+            "this handle could reach (detach, or write) the memory the op's buffer argument \
+             borrows: take the buffer with `#[buffer(copy)]`, or this argument as a narrower type",
         );
     }
     if borrowed.len() > 1 {
@@ -89,9 +88,9 @@ fn check_state_borrows(cx: &Ctxt, op: &Op) {
         if arg.kind == ArgKind::OpStateMut && takes_scope {
             cx.error_at(
                 arg.span,
-                "an op that takes the scope or the isolate can run JavaScript, which may call ops \
-                 that need the state: take `Rc<RefCell<OpState>>` and borrow it only where no \
-                 JavaScript runs",
+                "an op that can run JavaScript (it takes the scope, the isolate or a \
+                 `#[from_v8]` argument) may have JavaScript call ops that need the state: take \
+                 `Rc<RefCell<OpState>>` and borrow it only where no JavaScript runs",
             );
         }
         if is_borrow && borrowed {
