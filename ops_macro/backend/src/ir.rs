@@ -555,6 +555,67 @@ fn unwrap_generic<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     }
 }
 
+/// The number and boolean types both arguments and returns can be.
+#[derive(Clone, Copy)]
+enum Scalar {
+    Bool,
+    I8,
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    F32,
+    F64,
+    BigIntI64,
+    BigIntU64,
+}
+
+/// The scalar type `name` is; `Some(Err(()))` for a 64-bit integer without `#[bigint]`.
+fn scalar(name: &str, markers: &Markers) -> Option<Result<Scalar, ()>> {
+    let bigint = markers.bigint.is_some();
+    Some(Ok(match name {
+        "bool" => Scalar::Bool,
+        "i8" => Scalar::I8,
+        "i16" => Scalar::I16,
+        "i32" => Scalar::I32,
+        "u8" => Scalar::U8,
+        "u16" => Scalar::U16,
+        "u32" => Scalar::U32,
+        "f32" => Scalar::F32,
+        "f64" => Scalar::F64,
+        "i64" if bigint => Scalar::BigIntI64,
+        "u64" if bigint => Scalar::BigIntU64,
+        "i64" | "u64" => return Some(Err(())),
+        _ => return None,
+    }))
+}
+
+macro_rules! from_scalar {
+    ($kind:ident) => {
+        impl From<Scalar> for $kind {
+            fn from(scalar: Scalar) -> Self {
+                match scalar {
+                    Scalar::Bool => $kind::Bool,
+                    Scalar::I8 => $kind::I8,
+                    Scalar::I16 => $kind::I16,
+                    Scalar::I32 => $kind::I32,
+                    Scalar::U8 => $kind::U8,
+                    Scalar::U16 => $kind::U16,
+                    Scalar::U32 => $kind::U32,
+                    Scalar::F32 => $kind::F32,
+                    Scalar::F64 => $kind::F64,
+                    Scalar::BigIntI64 => $kind::BigIntI64,
+                    Scalar::BigIntU64 => $kind::BigIntU64,
+                }
+            }
+        }
+    };
+}
+
+from_scalar!(ArgKind);
+from_scalar!(RetKind);
+
 fn unsupported_arg(ty: &Type) -> String {
     format!(
         "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
@@ -573,33 +634,25 @@ impl ArgKind {
             return Ok(ArgKind::FromV8);
         }
         let kind = match shape(ty) {
-            Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
-                "bool" => ArgKind::Bool,
-                "i8" => ArgKind::I8,
-                "i16" => ArgKind::I16,
-                "i32" => ArgKind::I32,
-                "u8" => ArgKind::U8,
-                "u16" => ArgKind::U16,
-                "u32" => ArgKind::U32,
-                "f32" => ArgKind::F32,
-                "f64" => ArgKind::F64,
-                "i64" if markers.bigint.is_some() => ArgKind::BigIntI64,
-                "u64" if markers.bigint.is_some() => ArgKind::BigIntU64,
-                "i64" | "u64" => {
+            Shape::Path { name, types, .. } if types.is_empty() => match scalar(&name, markers) {
+                Some(Ok(scalar)) => ArgKind::from(scalar),
+                Some(Err(())) => {
                     return error(format!(
                         "`{name}` needs `#[bigint]`: a Number holds integers only up to 2^53, so 64-bit integers are passed as BigInt"
                     ))
                 }
-                "String" if string_mode.is_some() => ArgKind::String,
-                "String" => return error("`String` needs `#[string]`".to_owned()),
-                "ByteString" => ArgKind::ByteString,
-                "isize" | "usize" | "i128" | "u128" => {
-                    return error(format!(
-                        "unsupported argument type `{}`; use a fixed-width type: {SUPPORTED_ARGS}",
-                        type_text(ty)
-                    ))
-                }
-                _ => return error(unsupported_arg(ty)),
+                None => match name.as_str() {
+                    "String" if string_mode.is_some() => ArgKind::String,
+                    "String" => return error("`String` needs `#[string]`".to_owned()),
+                    "ByteString" => ArgKind::ByteString,
+                    "isize" | "usize" | "i128" | "u128" => {
+                        return error(format!(
+                            "unsupported argument type `{}`; use a fixed-width type: {SUPPORTED_ARGS}",
+                            type_text(ty)
+                        ))
+                    }
+                    _ => return error(unsupported_arg(ty)),
+                },
             },
             Shape::Path { name, types, .. } if name == "Cow" && types.len() == 1 => {
                 match (path_name(types[0]).as_deref(), string_mode) {
@@ -936,26 +989,18 @@ impl RetKind {
         let is_static =
             |lifetime: Option<&syn::Lifetime>| lifetime.is_some_and(|lt| lt.ident == "static");
         let kind = match shape(ty) {
-            Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
-                "bool" => RetKind::Bool,
-                "i8" => RetKind::I8,
-                "i16" => RetKind::I16,
-                "i32" => RetKind::I32,
-                "u8" => RetKind::U8,
-                "u16" => RetKind::U16,
-                "u32" => RetKind::U32,
-                "f32" => RetKind::F32,
-                "f64" => RetKind::F64,
-                "i64" if markers.bigint.is_some() => RetKind::BigIntI64,
-                "u64" if markers.bigint.is_some() => RetKind::BigIntU64,
-                "i64" | "u64" => {
+            Shape::Path { name, types, .. } if types.is_empty() => match scalar(&name, markers) {
+                Some(Ok(scalar)) => RetKind::from(scalar),
+                Some(Err(())) => {
                     return error(format!(
                         "returning `{name}` needs `#[bigint]` on the function: 64-bit integers are returned as BigInt"
                     ))
                 }
-                "String" => RetKind::String,
-                "ByteString" => RetKind::ByteString,
-                _ => return unsupported(),
+                None => match name.as_str() {
+                    "String" => RetKind::String,
+                    "ByteString" => RetKind::ByteString,
+                    _ => return unsupported(),
+                },
             },
             Shape::Path {
                 name,

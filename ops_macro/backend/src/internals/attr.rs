@@ -159,6 +159,32 @@ fn set_flag(cx: &Ctxt, slot: &mut Option<Attribute>, attr: &Attribute, name: &st
     }
 }
 
+/// The mode of `#[name]` (`bare`) or `#[name(word)]` (`worded`); `None` if malformed.
+fn mode_of<M>(attr: &Attribute, word: &str, bare: M, worded: M) -> Option<M> {
+    match &attr.meta {
+        Meta::Path(_) => Some(bare),
+        _ => single_word(attr)
+            .filter(|found| found == word)
+            .map(|_| worded),
+    }
+}
+
+/// Records a moded marker in `slot`, or the error for a malformed or duplicate one.
+fn set_mode<M>(
+    cx: &Ctxt,
+    slot: &mut Option<(Attribute, M)>,
+    attr: &Attribute,
+    mode: Option<M>,
+    bare: &str,
+    worded: &str,
+) {
+    match mode {
+        None => cx.error_spanned_by(attr, format!("expected `{bare}` or `{worded}`")),
+        Some(_) if slot.is_some() => cx.error_spanned_by(attr, format!("duplicate `{bare}`")),
+        Some(mode) => *slot = Some((attr.clone(), mode)),
+    }
+}
+
 /// The single word inside `#[name(word)]`, if the attribute is of that form.
 fn single_word(attr: &Attribute) -> Option<syn::Ident> {
     match &attr.meta {
@@ -185,35 +211,25 @@ impl Markers {
                 };
                 set_flag(cx, &mut markers.v8_trait, attr, name);
             } else if path.is_ident("string") {
-                let mode = match &attr.meta {
-                    Meta::Path(_) => Some(StringMode::Utf8),
-                    _ => single_word(attr)
-                        .filter(|word| word == "onebyte")
-                        .map(|_| StringMode::OneByte),
-                };
-                match mode {
-                    None => {
-                        cx.error_spanned_by(attr, "expected `#[string]` or `#[string(onebyte)]`")
-                    }
-                    Some(_) if markers.string.is_some() => {
-                        cx.error_spanned_by(attr, "duplicate `#[string]`")
-                    }
-                    Some(mode) => markers.string = Some((attr.clone(), mode)),
-                }
+                let mode = mode_of(attr, "onebyte", StringMode::Utf8, StringMode::OneByte);
+                set_mode(
+                    cx,
+                    &mut markers.string,
+                    attr,
+                    mode,
+                    "#[string]",
+                    "#[string(onebyte)]",
+                );
             } else if path.is_ident("buffer") {
-                let mode = match &attr.meta {
-                    Meta::Path(_) => Some(BufferMode::View),
-                    _ => single_word(attr)
-                        .filter(|word| word == "copy")
-                        .map(|_| BufferMode::Copy),
-                };
-                match mode {
-                    None => cx.error_spanned_by(attr, "expected `#[buffer]` or `#[buffer(copy)]`"),
-                    Some(_) if markers.buffer.is_some() => {
-                        cx.error_spanned_by(attr, "duplicate `#[buffer]`")
-                    }
-                    Some(mode) => markers.buffer = Some((attr.clone(), mode)),
-                }
+                let mode = mode_of(attr, "copy", BufferMode::View, BufferMode::Copy);
+                set_mode(
+                    cx,
+                    &mut markers.buffer,
+                    attr,
+                    mode,
+                    "#[buffer]",
+                    "#[buffer(copy)]",
+                );
             }
         }
         markers
