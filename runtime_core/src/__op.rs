@@ -97,6 +97,11 @@ pub unsafe fn count_fast_call(options: *mut FastApiCallbackOptions<'_>) {
     op_ctx.fast_calls.set(op_ctx.fast_calls.get() + 1);
 }
 
+/// Why a shared borrow of the op state failed (both paths throw it, after the op's name).
+const STATE_HELD_EXCLUSIVELY: &str = "OpState is borrowed mutably elsewhere";
+/// Why an exclusive borrow of the op state failed.
+const STATE_HELD: &str = "OpState is already borrowed";
+
 /// `&OpState` on the fast path; if something holds the state exclusively (an op that called
 /// into JavaScript, the embedder across a script), throws the slow path's error (`None`).
 ///
@@ -110,9 +115,7 @@ pub unsafe fn fast_state<'a>(
     let state = op_ctx.state.try_borrow().ok();
     if state.is_none() {
         // SAFETY: forwarded from the caller.
-        unsafe {
-            fast_throw_state_borrowed(op_ctx, options, "OpState is borrowed mutably elsewhere")
-        };
+        unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD_EXCLUSIVELY) };
     }
     state
 }
@@ -129,7 +132,7 @@ pub unsafe fn fast_state_mut<'a>(
     let state = op_ctx.state.try_borrow_mut().ok();
     if state.is_none() {
         // SAFETY: forwarded from the caller.
-        unsafe { fast_throw_state_borrowed(op_ctx, options, "OpState is already borrowed") };
+        unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD) };
     }
     state
 }
@@ -414,10 +417,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     pub fn state(&mut self) -> Result<Ref<'s, OpState>, Thrown> {
         let op_ctx = self.op_ctx;
         op_ctx.state.try_borrow().map_err(|_| {
-            self.throw_error(&format!(
-                "{}: OpState is borrowed mutably elsewhere",
-                op_ctx.decl.name
-            ))
+            self.throw_error(&format!("{}: {STATE_HELD_EXCLUSIVELY}", op_ctx.decl.name))
         })
     }
 
@@ -425,12 +425,10 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn state_mut(&mut self) -> Result<RefMut<'s, OpState>, Thrown> {
         let op_ctx = self.op_ctx;
-        op_ctx.state.try_borrow_mut().map_err(|_| {
-            self.throw_error(&format!(
-                "{}: OpState is already borrowed",
-                op_ctx.decl.name
-            ))
-        })
+        op_ctx
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.throw_error(&format!("{}: {STATE_HELD}", op_ctx.decl.name)))
     }
 
     /// `Rc<RefCell<OpState>>`.
@@ -617,7 +615,8 @@ impl<'a, 's> SlowCall<'a, 's> {
             };
             return Ok(Cow::Borrowed(bytes));
         }
-        self.arg_onebyte_copied_from(index, string, buffer)
+        let view = buffer.view.take().expect("set above");
+        self.arg_onebyte_copied_from(index, view, buffer)
     }
 
     /// `#[string(onebyte)] Cow<[u8]>` in an op that takes the scope: copied into `buffer`.
@@ -628,17 +627,18 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, [u8]>, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        self.arg_onebyte_copied_from(index, string, buffer)
+        let view = v8::ValueView::new(self.scope, string);
+        self.arg_onebyte_copied_from(index, view, buffer)
     }
 
+    /// Copies (one-byte) or narrows (two-byte, all at most U+00FF) a string's content into
+    /// `buffer`; the view goes before anything is thrown.
     fn arg_onebyte_copied_from<'b>(
         &mut self,
         index: i32,
-        string: v8::Local<'s, v8::String>,
+        view: v8::ValueView<'s>,
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, [u8]>, Thrown> {
-        buffer.view = None;
-        let view = v8::ValueView::new(self.scope, string);
         let copied = match view.data() {
             v8::ValueViewData::OneByte(bytes) => {
                 let room = buffer.room(bytes.len());
