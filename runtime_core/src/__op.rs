@@ -59,8 +59,14 @@ pub unsafe fn slow_call(
         rv,
         op_ctx,
     };
-    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| body(&mut call))) {
-        call.throw_panic(payload);
+    match catch_unwind(AssertUnwindSafe(|| body(&mut call))) {
+        Ok(_) => {
+            if op_ctx.termination.is_requested() {
+                // Let V8 act on the request now: the script stops where the op returns.
+                crate::runtime::check_interrupts(call.scope);
+            }
+        }
+        Err(payload) => call.throw_panic(payload),
     }
 }
 
@@ -197,6 +203,26 @@ fn arg_type_error_message(
         index + 1,
         describe_received(value)
     )
+}
+
+/// Runs `f`, which may run JavaScript, under a `TryCatch`: if JavaScript threw (or execution
+/// is terminating), that exception is thrown on, unchanged, and `f`'s result is dropped
+/// (`Thrown`): whatever error the Rust side makes of the failure must not replace it.
+#[inline(always)]
+fn keep_pending_exception<'s, R>(
+    scope: &mut v8::PinScope<'s, 's>,
+    f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
+) -> Result<R, Thrown> {
+    v8::tc_scope!(let try_catch, scope);
+    let result = f(try_catch);
+    if try_catch.has_caught() {
+        // A termination is thrown on by the `TryCatch` itself when it goes.
+        if !try_catch.has_terminated() {
+            try_catch.rethrow();
+        }
+        return Err(Thrown(()));
+    }
+    Ok(result)
 }
 
 /// `<op> panicked: <message>`.
@@ -965,13 +991,23 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
-        T::from_v8(self.scope, value).map_err(|error| {
-            let decl = self.op_ctx.decl;
+        let decl = self.op_ctx.decl;
+        keep_pending_exception(self.scope, |scope| T::from_v8(scope, value))?.map_err(|error| {
             let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
             let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
             throw_op_error(self.scope, &error, Some(&prefix));
             Thrown(())
         })
+    }
+
+    /// Runs the op's function, for fallible ops that take the scope or the isolate (and so can
+    /// run JavaScript): an exception JavaScript threw during it wins over the op's `Err`.
+    #[inline(always)]
+    pub fn call_keeping_exceptions<R>(
+        &mut self,
+        f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
+    ) -> Result<R, Thrown> {
+        keep_pending_exception(self.scope, f)
     }
 
     fn arg_uint8_array(
@@ -1158,7 +1194,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// Returns a `T: ToV8`; an `Err` throws.
     #[inline(always)]
     pub fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
-        match value.to_v8(self.scope) {
+        match keep_pending_exception(self.scope, |scope| value.to_v8(scope))? {
             Ok(value) => {
                 self.rv.set(value);
                 Ok(())
@@ -1343,8 +1379,9 @@ pub unsafe fn fast_buffer<'a>(
         unsafe { fast_local(value, options, index, "a Uint8Array")? };
     let view = array.into();
     match view_contents(view, &mut storage.0) {
-        // SAFETY: the view's off-heap memory, unmoved during the fast call.
-        Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
+        // SAFETY: the view's off-heap memory, unmoved during the fast call. Built shared, as on
+        // the slow path: two shared arguments may view the same bytes.
+        Contents::InPlace(data, len) => Some(unsafe { bytes(data, len) }),
         Contents::Copied(len) => Some(&storage.0[..len]),
         // SAFETY: forwarded from the caller.
         Contents::Absent => {

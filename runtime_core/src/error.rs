@@ -2,9 +2,21 @@
 
 use std::fmt;
 
-/// A JavaScript exception that escaped a script.
+/// What stopped a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsErrorKind {
+    /// It threw an exception that nothing caught.
+    Exception,
+    /// It was terminated ([`crate::TerminationHandle`], or `terminate_execution` on the
+    /// isolate): no exception value, nothing JavaScript could catch.
+    Terminated,
+}
+
+/// A JavaScript exception that escaped a script, or the script's termination.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsError {
+    /// Whether the script threw or was terminated.
+    pub kind: JsErrorKind,
     /// The exception's class: its `name` property for an Error object (`"TypeError"`,
     /// `"RangeError"`, an embedder's own name...), empty for a thrown non-object.
     pub class_name: String,
@@ -22,6 +34,7 @@ impl JsError {
     ) -> Self {
         let Ok(object) = v8::Local::<v8::Object>::try_from(exception) else {
             return Self {
+                kind: JsErrorKind::Exception,
                 class_name: String::new(),
                 message: exception.to_rust_string_lossy(scope),
                 stack: None,
@@ -36,25 +49,44 @@ impl JsError {
         let message = property("message");
         let stack = property("stack");
         Self {
+            kind: JsErrorKind::Exception,
             class_name,
             message: message.unwrap_or_else(|| exception.to_rust_string_lossy(scope)),
             stack,
         }
     }
 
-    /// The error of a script that V8 stopped (e.g. `terminate_execution`): no exception value.
+    /// An exception of `class` made on the Rust side (no stack).
+    pub(crate) fn exception(class: &str, message: &str) -> Self {
+        Self {
+            kind: JsErrorKind::Exception,
+            class_name: class.to_owned(),
+            message: message.to_owned(),
+            stack: None,
+        }
+    }
+
+    /// The error of a script that V8 stopped: no exception value.
     pub(crate) fn terminated() -> Self {
         Self {
+            kind: JsErrorKind::Terminated,
             class_name: String::new(),
             message: "execution terminated".to_owned(),
             stack: None,
         }
     }
+
+    /// Whether the script was terminated rather than threw.
+    pub fn is_terminated(&self) -> bool {
+        self.kind == JsErrorKind::Terminated
+    }
 }
 
 impl fmt::Display for JsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.class_name.is_empty() {
+        if self.is_terminated() {
+            write!(f, "{}", self.message)
+        } else if self.class_name.is_empty() {
             write!(f, "Uncaught {}", self.message)
         } else {
             write!(f, "Uncaught {}: {}", self.class_name, self.message)

@@ -75,19 +75,21 @@ mod platform;
 mod runtime;
 mod state;
 mod strings;
+mod termination;
 mod v8_traits;
 
 #[doc(hidden)]
 pub mod __op;
 
-pub use error::JsError;
+pub use error::{JsError, JsErrorKind};
 pub use extension::Extension;
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use ops::{FastFn, OpCallCounts, OpDecl, OpFlags};
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
-pub use runtime::{Runtime, RuntimeOptions};
+pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use state::OpState;
 pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE};
+pub use termination::TerminationHandle;
 pub use v8_traits::{FromV8, ToV8};
 
 /// The attribute that turns a Rust function into an op; see the crate README.

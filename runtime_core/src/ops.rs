@@ -3,7 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::OpState;
+use crate::{OpState, TerminationHandle};
 
 /// What `#[op]` generates for one op: everything `Runtime` needs to install it.
 #[derive(Clone, Copy)]
@@ -72,6 +72,9 @@ pub struct OpCtx {
     pub(crate) fast_calls: Cell<u64>,
     pub(crate) slow_calls: Cell<u64>,
     pub(crate) state: Rc<RefCell<OpState>>,
+    /// The runtime's termination handle: a slow call returning while a termination is
+    /// requested lets V8 act on it at once.
+    pub(crate) termination: TerminationHandle,
     /// The last `&'static str` this op returned, by address and length, with its V8 string:
     /// an op returning the same static string again hands V8 the same (immutable) string
     /// instead of making a new one. (A `Global` dropped after its isolate does nothing.)
@@ -86,13 +89,19 @@ pub(crate) struct StaticStrEntry {
 }
 
 impl OpCtx {
-    pub(crate) fn new(decl: &'static OpDecl, counting: bool, state: Rc<RefCell<OpState>>) -> Self {
+    pub(crate) fn new(
+        decl: &'static OpDecl,
+        counting: bool,
+        state: Rc<RefCell<OpState>>,
+        termination: TerminationHandle,
+    ) -> Self {
         Self {
             decl,
             counting,
             fast_calls: Cell::new(0),
             slow_calls: Cell::new(0),
             state,
+            termination,
             static_str_cache: RefCell::new(None),
         }
     }

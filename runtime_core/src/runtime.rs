@@ -6,7 +6,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use crate::ops::OpCtx;
-use crate::{init_v8, Extension, JsError, OpCallCounts, OpDecl, OpState};
+use crate::{init_v8, Extension, JsError, OpCallCounts, OpDecl, OpState, TerminationHandle};
 
 /// How to build a [`Runtime`].
 pub struct RuntimeOptions {
@@ -31,6 +31,11 @@ impl Default for RuntimeOptions {
 
 /// A V8 isolate with one context in which the ops of its extensions are installed.
 ///
+/// Any number of runtimes may live on one thread (and on many threads at once, each its
+/// own), used in any interleaving and dropped in any order: a runtime's isolate is entered
+/// only while one of its methods runs (V8 keeps a per-thread stack of entered isolates, and
+/// `rusty_v8` enters a new isolate for good unless told otherwise).
+///
 /// Field order is drop order: the context handle goes before the isolate, and the op contexts
 /// (whose addresses V8 holds) outlive the isolate.
 pub struct Runtime {
@@ -39,7 +44,47 @@ pub struct Runtime {
     op_ctxs: Box<[OpCtx]>,
     op_index: BTreeMap<&'static str, usize>,
     state: Rc<RefCell<OpState>>,
+    termination: TerminationHandle,
 }
+
+/// The isolate of a [`Runtime`], entered for as long as this guard lives.
+pub struct EnteredIsolate<'a> {
+    isolate: &'a mut v8::OwnedIsolate,
+}
+
+impl<'a> EnteredIsolate<'a> {
+    fn new(isolate: &'a mut v8::OwnedIsolate) -> Self {
+        // SAFETY: paired with the `exit` in `Drop`; entering nests, so this is sound whatever
+        // isolate the thread has entered already (another runtime's, or this one).
+        unsafe { isolate.enter() };
+        Self { isolate }
+    }
+}
+
+impl Drop for EnteredIsolate<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `new` entered this isolate, and everything entered since has been exited
+        // (guards and scopes are strictly nested), so it is the current one.
+        unsafe { self.isolate.exit() };
+    }
+}
+
+impl std::ops::Deref for EnteredIsolate<'_> {
+    type Target = v8::Isolate;
+    fn deref(&self) -> &v8::Isolate {
+        self.isolate
+    }
+}
+
+impl std::ops::DerefMut for EnteredIsolate<'_> {
+    fn deref_mut(&mut self) -> &mut v8::Isolate {
+        self.isolate
+    }
+}
+
+/// A JavaScript function that does nothing: calling it makes V8 check for interrupts, so a
+/// termination requested during an op takes effect when the op returns, not later.
+pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
 
 impl Runtime {
     /// Creates the isolate and context, fills the op state and installs the ops. Starts V8
@@ -49,7 +94,12 @@ impl Runtime {
     /// If two ops have the same name, or the ops object name is not a valid property name.
     pub fn new(mut options: RuntimeOptions) -> Self {
         init_v8();
+        // `Isolate::new` enters the isolate; it is exited again before this returns.
+        let mut isolate = v8::Isolate::new(v8::CreateParams::default());
+        let termination = TerminationHandle::new(isolate.thread_safe_handle());
+
         let state = Rc::new(RefCell::new(OpState::new()));
+        state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
             if let Some(init) = extension.take_state_init() {
                 init(&mut state.borrow_mut());
@@ -67,13 +117,17 @@ impl Runtime {
                     decl.name,
                     extension.name()
                 );
-                op_ctxs.push(OpCtx::new(decl, options.op_call_counters, state.clone()));
+                op_ctxs.push(OpCtx::new(
+                    decl,
+                    options.op_call_counters,
+                    state.clone(),
+                    termination.clone(),
+                ));
             }
         }
         let op_ctxs = op_ctxs.into_boxed_slice();
 
-        let mut isolate = v8::Isolate::new(v8::CreateParams::default());
-        let context = {
+        let (context, interrupt_check) = {
             v8::scope!(let scope, &mut isolate);
             let context = v8::Context::new(scope, Default::default());
             let scope = &mut v8::ContextScope::new(scope, context);
@@ -87,8 +141,18 @@ impl Runtime {
                 .global(scope)
                 .set(scope, key.into(), ops_object.into())
                 .expect("defining the ops object on a fresh global cannot throw");
-            v8::Global::new(scope, context)
+            let noop = run_script(scope, "<interrupt check>", "(function () {})")
+                .ok()
+                .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+                .expect("a function expression evaluates to a function");
+            (
+                v8::Global::new(scope, context),
+                v8::Global::new(scope, noop),
+            )
         };
+        isolate.set_slot(InterruptCheck(interrupt_check));
+        // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
+        unsafe { isolate.exit() };
 
         Self {
             context,
@@ -96,10 +160,12 @@ impl Runtime {
             op_ctxs,
             op_index,
             state,
+            termination,
         }
     }
 
-    /// Runs a classic script; returns its completion value, or the exception it threw.
+    /// Runs a classic script; returns its completion value, or the exception it threw (or
+    /// that it was terminated: [`JsError::is_terminated`]).
     pub fn execute_script(
         &mut self,
         name: &str,
@@ -124,16 +190,32 @@ impl Runtime {
     }
 
     /// Calls `f` with a handle scope entered in this runtime's context.
+    ///
+    /// A termination requested while `f` ran is spent when it returns: the next call runs
+    /// normally. (Ops cannot reach their `Runtime`, so this is always the outermost call into
+    /// this runtime's isolate.)
     pub fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
-        v8::scope!(let scope, &mut self.isolate);
-        let context = v8::Local::new(scope, &self.context);
-        let scope = &mut v8::ContextScope::new(scope, context);
-        f(scope)
+        let termination = &self.termination;
+        let mut isolate = EnteredIsolate::new(&mut self.isolate);
+        let result = {
+            v8::scope!(let scope, &mut *isolate);
+            let context = v8::Local::new(scope, &self.context);
+            let scope = &mut v8::ContextScope::new(scope, context);
+            f(scope)
+        };
+        termination.spend(&mut isolate);
+        result
     }
 
     /// The op state shared by this runtime's ops.
     pub fn op_state(&self) -> Rc<RefCell<OpState>> {
         self.state.clone()
+    }
+
+    /// A handle that stops this runtime's JavaScript from any thread; see
+    /// [`TerminationHandle`].
+    pub fn termination_handle(&self) -> TerminationHandle {
+        self.termination.clone()
     }
 
     /// Calls of op `name` per path since the runtime started or the last reset; `None` for
@@ -156,9 +238,18 @@ impl Runtime {
         self.op_ctxs.iter().for_each(OpCtx::reset_counts);
     }
 
-    /// The isolate, e.g. to request a garbage collection or terminate execution.
-    pub fn isolate(&mut self) -> &mut v8::Isolate {
-        &mut self.isolate
+    /// The isolate, entered for as long as the guard lives: e.g. to request a garbage
+    /// collection.
+    pub fn isolate(&mut self) -> EnteredIsolate<'_> {
+        EnteredIsolate::new(&mut self.isolate)
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        // SAFETY: `OwnedIsolate`'s own `Drop` requires its isolate to be the current one and
+        // exits it; entering here pairs with that exit.
+        unsafe { self.isolate.enter() };
     }
 }
 
@@ -178,7 +269,10 @@ fn install_op<'s>(
     let builder = v8::FunctionTemplate::builder_raw(decl.slow_fn)
         .data(data.into())
         .length(decl.arity() as i32)
-        .side_effect_type(side_effects);
+        .side_effect_type(side_effects)
+        // An op is a function, not a class: `new ops.op_x()` throws a `TypeError`, whichever
+        // path the op has (`build_fast` does the same for ops with a fast path).
+        .constructor_behavior(v8::ConstructorBehavior::Throw);
     let template = match &decl.fast_fn {
         Some(fast_fn) => {
             let c_function = if op_ctx.counting {
@@ -207,10 +301,8 @@ fn run_script<'s>(
     source: &str,
 ) -> Result<v8::Local<'s, v8::Value>, JsError> {
     v8::tc_scope!(let try_catch, scope);
-    let source = v8::String::new(try_catch, source).ok_or_else(|| JsError {
-        class_name: "RangeError".to_owned(),
-        message: "script source is too long for a V8 string".to_owned(),
-        stack: None,
+    let source = v8::String::new(try_catch, source).ok_or_else(|| {
+        JsError::exception("RangeError", "script source is too long for a V8 string")
     })?;
     let resource_name = v8::String::new(try_catch, name).expect("script name fits in a V8 string");
     let origin = v8::ScriptOrigin::new(
@@ -227,12 +319,27 @@ fn run_script<'s>(
         None,
     );
     let result = v8::Script::compile(try_catch, source, Some(&origin))
-        .and_then(|script| script.run(try_catch));
+        .and_then(|script| script.run(try_catch))
+        .filter(|_| check_interrupts(try_catch));
     match result {
         Some(value) => Ok(value),
+        None if try_catch.has_terminated() => Err(JsError::terminated()),
         None => Err(match try_catch.exception() {
             Some(exception) => JsError::from_exception(try_catch, exception),
             None => JsError::terminated(),
         }),
     }
+}
+
+/// Lets V8 act on pending interrupts now (calling a JavaScript function checks for them on
+/// entry). Returns `false` if that terminated execution: a termination requested during a
+/// script that finished before V8 checked (e.g. `isolate.terminate_execution()` called by an
+/// op, with no loop or call after it) stops that script, not the next one.
+pub(crate) fn check_interrupts(scope: &mut v8::PinScope<'_, '_>) -> bool {
+    let Some(InterruptCheck(noop)) = scope.get_slot::<InterruptCheck>() else {
+        return true; // while the runtime is being made
+    };
+    let noop = v8::Local::new(scope, noop);
+    let receiver = v8::undefined(scope).into();
+    noop.call(scope, receiver, &[]).is_some()
 }

@@ -205,7 +205,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         }
     }
     let function = &op.ident;
-    let args = call_args(op);
+    let args = call_args(op, None);
     // A panic is caught here and thrown as an `Error` naming the op (`None` then).
     let guarded = quote! {
         // SAFETY: V8 passes the options of this call.

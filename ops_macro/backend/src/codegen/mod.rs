@@ -83,17 +83,22 @@ pub(crate) fn plain_ident(name: &str) -> syn::Ident {
     format_ident!("{}", name)
 }
 
-/// The arguments to call the user's function with, in order.
-pub(crate) fn call_args(op: &Op) -> impl Iterator<Item = TokenStream> + '_ {
+/// The arguments to call the user's function with, in order; the scope and the isolate are
+/// `scope` when given (a scope the call is made in), else taken from the `SlowCall`.
+pub(crate) fn call_args<'a>(
+    op: &'a Op,
+    scope: Option<&'a syn::Ident>,
+) -> impl Iterator<Item = TokenStream> + 'a {
     use crate::ir::ArgKind;
-    op.args.iter().map(|arg| {
+    op.args.iter().map(move |arg| {
         let ident = &arg.ident;
         let call = internal_ident("call");
-        match arg.kind {
-            ArgKind::OpStateRef => quote!(&#ident),
-            ArgKind::OpStateMut => quote!(&mut #ident),
-            ArgKind::Scope => quote!(#call.scope()),
-            ArgKind::Isolate => quote!(#call.isolate()),
+        match (arg.kind, scope) {
+            (ArgKind::OpStateRef, _) => quote!(&#ident),
+            (ArgKind::OpStateMut, _) => quote!(&mut #ident),
+            (ArgKind::Scope | ArgKind::Isolate, Some(scope)) => quote!(#scope),
+            (ArgKind::Scope, None) => quote!(#call.scope()),
+            (ArgKind::Isolate, None) => quote!(#call.isolate()),
             _ => quote!(#ident),
         }
     })

@@ -107,8 +107,19 @@ pub fn slow_fn(op: &Op) -> TokenStream {
     let error = internal_ident("error");
     let bindings: Vec<TokenStream> = op.args.iter().map(|arg| bind_arg(op, arg)).collect();
     let function = &op.ident;
-    let args = call_args(op);
-    let invoke = quote!(#function(#(#args),*));
+    let takes_scope = op
+        .args
+        .iter()
+        .any(|arg| matches!(arg.kind.slow(), SlowArg::Scope | SlowArg::Isolate));
+    let invoke = if op.ret.fallible && takes_scope {
+        // The op can run JavaScript and return `Err` after it threw: the exception wins.
+        let scope = internal_ident("scope");
+        let args = call_args(op, Some(&scope));
+        quote!(#call.call_keeping_exceptions(|#scope| #function(#(#args),*))?)
+    } else {
+        let args = call_args(op, None);
+        quote!(#function(#(#args),*))
+    };
     // Arguments are read inside a block that ends with the call, so string buffers (and any
     // V8 memory they borrow) are gone before the return value is made on the V8 heap.
     let call_block = if bindings.iter().all(TokenStream::is_empty) {

@@ -1,0 +1,89 @@
+//! Stopping a runtime's JavaScript from any thread, and from inside an op.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Stops the JavaScript a [`crate::Runtime`] is running, from any thread (a watchdog) or from
+/// inside an op. Cheap to clone; `Send` and `Sync`.
+///
+/// The script under way stops at V8's next interrupt check (a loop iteration or a function
+/// entry; at once when called from an op's slow path) and its `execute_script` returns a
+/// [`crate::JsError`] whose [`kind`](crate::JsError::kind) is
+/// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated). The request is then spent:
+/// the runtime runs the next script normally. A request made while no script runs stops the
+/// next one at its start.
+///
+/// Every runtime puts its handle in its [`crate::OpState`], so an op reaches it as
+/// `state.borrow::<TerminationHandle>()`.
+///
+/// ```
+/// use runtime_core::{Runtime, RuntimeOptions};
+///
+/// let mut runtime = Runtime::new(RuntimeOptions::default());
+/// let handle = runtime.termination_handle();
+/// let watchdog = std::thread::spawn(move || {
+///     std::thread::sleep(std::time::Duration::from_millis(20));
+///     handle.terminate();
+/// });
+/// let err = runtime.execute_script("spin.js", "while (true) {}").unwrap_err();
+/// assert!(err.is_terminated());
+/// watchdog.join().unwrap();
+/// assert_eq!(runtime.execute_script_to_string("after.js", "1 + 1").unwrap(), "2");
+/// ```
+#[derive(Clone)]
+pub struct TerminationHandle {
+    isolate: v8::IsolateHandle,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// Set by `terminate`, cleared when a finished call spends the request.
+    requested: AtomicBool,
+    /// Held across setting the flag and asking V8, and across spending both, so that a
+    /// request is never half spent (flag cleared, V8's request left to stop a later script).
+    lock: Mutex<()>,
+}
+
+impl TerminationHandle {
+    pub(crate) fn new(isolate: v8::IsolateHandle) -> Self {
+        Self {
+            isolate,
+            shared: Arc::new(Shared {
+                requested: AtomicBool::new(false),
+                lock: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// Asks the runtime to stop its JavaScript. Returns `false` if the runtime is gone.
+    pub fn terminate(&self) -> bool {
+        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.shared.requested.store(true, Ordering::SeqCst);
+        self.isolate.terminate_execution()
+    }
+
+    /// Whether a request is pending (made and not yet spent by a finished script).
+    #[inline(always)]
+    pub fn is_requested(&self) -> bool {
+        self.shared.requested.load(Ordering::Relaxed)
+    }
+
+    /// After the outermost call into the runtime returned: spends a pending request, so that
+    /// it cannot stop the next call. Returns whether there was one.
+    pub(crate) fn spend(&self, isolate: &mut v8::Isolate) -> bool {
+        if !self.is_requested() {
+            return false;
+        }
+        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        isolate.cancel_terminate_execution();
+        self.shared.requested.swap(false, Ordering::SeqCst)
+    }
+}
+
+impl std::fmt::Debug for TerminationHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TerminationHandle")
+            .field("requested", &self.is_requested())
+            .finish()
+    }
+}
