@@ -69,6 +69,8 @@ pub mod alloc_counter;
 pub mod convert;
 mod error;
 mod extension;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod op_error;
 mod ops;
 mod platform;

@@ -210,10 +210,12 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, &mut utf8) };
     if written == 0 && !units.is_empty() {
         // A lone surrogate (rare): simdutf counted it as 2 bytes, U+FFFD takes 3, so the
-        // vector grows to the exact length (a reallocation, on this path only).
+        // vector grows to the exact length (a reallocation, on this path only; `reserve_exact`
+        // keeps the capacity exact, as `cargo xtask fuzz` checks).
         let exact: usize = char::decode_utf16(units.iter().copied())
             .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER).len_utf8())
             .sum();
+        utf8.reserve_exact(exact - utf8.len());
         utf8.resize(exact, 0);
         // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
         let room = unsafe { &mut *(&mut utf8[..] as *mut [u8] as *mut [MaybeUninit<u8>]) };
@@ -366,7 +368,10 @@ mod tests {
         for &(units, expected) in cases {
             let mut out = [MaybeUninit::uninit(); 64];
             assert_eq!(utf16_to_utf8_in(units, &mut out), expected);
-            assert_eq!(utf16_to_string(units), expected);
+            let owned = utf16_to_string(units);
+            assert_eq!(owned, expected);
+            // Found by the fuzz target: the lone-surrogate path used to over-allocate.
+            assert_eq!(owned.capacity(), owned.len(), "{units:x?}");
             let mut buffer = StringBuffer::new();
             assert_eq!(
                 buffer.copy_utf8(v8::ValueViewData::TwoByte(units)),

@@ -273,3 +273,111 @@ fn string_ops_hash_the_utf8_content() {
         )
     );
 }
+
+/// Random strings from a seed (`OPWIRE_STRING_SEED` replays one): every string argument kind,
+/// on both paths, against `std`'s reading of the same UTF-16 (lone surrogates as U+FFFD).
+#[test]
+fn seeded_random_strings_read_as_std_reads_them() {
+    let seed: u64 = std::env::var("OPWIRE_STRING_SEED")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or(0x0bad_c0de);
+    let mut state = seed;
+    let mut next = move |below: u32| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % u64::from(below)) as u32
+    };
+    // Each string draws its units from one class, so that whole strings stay one-byte often.
+    let mut strings: Vec<Vec<u16>> = Vec::new();
+    for _ in 0..200 {
+        let len = match next(4) {
+            0 => next(8),
+            1 => next(100),
+            2 => next(1100), // around the stack buffer
+            _ => next(5000),
+        };
+        let class = next(5);
+        let unit = |next: &mut dyn FnMut(u32) -> u32| -> u16 {
+            match class {
+                0 => next(0x80) as u16,                                     // ASCII
+                1 => next(0x100) as u16,                                    // Latin-1
+                2 => [0x41, 0xe9, 0x3b1, 0x1000, 0xfffd][next(5) as usize], // mixed BMP
+                3 => 0xd800 + next(0x800) as u16, // surrogates, often lone
+                _ => next(0x10000) as u16,        // anything
+            }
+        };
+        strings.push((0..len).map(|_| unit(&mut next)).collect());
+    }
+
+    let mut runtime = counting_runtime(vec![extension()]);
+    let units_json = units_literal(&strings);
+    let source = format!(
+        "const strings = {units_json}.map(units => {{
+           let s = '';
+           for (let i = 0; i < units.length; i += 4096)
+             s += String.fromCharCode(...units.slice(i, i + 4096));
+           return %FlattenString(s);
+         }});
+         function hashes(s) {{
+           let onebyte;
+           try {{ onebyte = ops.op_onebyte_hash(s); }} catch (e) {{ onebyte = e.name; }}
+           return [ops.op_str_hash(s), ops.op_cow_hash(s), ops.op_owned_hash(s), onebyte].join();
+         }}
+         %PrepareFunctionForOptimization(hashes);
+         hashes('warm'); hashes('warm');
+         %OptimizeFunctionOnNextCall(hashes);
+         hashes('warm');
+         const slow = strings.map(s => [ops.op_str_hash(s), ops.op_cow_hash(s), ops.op_owned_hash(s)].join());
+         const fast = strings.map(hashes);
+         JSON.stringify([slow, fast])"
+    );
+    runtime.reset_op_call_counts();
+    let result = runtime
+        .execute_script_to_string("random.js", &source)
+        .unwrap();
+    let fast_calls = runtime.op_call_counts("op_str_hash").unwrap().fast;
+    assert!(
+        fast_calls > 0,
+        "the optimized caller took the fast path for one-byte strings"
+    );
+
+    let (slow, fast) = result
+        .trim_start_matches("[[")
+        .trim_end_matches("]]")
+        .split_once("],[")
+        .unwrap();
+    let slow: Vec<&str> = slow.split("\",\"").collect();
+    let fast: Vec<&str> = fast.split("\",\"").collect();
+    for (index, units) in strings.iter().enumerate() {
+        let utf8 = String::from_utf16_lossy(units);
+        let hash = fnv1a(utf8.as_bytes());
+        let onebyte = if units.iter().all(|&unit| unit <= 0xff) {
+            let latin1: Vec<u8> = units.iter().map(|&unit| unit as u8).collect();
+            fnv1a(&latin1).to_string()
+        } else {
+            "TypeError".to_owned()
+        };
+        let expected_slow = format!("{hash},{hash},{hash}");
+        let expected_fast = format!("{hash},{hash},{hash},{onebyte}");
+        let context = format!(
+            "seed {seed}, string {index} (units {:?}...)",
+            &units[..units.len().min(8)]
+        );
+        assert_eq!(slow[index].trim_matches('"'), expected_slow, "{context}");
+        assert_eq!(fast[index].trim_matches('"'), expected_fast, "{context}");
+    }
+}
+
+/// `[[1,2],[3]]`: the units as a JavaScript array literal.
+fn units_literal(strings: &[Vec<u16>]) -> String {
+    let arrays: Vec<String> = strings
+        .iter()
+        .map(|units| {
+            let units: Vec<String> = units.iter().map(u16::to_string).collect();
+            format!("[{}]", units.join(","))
+        })
+        .collect();
+    format!("[{}]", arrays.join(","))
+}
