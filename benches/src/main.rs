@@ -1,10 +1,17 @@
 //! bench-ops: what one op call costs, per op kind, in ns, allocations and bytes.
 //!
-//! Each bench is a JavaScript `bench()` that makes COUNT calls of one op through a small JS
-//! wrapper; both are optimized with `%PrepareFunctionForOptimization` /
-//! `%OptimizeFunctionOnNextCall` before timing. The timer measures calls of `bench()` from Rust;
-//! every figure is divided by the number of op calls. A second runtime with op call counters on
-//! runs the same code once more to report which path (fast, slow) the optimized code took.
+//! The harness is deno_core 0.413's `benches/ops/sync_harness.js`, changed only where the
+//! binding differs (`ops` for `Deno.core.ops`): the op is read once into a `const`, a
+//! same-named JavaScript wrapper calls it, and `bench()` makes COUNT calls of the wrapper,
+//! summing into an accumulator of its own; both are optimized before timing, as deno does.
+//! Every bench of deno's `ops_sync` is here under its own name (without `bench_`), with the
+//! op's exact signature and the same JavaScript: the same 75-character literal, large strings
+//! made by `repeat` (cons strings, not flattened), `new Uint8Array(1024)`, the external from
+//! `op_make_external`. Benches whose kinds opwire lacks are listed as pending.
+//!
+//! The timer measures calls of `bench()` from Rust; each figure is divided by COUNT. A second
+//! runtime with op call counters on runs `bench()` once more to report which path the
+//! optimized code took.
 //!
 //! Run it with `cargo xtask bench-ops` (release build, output in `target/bench-ops/`).
 
@@ -12,6 +19,7 @@ mod ops;
 mod report;
 
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use runtime_core::alloc_counter::{self, CountingAllocator};
@@ -22,332 +30,198 @@ use report::{BenchResult, Results};
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
-/// One benchmark: JavaScript around one op call.
+/// One benchmark: the harness around one op.
 struct Bench {
+    /// deno's bench name without `bench_`, or opwire's own (never colliding with deno's).
     name: &'static str,
-    what: What,
-}
-
-/// What a bench runs.
-struct What {
-    /// JavaScript run once before the bench.
-    setup: &'static str,
-    /// The wrapper body's expression, with `i` the loop index.
-    call: &'static str,
-    /// The op whose counters tell the path taken (none for the floors and the baseline).
-    op: Option<&'static str>,
-    /// Calls of the op per `bench()`.
-    count: u32,
-}
-
-/// A bench calling `op` on `S`, a value made in setup (for strings: flattened, as a literal
-/// would be).
-const fn with_setup(
-    string: &'static str,
+    /// The op (or floor) on the ops object that the wrapper calls.
     op: &'static str,
+    /// The wrapper's parameter count (deno passes 1 to some ops that take none).
+    args: usize,
+    /// The loop body: calls the wrapper, named like the op.
     call: &'static str,
+    /// Loop iterations per `bench()`: 1000, or 5 for the 1,000,000-character strings.
     count: u32,
-) -> What {
-    What {
-        setup: string,
+    /// JavaScript run before the harness (opwire's own benches only).
+    setup: &'static str,
+    /// Why the bench cannot run yet (a kind opwire lacks), if so.
+    pending: Option<&'static str>,
+}
+
+const COUNT: u32 = 1000;
+const LARGE_COUNT: u32 = 5;
+
+/// A bench as deno writes it: `bench_op(b, count, op, arg_count, call)`.
+const fn deno(
+    name: &'static str,
+    count: u32,
+    op: &'static str,
+    args: usize,
+    call: &'static str,
+) -> Bench {
+    Bench {
+        name,
+        op,
+        args,
         call,
-        op: Some(op),
         count,
+        setup: "",
+        pending: None,
     }
 }
 
-/// Setup for the string benches: `S` flat, so that one-byte strings can take the fast path
-/// (`repeat` alone makes a cons string, which V8 never passes to a fast call).
-macro_rules! string_setup {
-    ($expr:literal) => {
-        concat!("const S = %FlattenString(", $expr, ");")
+const fn pending(
+    name: &'static str,
+    op: &'static str,
+    call: &'static str,
+    why: &'static str,
+) -> Bench {
+    Bench {
+        pending: Some(why),
+        ..deno(name, COUNT, op, 1, call)
+    }
+}
+
+const fn own(
+    name: &'static str,
+    op: &'static str,
+    args: usize,
+    call: &'static str,
+    setup: &'static str,
+) -> Bench {
+    Bench {
+        setup,
+        ..deno(name, COUNT, op, args, call)
+    }
+}
+
+/// `accum += op(LITERAL);`, as deno's string benches write it.
+macro_rules! literal_call {
+    ($op:literal) => {
+        concat!(
+            "accum += ",
+            $op,
+            "('this is a reasonably long string that we would like to get the length of!');"
+        )
     };
 }
 
-const fn js(call: &'static str, op: &'static str) -> What {
-    What {
-        setup: "",
-        call,
-        op: Some(op),
-        count: 1000,
-    }
+const SERDE_PENDING: &str = "needs #[serde] (issue 11)";
+
+/// deno_core 0.413 `benches/ops/sync.rs`, in its order, then opwire's own and the floors.
+const BENCHES: &[Bench] = &[
+    deno("baseline", COUNT, "op_void", 0, "accum += __index__;"),
+    deno("op_void", COUNT, "op_void", 0, "op_void()"),
+    deno("op_void_2x", COUNT, "op_void", 0, "op_void(); op_void()"),
+    deno("op_void_nofast", COUNT, "op_void_nofast", 0, "op_void_nofast();"),
+    deno("op_void_no_side_effects", COUNT, "op_void_no_side_effects", 0, "op_void_no_side_effects();"),
+    deno("op_void_nofast_no_side_effects", COUNT, "op_void_nofast_no_side_effects", 0, "op_void_nofast_no_side_effects();"),
+    deno("op_void_metrics", COUNT, "op_void_metrics", 0, "op_void_metrics()"),
+    deno("op_void_nofast_metrics", COUNT, "op_void_nofast_metrics", 0, "op_void_nofast_metrics()"),
+    deno("op_u32", COUNT, "op_u32", 0, "accum += op_u32();"),
+    deno("op_option_u32", COUNT, "op_option_u32", 0, "accum += op_option_u32();"),
+    deno("op_string_bytestring", COUNT, "op_string_bytestring", 1, literal_call!("op_string_bytestring")),
+    deno("op_string_bytestring_no_side_effects", COUNT, "op_string_bytestring_no_side_effects", 1, literal_call!("op_string_bytestring_no_side_effects")),
+    deno("op_string", COUNT, "op_string", 1, literal_call!("op_string")),
+    deno("op_string_large_1000", COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_1000);"),
+    deno("op_string_large_1000000", LARGE_COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_1000000);"),
+    deno("op_string_onebyte", COUNT, "op_string_onebyte", 1, literal_call!("op_string_onebyte")),
+    deno("op_string_onebyte_large_1000", COUNT, "op_string_onebyte", 1, "accum += op_string_onebyte(LARGE_STRING_1000);"),
+    deno("op_string_onebyte_large_1000000", LARGE_COUNT, "op_string_onebyte", 1, "accum += op_string_onebyte(LARGE_STRING_1000000);"),
+    deno("op_string_large_utf8_1000", COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_UTF8_1000);"),
+    deno("op_string_large_utf8_1000000", LARGE_COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_UTF8_1000000);"),
+    deno("op_string_option_u32", COUNT, "op_string_option_u32", 1, literal_call!("op_string_option_u32")),
+    pending("op_string_serde", "op_string_serde", literal_call!("op_string_serde"), SERDE_PENDING),
+    pending("op_string_serde_large_1000", "op_string_serde", "accum += op_string_serde(LARGE_STRING_1000);", SERDE_PENDING),
+    pending("op_string_serde_large_utf8_1000", "op_string_serde", "accum += op_string_serde(LARGE_STRING_UTF8_1000);", SERDE_PENDING),
+    deno("op_string_owned", COUNT, "op_string_owned", 1, literal_call!("op_string_owned")),
+    deno("op_string_owned_large_1000", COUNT, "op_string_owned", 1, "accum += op_string_owned(LARGE_STRING_1000);"),
+    deno("op_string_owned_large_utf8_1000", COUNT, "op_string_owned", 1, "accum += op_string_owned(LARGE_STRING_UTF8_1000);"),
+    deno("op_v8_local", COUNT, "op_local", 1, "op_local('this is a reasonably long string that we would like to get the length of!');"),
+    deno("op_v8_local_scope", COUNT, "op_local_scope", 1, "op_local_scope('this is a reasonably long string that we would like to get the length of!');"),
+    deno("op_v8_local_nofast", COUNT, "op_local_nofast", 1, "op_local_nofast('this is a reasonably long string that we would like to get the length of!');"),
+    deno("op_bigint", COUNT, "op_bigint", 1, "op_bigint(0n);"),
+    deno("op_bigint_return", COUNT, "op_bigint_return", 1, "accum += op_bigint_return();"),
+    deno("op_v8_scope", COUNT, "op_scope", 1, "op_scope();"),
+    deno("op_v8_isolate_nofast", COUNT, "op_isolate_nofast", 1, "op_isolate_nofast();"),
+    deno("op_external", COUNT, "op_external", 1, "op_external(EXTERNAL)"),
+    deno("op_external_nofast", COUNT, "op_external_nofast", 1, "op_external_nofast(EXTERNAL)"),
+    deno("op_buffer", COUNT, "op_buffer", 1, "op_buffer(BUFFER)"),
+    pending("op_buffer_jsbuffer", "op_buffer_jsbuffer", "op_buffer_jsbuffer(BUFFER)", "needs JsBuffer (issue 9)"),
+    deno("op_buffer_nofast", COUNT, "op_buffer_nofast", 1, "op_buffer_nofast(BUFFER)"),
+    deno("op_arraybuffer", COUNT, "op_arraybuffer", 1, "op_arraybuffer(ARRAYBUFFER)"),
+    // opwire's own: flat strings (the fast path), Latin-1 around the stack buffer, returns.
+    own("op_string_flat_1000", "op_string", 1, "accum += op_string(FLAT);", "const FLAT = %FlattenString('*'.repeat(1000));"),
+    own("op_string_owned_flat_1000", "op_string_owned", 1, "accum += op_string_owned(FLAT);", "const FLAT = %FlattenString('*'.repeat(1000));"),
+    own("op_string_latin1_flat_100", "op_string", 1, "accum += op_string(FLAT);", "const FLAT = %FlattenString('é'.repeat(100));"),
+    own("op_string_latin1_flat_400", "op_string", 1, "accum += op_string(FLAT);", "const FLAT = %FlattenString('é'.repeat(400));"),
+    own("op_string_return", "op_string_return", 0, "accum += op_string_return().length;", ""),
+    own("op_string_return_large_1000", "op_string_return_large_1000", 0, "accum += op_string_return_large_1000().length;", ""),
+    own("op_string_return_utf8_1000", "op_string_return_utf8_1000", 0, "accum += op_string_return_utf8_1000().length;", ""),
+    own("op_static_str_return", "op_static_str_return", 0, "accum += op_static_str_return().length;", ""),
+    // The floors, in the same harness.
+    own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
+    own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
+    own("floor_js_call", "js_noop", 0, "js_noop()", "ops.js_noop = function () {}; %NeverOptimizeFunction(ops.js_noop);"),
+];
+
+/// deno_core 0.413's `sync_harness.js` (the binding aside: `ops` for `Deno.core.ops`).
+const HARNESS: &str = r#"const LARGE_STRING_1000000 = "*".repeat(1000000);
+const LARGE_STRING_1000 = "*".repeat(1000);
+const LARGE_STRING_UTF8_1000000 = "\u1000".repeat(1000000);
+const LARGE_STRING_UTF8_1000 = "\u1000".repeat(1000);
+const BUFFER = new Uint8Array(1024);
+const ARRAYBUFFER = new ArrayBuffer(1024);
+const { __OP__: op } = ops;
+const { op_make_external } = ops;
+const EXTERNAL = op_make_external();
+
+function __OP__(__ARGS__) {
+  return op(__ARGS__);
 }
 
-const BENCHES: &[Bench] = &[
-    Bench {
-        name: "baseline",
-        what: What {
-            setup: "",
-            // `| 0` keeps the sum a small integer: a growing double would deoptimize the loop.
-            call: "accum = (accum + i) | 0",
-            op: None,
-            count: 1000,
-        },
-    },
-    Bench {
-        name: "op_void",
-        what: js("ops.op_void()", "op_void"),
-    },
-    Bench {
-        name: "op_void_nofast",
-        what: js("ops.op_void_nofast()", "op_void_nofast"),
-    },
-    Bench {
-        name: "op_u32",
-        what: js("ops.op_u32(i)", "op_u32"),
-    },
-    Bench {
-        name: "op_option_u32",
-        what: js("ops.op_option_u32(i)", "op_option_u32"),
-    },
-    Bench {
-        name: "op_bigint",
-        what: js("ops.op_bigint(1234567890123n)", "op_bigint"),
-    },
-    Bench {
-        name: "op_bigint_return",
-        what: js("ops.op_bigint_return()", "op_bigint_return"),
-    },
-    Bench {
-        name: "op_string",
-        what: with_setup(
-            string_setup!("'x'.repeat(75)"),
-            "op_string",
-            "ops.op_string(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_large_1000",
-        what: with_setup(
-            string_setup!("'x'.repeat(1000)"),
-            "op_string",
-            "ops.op_string(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_large_1000000",
-        what: with_setup(
-            string_setup!("'x'.repeat(1000000)"),
-            "op_string",
-            "ops.op_string(S)",
-            5,
-        ),
-    },
-    Bench {
-        name: "op_string_large_utf8_1000",
-        what: with_setup(
-            string_setup!("'\\u1000'.repeat(1000)"),
-            "op_string",
-            "ops.op_string(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_large_utf8_1000000",
-        what: with_setup(
-            string_setup!("'\\u1000'.repeat(1000000)"),
-            "op_string",
-            "ops.op_string(S)",
-            5,
-        ),
-    },
-    // Not in the original list: Latin-1 strings whose UTF-8 fits the stack buffer, to measure
-    // its size against lending the thread-local buffer (README, "String buffer size").
-    Bench {
-        name: "op_string_latin1_100",
-        what: with_setup(
-            string_setup!("'é'.repeat(100)"),
-            "op_string",
-            "ops.op_string(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_latin1_400",
-        what: with_setup(
-            string_setup!("'é'.repeat(400)"),
-            "op_string",
-            "ops.op_string(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_onebyte",
-        what: with_setup(
-            string_setup!("'x'.repeat(75)"),
-            "op_string_onebyte",
-            "ops.op_string_onebyte(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_onebyte_large_1000",
-        what: with_setup(
-            string_setup!("'x'.repeat(1000)"),
-            "op_string_onebyte",
-            "ops.op_string_onebyte(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_onebyte_large_1000000",
-        what: with_setup(
-            string_setup!("'x'.repeat(1000000)"),
-            "op_string_onebyte",
-            "ops.op_string_onebyte(S)",
-            5,
-        ),
-    },
-    Bench {
-        name: "op_string_bytestring",
-        what: with_setup(
-            string_setup!("'x'.repeat(75)"),
-            "op_string_bytestring",
-            "ops.op_string_bytestring(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_owned",
-        what: with_setup(
-            string_setup!("'x'.repeat(75)"),
-            "op_string_owned",
-            "ops.op_string_owned(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_owned_large_1000",
-        what: with_setup(
-            string_setup!("'x'.repeat(1000)"),
-            "op_string_owned",
-            "ops.op_string_owned(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_owned_large_utf8_1000",
-        what: with_setup(
-            string_setup!("'\\u1000'.repeat(1000)"),
-            "op_string_owned",
-            "ops.op_string_owned(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_option_u32",
-        what: with_setup(
-            string_setup!("'x'.repeat(75)"),
-            "op_string_option_u32",
-            "ops.op_string_option_u32(S, i)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_string_return",
-        what: js("ops.op_string_return()", "op_string_return"),
-    },
-    Bench {
-        name: "op_string_return_large_1000",
-        what: js(
-            "ops.op_string_return_large_1000()",
-            "op_string_return_large_1000",
-        ),
-    },
-    Bench {
-        name: "op_string_return_utf8_1000",
-        what: js(
-            "ops.op_string_return_utf8_1000()",
-            "op_string_return_utf8_1000",
-        ),
-    },
-    Bench {
-        name: "op_static_str_return",
-        what: js("ops.op_static_str_return()", "op_static_str_return"),
-    },
-    Bench {
-        name: "op_local",
-        what: with_setup("const S = {};", "op_local", "ops.op_local(S)", 1000),
-    },
-    Bench {
-        name: "op_local_nofast",
-        what: with_setup(
-            "const S = {};",
-            "op_local_nofast",
-            "ops.op_local_nofast(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_scope",
-        what: js("ops.op_scope()", "op_scope"),
-    },
-    Bench {
-        name: "op_external",
-        what: with_setup(
-            "const S = ops.op_make_external();",
-            "op_external",
-            "ops.op_external(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_external_nofast",
-        what: with_setup(
-            "const S = ops.op_make_external();",
-            "op_external_nofast",
-            "ops.op_external_nofast(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_buffer",
-        what: with_setup(
-            "const S = new Uint8Array(1024);",
-            "op_buffer",
-            "ops.op_buffer(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_buffer_nofast",
-        what: with_setup(
-            "const S = new Uint8Array(1024);",
-            "op_buffer_nofast",
-            "ops.op_buffer_nofast(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "op_arraybuffer",
-        what: with_setup(
-            "const S = new ArrayBuffer(1024);",
-            "op_arraybuffer",
-            "ops.op_arraybuffer(S)",
-            1000,
-        ),
-    },
-    Bench {
-        name: "floor_raw_fast_call",
-        what: What {
-            setup: "",
-            call: "raw_fast_noop()",
-            op: None,
-            count: 1000,
-        },
-    },
-    Bench {
-        name: "floor_js_call",
-        what: What {
-            setup: "function js_noop(x) { return x; } %NeverOptimizeFunction(js_noop);",
-            call: "js_noop(i)",
-            op: None,
-            count: 1000,
-        },
-    },
-];
+let accum = __INIT__;
+let __index__ = 0;
+__PERCENT__PrepareFunctionForOptimization(__OP__);
+__CALL__;
+__PERCENT__OptimizeFunctionOnNextCall(__OP__);
+__CALL__;
+
+function bench() {
+  let accum = __INIT__;
+  for (let __index__ = 0; __index__ < __COUNT__; __index__++) __CALL__;
+  return accum;
+}
+__PERCENT__PrepareFunctionForOptimization(bench);
+bench();
+__PERCENT__OptimizeFunctionOnNextCall(bench);
+bench();
+"#;
+
+/// The harness for one bench, with deno's substitutions; ends with `bench` as its value.
+fn bench_source(bench: &Bench, count: u32) -> String {
+    let args = (0..bench.args)
+        .map(|n| format!("arg{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let init = if bench.op.contains("bigint") {
+        "0n"
+    } else {
+        "0"
+    };
+    let mut harness = HARNESS.to_owned();
+    for (key, value) in [
+        ("PERCENT", "%"),
+        ("CALL", bench.call),
+        ("COUNT", &count.to_string()),
+        ("ARGS", &args),
+        ("OP", bench.op),
+        ("INIT", init),
+    ] {
+        harness = harness.replace(&format!("__{key}__"), value);
+    }
+    format!("{}\n{harness}\nbench", bench.setup)
+}
 
 /// Command-line options.
 struct Options {
@@ -355,11 +229,12 @@ struct Options {
     quick: bool,
     save_baseline: Option<String>,
     baseline: Option<String>,
+    reference: Option<PathBuf>,
     out_dir: PathBuf,
 }
 
 const USAGE: &str = "usage: bench-ops [--filter <substring>] [--quick] [--save-baseline <name>] \
-                     [--baseline <name>] [--out-dir <dir>]";
+                     [--baseline <name>] [--reference <results.json>] [--out-dir <dir>]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -367,6 +242,7 @@ fn parse_options() -> Result<Options, String> {
         quick: false,
         save_baseline: None,
         baseline: None,
+        reference: None,
         out_dir: PathBuf::from("target/bench-ops"),
     };
     let mut args = std::env::args().skip(1);
@@ -380,6 +256,7 @@ fn parse_options() -> Result<Options, String> {
             "--quick" => options.quick = true,
             "--save-baseline" => options.save_baseline = Some(value("--save-baseline")?),
             "--baseline" => options.baseline = Some(value("--baseline")?),
+            "--reference" => options.reference = Some(PathBuf::from(value("--reference")?)),
             "--out-dir" => options.out_dir = PathBuf::from(value("--out-dir")?),
             "--bench" => {} // passed by `cargo bench`; harmless
             "-h" | "--help" => return Err(USAGE.to_owned()),
@@ -417,6 +294,12 @@ fn main() {
             count_divisor: 1,
         }
     };
+    let reference = options.reference.as_ref().map(|path| {
+        report::Reference::load(path).unwrap_or_else(|err| {
+            eprintln!("cannot read the reference {}: {err}", path.display());
+            std::process::exit(2);
+        })
+    });
     runtime_core::set_v8_flags(&["--allow-natives-syntax"])
         .expect("flags before the first runtime");
 
@@ -435,23 +318,30 @@ fn main() {
     }
 
     let mut results = Vec::new();
+    let mut pending = Vec::new();
     for (index, bench) in selected.iter().enumerate() {
-        eprint!("[{}/{}] {:<34}", index + 1, selected.len(), bench.name);
-        let What {
-            setup,
-            call,
-            op,
-            count,
-        } = bench.what;
-        let count = (count / plan.count_divisor).max(1);
-        let result = run_bench(bench.name, setup, call, op, count, &plan);
+        eprint!("[{}/{}] {:<38}", index + 1, selected.len(), bench.name);
+        if let Some(why) = bench.pending {
+            eprintln!("   pending: {why}");
+            pending.push(report::Pending {
+                name: bench.name.to_owned(),
+                why: why.to_owned(),
+            });
+            continue;
+        }
+        let count = (bench.count / plan.count_divisor).max(1);
+        let result = run_bench(bench, count, &plan);
         eprintln!("{:>10.2} ns/call", result.ns_per_call);
         results.push(result);
     }
 
     let results = Results {
+        mode: if options.quick { "quick" } else { "full" }.to_owned(),
+        commit: report::git_commit(),
+        date: report::utc_now(),
         v8: v8::V8::get_version().to_owned(),
         results,
+        pending,
     };
     let previous_path = match &options.baseline {
         Some(name) => options
@@ -464,12 +354,30 @@ fn main() {
     if options.baseline.is_some() && previous.is_none() {
         eprintln!("warning: no baseline at {}", previous_path.display());
     }
-    println!("{}", report::table(&results, previous.as_ref()));
+    let previous = previous.filter(|previous| {
+        let same = previous.mode == results.mode;
+        if !same {
+            eprintln!(
+                "note: {} is a {} run; no Δ% against this {} run",
+                previous_path.display(),
+                previous.mode,
+                results.mode
+            );
+        }
+        same
+    });
+    println!(
+        "{}",
+        report::table(&results, previous.as_ref(), reference.as_ref())
+    );
 
     std::fs::create_dir_all(&options.out_dir).expect("create the output directory");
     results.save(&options.out_dir.join("results.json"));
-    std::fs::write(options.out_dir.join("report.svg"), report::svg(&results))
-        .expect("write report.svg");
+    std::fs::write(
+        options.out_dir.join("report.svg"),
+        report::svg(&results, reference.as_ref()),
+    )
+    .expect("write report.svg");
     if let Some(name) = &options.save_baseline {
         let dir = options.out_dir.join("baselines");
         std::fs::create_dir_all(&dir).expect("create the baselines directory");
@@ -481,57 +389,45 @@ fn main() {
     );
 }
 
-/// The JavaScript of one bench: a wrapper around the call and `bench()` looping over it, both
-/// optimized before anything is measured.
-fn bench_source(setup: &str, call: &str, count: u32) -> String {
-    format!(
-        "{setup}
-        globalThis.accum = 0;
-        function wrapper(i) {{ {call}; }}
-        function bench() {{ for (let i = 0; i < {count}; i++) wrapper(i); }}
-        %PrepareFunctionForOptimization(wrapper);
-        %PrepareFunctionForOptimization(bench);
-        bench(); bench();
-        %OptimizeFunctionOnNextCall(wrapper);
-        %OptimizeFunctionOnNextCall(bench);
-        bench();
-        bench"
-    )
-}
-
+/// A runtime with the bench ops and the floors; as deno's bench runtime, a (do-nothing)
+/// metrics observer for the ops whose names end in `_metrics`.
 fn new_runtime(op_call_counters: bool) -> Runtime {
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: vec![ops::extension()],
         op_call_counters,
+        op_metrics_factory_fn: Some(Box::new(|decl| {
+            decl.name
+                .ends_with("_metrics")
+                .then(|| Rc::new(|_: &_, _, _| {}) as runtime_core::OpMetricsFn)
+        })),
         ..Default::default()
     });
-    runtime.with_scope(ops::install_raw_fast_noop);
+    runtime.with_scope(ops::install_floors);
     runtime
 }
 
-fn run_bench(
-    name: &'static str,
-    setup: &str,
-    call: &str,
-    op: Option<&str>,
-    count: u32,
-    plan: &Plan,
-) -> BenchResult {
-    let source = bench_source(setup, call, count);
-    let path = op.map_or("n/a", |op| path_taken(&source, op));
+fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
+    let source = bench_source(bench, count);
+    // The baseline does not call its op; the floors are not ops.
+    let path = if bench.call.contains(bench.op) && bench.op.starts_with("op_") {
+        path_taken(&source, bench.op)
+    } else {
+        "n/a"
+    };
 
     let mut runtime = new_runtime(false);
-    let bench = runtime
-        .execute_script(name, &source)
-        .unwrap_or_else(|err| panic!("{name}: {err}"));
+    let bench_fn = runtime
+        .execute_script(bench.name, &source)
+        .unwrap_or_else(|err| panic!("{}: {err}", bench.name));
     let (samples, allocs, bytes, calls) = runtime.with_scope(|scope| {
-        let bench = v8::Local::new(scope, &bench);
-        let bench = v8::Local::<v8::Function>::try_from(bench).expect("the script ends with bench");
+        let bench_fn = v8::Local::new(scope, &bench_fn);
+        let bench_fn =
+            v8::Local::<v8::Function>::try_from(bench_fn).expect("the script ends with bench");
         let receiver = v8::undefined(scope).into();
         let mut call_bench = |times: u64| {
             v8::scope!(let scope, scope);
             for _ in 0..times {
-                bench
+                bench_fn
                     .call(scope, receiver, &[])
                     .expect("bench() does not throw");
             }
@@ -555,7 +451,7 @@ fn run_bench(
         });
         (samples, allocs, bytes, calls)
     });
-    BenchResult::from_samples(name, samples, allocs, bytes, calls, path)
+    BenchResult::from_samples(bench.name, samples, allocs, bytes, calls, path)
 }
 
 /// Runs the bench once more in a runtime with op call counters on: which path did the

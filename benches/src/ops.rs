@@ -1,55 +1,119 @@
-//! The ops the benchmark calls, and the hand-written floor.
+//! The ops the benchmark calls: deno_core 0.413's `benches/ops/sync.rs` ops with their exact
+//! signatures and bodies (`#[op2(...)]` → `#[op(...)]`; `#[serde] ByteString` → `ByteString`),
+//! opwire's own extra ops, and the hand-written floors.
 
 use std::borrow::Cow;
+use std::ffi::c_void;
 
 use runtime_core::{op, v8, ByteString, Extension};
 
-#[op]
+// ---- deno's ops, one to one ----------------------------------------------------------------
+
+#[op(fast)]
 pub fn op_void() {}
+
+#[op(fast, no_side_effects)]
+pub fn op_void_no_side_effects() {}
 
 #[op(nofast)]
 pub fn op_void_nofast() {}
 
-#[op]
-pub fn op_u32(x: u32) -> u32 {
-    x
+#[op(nofast, no_side_effects)]
+pub fn op_void_nofast_no_side_effects() {}
+
+#[op(fast)]
+pub fn op_void_metrics() {}
+
+#[op(nofast)]
+pub fn op_void_nofast_metrics() {}
+
+#[op(fast)]
+pub fn op_u32() -> u32 {
+    1
 }
 
 #[op]
-pub fn op_bigint(#[bigint] x: u64) {
-    std::hint::black_box(x);
+pub fn op_option_u32() -> Option<u32> {
+    Some(1)
+}
+
+#[op(fast)]
+pub fn op_string(#[string] s: &str) -> u32 {
+    s.len() as _
+}
+
+#[op(fast)]
+pub fn op_string_onebyte(#[string(onebyte)] s: Cow<[u8]>) -> u32 {
+    s.len() as _
 }
 
 #[op]
+pub fn op_string_bytestring(s: ByteString) -> u32 {
+    s.len() as _
+}
+
+#[op(no_side_effects)]
+pub fn op_string_bytestring_no_side_effects(s: ByteString) -> u32 {
+    s.len() as _
+}
+
+#[op(fast)]
+pub fn op_string_owned(#[string] s: String) -> u32 {
+    s.len() as _
+}
+
+#[op]
+pub fn op_string_option_u32(#[string] s: &str) -> Option<u32> {
+    Some(s.len() as _)
+}
+
+#[op(fast)]
+pub fn op_local(_s: v8::Local<v8::String>) {}
+
+/// deno's is `#[op2(fast)]`; opwire gives no fast path to ops that take the scope.
+#[op]
+pub fn op_local_scope<'s>(_scope: &mut v8::PinScope<'s, '_>, _s: v8::Local<'s, v8::String>) {}
+
+#[op(nofast)]
+pub fn op_local_nofast(_s: v8::Local<v8::String>) {}
+
+/// deno's is `#[op2(fast)]`; see `op_local_scope`.
+#[op]
+pub fn op_scope(_scope: &mut v8::PinScope) {}
+
+#[op(nofast)]
+pub fn op_isolate_nofast(_isolate: &mut v8::Isolate) {}
+
+#[op(fast)]
+pub fn op_make_external() -> *const c_void {
+    std::ptr::null()
+}
+
+#[op(fast)]
+pub fn op_bigint(#[bigint] _input: u64) {}
+
+#[op(fast)]
 #[bigint]
 pub fn op_bigint_return() -> u64 {
-    std::hint::black_box(1 << 60)
+    0
 }
 
-#[op]
-pub fn op_scope(scope: &mut v8::PinScope) {
-    std::hint::black_box(scope);
-}
+#[op(fast)]
+pub fn op_external(_input: *const c_void) {}
 
-#[op]
-pub fn op_string(#[string] s: &str) {
-    std::hint::black_box(s);
-}
+#[op(nofast)]
+pub fn op_external_nofast(_input: *const c_void) {}
 
-#[op]
-pub fn op_string_onebyte(#[string(onebyte)] s: Cow<[u8]>) {
-    std::hint::black_box(s);
-}
+#[op(fast)]
+pub fn op_buffer(#[buffer] _buffer: &[u8]) {}
 
-#[op]
-pub fn op_string_bytestring(s: ByteString) {
-    std::hint::black_box(s);
-}
+#[op(nofast)]
+pub fn op_buffer_nofast(#[buffer] _buffer: &[u8]) {}
 
-#[op]
-pub fn op_string_owned(#[string] s: String) {
-    std::hint::black_box(s);
-}
+#[op(fast)]
+pub fn op_arraybuffer(#[arraybuffer] _buffer: &[u8]) {}
+
+// ---- opwire's own ----------------------------------------------------------------------------
 
 #[op]
 pub fn op_string_return() -> String {
@@ -71,114 +135,88 @@ pub fn op_static_str_return() -> &'static str {
     std::hint::black_box("a static string for op_static_str_return")
 }
 
-#[op]
-pub fn op_option_u32(x: Option<u32>) {
-    std::hint::black_box(x);
-}
-
-#[op]
-pub fn op_string_option_u32(#[string] s: &str, x: Option<u32>) {
-    std::hint::black_box((s, x));
-}
-
-#[op]
-pub fn op_local(value: v8::Local<v8::Value>) {
-    std::hint::black_box(value);
-}
-
-#[op(nofast)]
-pub fn op_local_nofast(value: v8::Local<v8::Value>) {
-    std::hint::black_box(value);
-}
-
-#[op]
-pub fn op_external(pointer: *const std::ffi::c_void) {
-    std::hint::black_box(pointer);
-}
-
-#[op(nofast)]
-pub fn op_external_nofast(pointer: *const std::ffi::c_void) {
-    std::hint::black_box(pointer);
-}
-
-/// The External the external benches pass.
-#[op]
-pub fn op_make_external() -> *const std::ffi::c_void {
-    static TARGET: u8 = 0;
-    &TARGET as *const u8 as *const std::ffi::c_void
-}
-
-#[op]
-pub fn op_buffer(#[buffer] bytes: &[u8]) {
-    std::hint::black_box(bytes);
-}
-
-#[op(nofast)]
-pub fn op_buffer_nofast(#[buffer] bytes: &[u8]) {
-    std::hint::black_box(bytes);
-}
-
-#[op]
-pub fn op_arraybuffer(#[arraybuffer] bytes: &[u8]) {
-    std::hint::black_box(bytes);
-}
-
 /// Every op the benchmark registers.
 pub fn extension() -> Extension {
-    Extension::new("bench").ops(&[
-        op_void::DECL,
-        op_void_nofast::DECL,
-        op_u32::DECL,
-        op_bigint::DECL,
-        op_bigint_return::DECL,
-        op_scope::DECL,
-        op_string::DECL,
-        op_string_onebyte::DECL,
-        op_string_bytestring::DECL,
-        op_string_owned::DECL,
-        op_string_return::DECL,
-        op_string_return_large_1000::DECL,
-        op_string_return_utf8_1000::DECL,
-        op_static_str_return::DECL,
-        op_option_u32::DECL,
-        op_string_option_u32::DECL,
-        op_local::DECL,
-        op_local_nofast::DECL,
-        op_external::DECL,
-        op_external_nofast::DECL,
-        op_make_external::DECL,
-        op_buffer::DECL,
-        op_buffer_nofast::DECL,
-        op_arraybuffer::DECL,
-    ])
+    Extension::new("bench")
+        .ops(&[
+            op_void::DECL,
+            op_void_no_side_effects::DECL,
+            op_void_nofast::DECL,
+            op_void_nofast_no_side_effects::DECL,
+            op_void_metrics::DECL,
+            op_void_nofast_metrics::DECL,
+            op_u32::DECL,
+            op_option_u32::DECL,
+            op_string::DECL,
+            op_string_onebyte::DECL,
+            op_string_bytestring::DECL,
+            op_string_bytestring_no_side_effects::DECL,
+            op_string_owned::DECL,
+            op_string_option_u32::DECL,
+            op_local::DECL,
+            op_local_scope::DECL,
+            op_local_nofast::DECL,
+            op_scope::DECL,
+            op_isolate_nofast::DECL,
+            op_make_external::DECL,
+            op_bigint::DECL,
+            op_bigint_return::DECL,
+            op_external::DECL,
+            op_external_nofast::DECL,
+            op_buffer::DECL,
+            op_buffer_nofast::DECL,
+            op_arraybuffer::DECL,
+            op_string_return::DECL,
+            op_string_return_large_1000::DECL,
+            op_string_return_utf8_1000::DECL,
+            op_static_str_return::DECL,
+        ])
+        .state(|state| {
+            // deno's bench extension puts these; no op reads them.
+            state.put(1234u32);
+            state.put(10000u16);
+        })
 }
 
-/// The floor: a fast function written by hand against rusty_v8, no macro, no op context.
+// ---- the floors: written by hand against rusty_v8, no macro, no op context -------------------
+
 extern "C" fn raw_fast_noop(_receiver: v8::Local<v8::Object>) {}
 
-fn raw_slow_noop(
+fn raw_noop(
     _scope: &mut v8::PinScope,
     _args: v8::FunctionCallbackArguments,
     _rv: v8::ReturnValue<v8::Value>,
 ) {
 }
 
-const RAW_FAST_NOOP: v8::fast_api::CFunction = v8::fast_api::CFunction::new(
-    raw_fast_noop as *const std::ffi::c_void,
+const RAW_FAST_NOOP: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new(
+    raw_fast_noop as *const c_void,
     &v8::fast_api::CFunctionInfo::new(
         v8::fast_api::Type::Void.as_info(),
         &[v8::fast_api::Type::V8Value.as_info()],
         v8::fast_api::Int64Representation::Number,
     ),
-);
+)];
 
-/// Installs `globalThis.raw_fast_noop`.
-pub fn install_raw_fast_noop(scope: &mut v8::PinScope<'_, '_>) {
-    let template = v8::FunctionTemplate::builder(raw_slow_noop).build_fast(scope, &[RAW_FAST_NOOP]);
-    let function = template.get_function(scope).expect("template instantiates");
-    let name = v8::String::new(scope, "raw_fast_noop").expect("short name");
+/// A `FunctionCallback` that does nothing at all: the floor of every slow call.
+unsafe extern "C" fn raw_slow_noop(_info: *const v8::FunctionCallbackInfo) {}
+
+/// Puts the floors on the ops object, where the harness reads ops: `raw_fast_noop` (a fast
+/// function doing nothing; its slow twin does nothing either), `raw_slow_noop` (a
+/// `FunctionCallback` doing nothing) and `js_noop` (a JavaScript function never optimized).
+pub fn install_floors(scope: &mut v8::PinScope<'_, '_>) {
     let global = scope.get_current_context().global(scope);
-    global
-        .set(scope, name.into(), function.into())
-        .expect("setting a global cannot throw");
+    let key = v8::String::new(scope, "ops").expect("short name");
+    let ops = global
+        .get(scope, key.into())
+        .and_then(|ops| v8::Local::<v8::Object>::try_from(ops).ok())
+        .expect("the ops object");
+    let fast = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_NOOP);
+    let slow = v8::FunctionTemplate::builder_raw(raw_slow_noop).build(scope);
+    for (name, template) in [("raw_fast_noop", fast), ("raw_slow_noop", slow)] {
+        let function = template.get_function(scope).expect("template instantiates");
+        let name = v8::String::new(scope, name).expect("short name");
+        ops.set(scope, name.into(), function.into())
+            .expect("setting a property cannot throw");
+    }
 }

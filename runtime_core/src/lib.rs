@@ -34,8 +34,8 @@
 //! | `#[bigint] i64`, `#[bigint] u64` | a BigInt | `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` |
 //! | `#[string] &str`, `#[string] Cow<str>`, `#[string] String` | a string | its UTF-8; lone surrogates become U+FFFD (as `String.prototype.toWellFormed`) |
 //! | `#[string(onebyte)] Cow<[u8]>`, [`ByteString`] | a string whose characters are all at most U+00FF | its Latin-1 bytes, no UTF-8 validation; a wider character throws a `TypeError` |
-//! | `#[buffer] &[u8]`, `#[buffer] &mut [u8]` | a Uint8Array | its bytes (offset and length of the view), borrowed; a detached buffer throws a `TypeError` |
-//! | `#[buffer(copy)] Vec<u8>`, `#[buffer(copy)] Box<[u8]>` | a Uint8Array | a copy of its bytes |
+//! | `#[buffer] &[u8]`, `#[buffer] &mut [u8]` | a Uint8Array, or any ArrayBufferView (as deno_core) | its bytes (offset and length of the view), borrowed; a detached buffer throws a `TypeError` |
+//! | `#[buffer(copy)] Vec<u8>`, `#[buffer(copy)] Box<[u8]>` | likewise | a copy of its bytes |
 //! | `#[arraybuffer] &[u8]`, `#[arraybuffer] &mut [u8]` | an ArrayBuffer | its bytes, borrowed |
 //! | `v8::Local<v8::Value>` | any value | the handle |
 //! | `v8::Local<v8::Object>` (and `String`, `Function`, `Array`, ...) | a value of that kind | the handle |
@@ -71,6 +71,7 @@ mod error;
 mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+mod metrics;
 mod op_error;
 mod ops;
 mod platform;
@@ -85,8 +86,9 @@ pub mod __op;
 
 pub use error::{JsError, JsErrorKind};
 pub use extension::Extension;
+pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
-pub use ops::{FastFn, OpCallCounts, OpDecl, OpFlags};
+pub use ops::{FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use state::OpState;

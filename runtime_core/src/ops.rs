@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use crate::metrics::OpMetricsFn;
 use crate::{OpState, TerminationHandle};
 
 /// What `#[op]` generates for one op: everything `Runtime` needs to install it.
@@ -15,6 +16,8 @@ pub struct OpDecl {
     pub arg_names: &'static [&'static str],
     /// The `FunctionCallback` for calls that do not take the fast path.
     pub slow_fn: v8::FunctionCallback,
+    /// The same, reporting to the op's metrics observer (registered for ops that have one).
+    pub slow_fn_metered: v8::FunctionCallback,
     /// The Fast API functions, when the signature allows a fast call.
     pub fast_fn: Option<FastFn>,
     /// Flags from the attribute (`#[op(no_side_effects)]`).
@@ -28,14 +31,14 @@ impl OpDecl {
     }
 }
 
-/// The two Fast API variants of one op: identical but for counting fast calls, so that a
-/// runtime without call counters pays nothing for them.
+/// The two Fast API variants of one op: identical but for reporting to a metrics observer, so
+/// that an op without one pays nothing for metrics.
 #[derive(Clone, Copy)]
 pub struct FastFn {
-    /// Registered when op call counters are off.
+    /// Registered for ops without a metrics observer.
     pub plain: v8::fast_api::CFunction,
-    /// Registered when op call counters are on: counts, then does what `plain` does.
-    pub counted: v8::fast_api::CFunction,
+    /// Registered for ops with one: reports dispatch and outcome around what `plain` does.
+    pub metered: v8::fast_api::CFunction,
 }
 
 /// Op flags set by `#[op(...)]`.
@@ -68,7 +71,8 @@ pub struct OpCallCounts {
 /// data (`v8::External`).
 pub struct OpCtx {
     pub(crate) decl: &'static OpDecl,
-    pub(crate) counting: bool,
+    /// The op's metrics observer (the call counters are one).
+    pub(crate) metrics: Option<OpMetricsFn>,
     pub(crate) fast_calls: Cell<u64>,
     pub(crate) slow_calls: Cell<u64>,
     pub(crate) state: Rc<RefCell<OpState>>,
@@ -91,13 +95,13 @@ pub(crate) struct StaticStrEntry {
 impl OpCtx {
     pub(crate) fn new(
         decl: &'static OpDecl,
-        counting: bool,
+        metrics: Option<OpMetricsFn>,
         state: Rc<RefCell<OpState>>,
         termination: TerminationHandle,
     ) -> Self {
         Self {
             decl,
-            counting,
+            metrics,
             fast_calls: Cell::new(0),
             slow_calls: Cell::new(0),
             state,

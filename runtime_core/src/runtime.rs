@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 
+use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
 use crate::{init_v8, Extension, JsError, OpCallCounts, OpDecl, OpState, TerminationHandle};
 
@@ -15,8 +16,13 @@ pub struct RuntimeOptions {
     /// The global object the ops are installed on: `globalThis[ops_object_name].op_name`.
     pub ops_object_name: &'static str,
     /// Count calls per op and per path (fast, slow); see [`Runtime::op_call_counts`]. Off by
-    /// default: the fast path of a runtime without counters does no counting work at all.
+    /// default: a runtime without counters does no counting work at all. (The counters are
+    /// a metrics observer, run before any from `op_metrics_factory_fn`.)
     pub op_call_counters: bool,
+    /// Chooses a metrics observer per op, told of each call's dispatch and outcome (as
+    /// deno_core's `op_metrics_factory_fn`). Ops it gives none run variants of their
+    /// functions that do no metrics work at all.
+    pub op_metrics_factory_fn: Option<OpMetricsFactoryFn>,
 }
 
 impl Default for RuntimeOptions {
@@ -25,6 +31,7 @@ impl Default for RuntimeOptions {
             extensions: Vec::new(),
             ops_object_name: "ops",
             op_call_counters: false,
+            op_metrics_factory_fn: None,
         }
     }
 }
@@ -117,9 +124,20 @@ impl Runtime {
                     decl.name,
                     extension.name()
                 );
+                let observer = options
+                    .op_metrics_factory_fn
+                    .as_ref()
+                    .and_then(|factory| factory(decl));
+                let metrics = match (options.op_call_counters, observer) {
+                    (true, Some(observer)) => {
+                        Some(metrics::both(metrics::call_counter(), observer))
+                    }
+                    (true, None) => Some(metrics::call_counter()),
+                    (false, observer) => observer,
+                };
                 op_ctxs.push(OpCtx::new(
                     decl,
-                    options.op_call_counters,
+                    metrics,
                     state.clone(),
                     termination.clone(),
                 ));
@@ -266,7 +284,13 @@ fn install_op<'s>(
     } else {
         v8::SideEffectType::HasSideEffect
     };
-    let builder = v8::FunctionTemplate::builder_raw(decl.slow_fn)
+    let metered = op_ctx.metrics.is_some();
+    let slow_fn = if metered {
+        decl.slow_fn_metered
+    } else {
+        decl.slow_fn
+    };
+    let builder = v8::FunctionTemplate::builder_raw(slow_fn)
         .data(data.into())
         .length(decl.arity() as i32)
         .side_effect_type(side_effects)
@@ -275,8 +299,8 @@ fn install_op<'s>(
         .constructor_behavior(v8::ConstructorBehavior::Throw);
     let template = match &decl.fast_fn {
         Some(fast_fn) => {
-            let c_function = if op_ctx.counting {
-                &fast_fn.counted
+            let c_function = if metered {
+                &fast_fn.metered
             } else {
                 &fast_fn.plain
             };

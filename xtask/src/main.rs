@@ -43,7 +43,6 @@ fn bench_ops(args: Vec<String>) {
         .args([
             "run",
             "--release",
-            "--quiet",
             "--package",
             "opwire_benches",
             "--bin",

@@ -921,6 +921,74 @@ impl ArgKind {
         }
     }
 
+    /// Whether reading the argument on the slow path needs a handle scope (it makes handles
+    /// or may allocate on the V8 heap). Ops none of whose kinds do run without one, which is
+    /// most of a slow call's fixed cost.
+    pub fn slow_needs_scope(self) -> bool {
+        match self {
+            ArgKind::Bool
+            | ArgKind::I8
+            | ArgKind::I16
+            | ArgKind::I32
+            | ArgKind::U8
+            | ArgKind::U16
+            | ArgKind::U32
+            | ArgKind::F32
+            | ArgKind::F64
+            | ArgKind::BigIntI64
+            | ArgKind::BigIntU64 => false,
+            // A string is read through a `ValueView`, which may flatten it (an allocation).
+            ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString => true,
+            // Buffers make handles only on rare paths (detached, on-heap `&mut`), which make a
+            // scope of their own.
+            ArgKind::Buffer { .. }
+            | ArgKind::BufferVec
+            | ArgKind::BufferBox
+            | ArgKind::ArrayBuffer { .. } => false,
+            ArgKind::Local(_) | ArgKind::External { .. } => false,
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => false,
+            ArgKind::FromV8 | ArgKind::Scope | ArgKind::Isolate => true,
+        }
+    }
+
+    /// Whether the op can reach the runtime's `TerminationHandle` (in the op state), and so
+    /// request termination during the call. (`terminate_execution` on the isolate takes
+    /// effect at V8's next interrupt check, or when the script ends: checking after every op
+    /// that takes the scope or the isolate would cost them a third of a bare call.)
+    pub fn can_request_termination(self) -> bool {
+        match self {
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => true,
+            ArgKind::Scope | ArgKind::Isolate => false,
+            ArgKind::Bool
+            | ArgKind::I8
+            | ArgKind::I16
+            | ArgKind::I32
+            | ArgKind::U8
+            | ArgKind::U16
+            | ArgKind::U32
+            | ArgKind::F32
+            | ArgKind::F64
+            | ArgKind::BigIntI64
+            | ArgKind::BigIntU64
+            | ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString
+            | ArgKind::Buffer { .. }
+            | ArgKind::BufferVec
+            | ArgKind::BufferBox
+            | ArgKind::ArrayBuffer { .. }
+            | ArgKind::Local(_)
+            | ArgKind::External { .. }
+            | ArgKind::FromV8 => false,
+        }
+    }
+
     /// Whether the argument comes from a JavaScript argument (and so has a position).
     pub fn is_js_visible(self) -> bool {
         !matches!(
@@ -1093,6 +1161,33 @@ impl RetKind {
             RetKind::BytesBox => set("ret_bytes_box", None),
             RetKind::External => set("ret_external", None),
             RetKind::ToV8 => set("ret_to_v8", None),
+        }
+    }
+
+    /// Whether setting this return value on the slow path needs a handle scope (it makes a
+    /// value on the V8 heap).
+    pub fn slow_needs_scope(self) -> bool {
+        match self {
+            RetKind::Unit
+            | RetKind::Bool
+            | RetKind::I8
+            | RetKind::I16
+            | RetKind::I32
+            | RetKind::U8
+            | RetKind::U16
+            | RetKind::U32
+            | RetKind::F32
+            | RetKind::F64 => false,
+            RetKind::BigIntI64
+            | RetKind::BigIntU64
+            | RetKind::String
+            | RetKind::StaticStr
+            | RetKind::CowStr
+            | RetKind::ByteString
+            | RetKind::BytesVec
+            | RetKind::BytesBox
+            | RetKind::External
+            | RetKind::ToV8 => true,
         }
     }
 
@@ -1269,6 +1364,19 @@ impl Op {
             .filter(|arg| arg.kind.may_allocate_during_call())
             .count();
         !self.can_run_js() && allocating == 1
+    }
+
+    /// Whether the slow path needs a handle scope: some argument or the return value does.
+    pub fn slow_needs_scope(&self) -> bool {
+        self.args.iter().any(|arg| arg.kind.slow_needs_scope()) || self.ret.kind.slow_needs_scope()
+    }
+
+    /// Whether the op may request termination during the call (see
+    /// [`ArgKind::can_request_termination`]).
+    pub fn can_request_termination(&self) -> bool {
+        self.args
+            .iter()
+            .any(|arg| arg.kind.can_request_termination())
     }
 
     /// Whether the fast function's 64-bit integers are BigInts (V8 has one setting per

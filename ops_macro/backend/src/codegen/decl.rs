@@ -18,8 +18,8 @@ pub fn decl(op: &Op) -> TokenStream {
                     Self::fast_fn as *const ::std::ffi::c_void,
                     &Self::FAST_FN_INFO,
                 ),
-                counted: ::runtime_core::v8::fast_api::CFunction::new(
-                    Self::fast_fn_counted as *const ::std::ffi::c_void,
+                metered: ::runtime_core::v8::fast_api::CFunction::new(
+                    Self::fast_fn_metered as *const ::std::ffi::c_void,
                     &Self::FAST_FN_INFO,
                 ),
             })
@@ -32,6 +32,7 @@ pub fn decl(op: &Op) -> TokenStream {
             name: #name,
             arg_names: &[#(#arg_names),*],
             slow_fn: Self::slow_fn,
+            slow_fn_metered: Self::slow_fn_metered,
             fast_fn: #fast_fn,
             flags: ::runtime_core::OpFlags {
                 no_side_effects: #no_side_effects,

@@ -67,8 +67,9 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
     }
 }
 
+/// `fn fast_body(receiver, params.., options) -> Option<ret>`,
 /// `extern "C" fn fast_fn(receiver, params.., options) -> ret` and
-/// `extern "C" fn fast_fn_counted(receiver, params.., options) -> ret`.
+/// `extern "C" fn fast_fn_metered(receiver, params.., options) -> ret`.
 pub fn fast_fn(op: &Op) -> TokenStream {
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
@@ -82,11 +83,9 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         FastRet::Value { ctype, .. } => ctype,
         FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
     };
-    // What the function returns when it has thrown: V8 ignores it.
-    let bail = match ctype_rust(ret_ctype) {
-        None => quote!(return),
-        Some(ty) => quote!(return <#ty as ::runtime_core::__op::FastDefault>::fast_default()),
-    };
+    // The body returns `None` when it has thrown (each check is a `?`); the fast function then
+    // hands V8 a default, which V8 ignores.
+    let bail = quote!(return ::std::option::Option::None);
     if op.args.iter().any(|arg| {
         matches!(
             arg.fast(),
@@ -135,11 +134,8 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call; the
                             // result is used only during it.
-                            let ::std::option::Option::Some(#ident) =
-                                (unsafe { ::runtime_core::__op::#helper(#ident, #options, #index) })
-                            else {
-                                #bail;
-                            };
+                            let #ident =
+                                (unsafe { ::runtime_core::__op::#helper(#ident, #options, #index) })?;
                         });
                     }
                     FastConvert::CastConst => {
@@ -152,22 +148,18 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             let mut #storage = ::runtime_core::__op::BufferStorage::new();
                             // SAFETY: V8 passed this value and these options for this call; the
                             // result is used only during it.
-                            let ::std::option::Option::Some(#ident) = (unsafe {
+                            let #ident = (unsafe {
                                 ::runtime_core::__op::#helper(#ident, #options, #index, &mut #storage)
-                            }) else {
-                                #bail;
-                            };
+                            })?;
                         });
                     }
                     FastConvert::OptionalNumber(number) => {
                         let number = plain_ident(number);
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
-                            let ::std::option::Option::Some(#ident) = (unsafe {
+                            let #ident = (unsafe {
                                 ::runtime_core::__op::fast_option_number::<#number>(#ident, #options, #index)
-                            }) else {
-                                #bail;
-                            };
+                            })?;
                         });
                     }
                     FastConvert::CheckedLocal(local) => {
@@ -175,30 +167,22 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         let expected = local.expected();
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
-                            let ::std::option::Option::Some(#ident) = (unsafe {
+                            let #ident = (unsafe {
                                 ::runtime_core::__op::fast_local::<#ty>(#ident, #options, #index, #expected)
-                            }) else {
-                                #bail;
-                            };
+                            })?;
                         });
                     }
                 }
             }
             FastArg::StateRef => prologue.push(quote! {
                 // SAFETY: V8 passes the options of this call.
-                let ::std::option::Option::Some(#ident) =
-                    (unsafe { ::runtime_core::__op::fast_state(#op_ctx, #options) })
-                else {
-                    #bail;
-                };
+                let #ident =
+                    (unsafe { ::runtime_core::__op::fast_state(#op_ctx, #options) })?;
             }),
             FastArg::StateMut => prologue.push(quote! {
                 // SAFETY: V8 passes the options of this call.
-                let ::std::option::Option::Some(mut #ident) =
-                    (unsafe { ::runtime_core::__op::fast_state_mut(#op_ctx, #options) })
-                else {
-                    #bail;
-                };
+                let mut #ident =
+                    (unsafe { ::runtime_core::__op::fast_state_mut(#op_ctx, #options) })?;
             }),
             FastArg::StateRc => prologue.push(quote!(let #ident = #op_ctx.state_rc();)),
             FastArg::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
@@ -209,11 +193,8 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     // A panic is caught here and thrown as an `Error` naming the op (`None` then).
     let guarded = quote! {
         // SAFETY: V8 passes the options of this call.
-        let ::std::option::Option::Some(#result) =
-            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })
-        else {
-            #bail;
-        };
+        let #result =
+            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?;
     };
     let unwrap_result = op.ret.fallible.then(|| {
         quote! {
@@ -233,7 +214,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         }
     });
     let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
-        (_, None) => (quote!(), quote!(let () = #result;)),
+        (_, None) => (quote!(()), quote!(#result)),
         (
             FastRet::Value {
                 widen_to: Some(wide),
@@ -242,33 +223,49 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             Some(ty),
         ) => {
             let wide = plain_ident(wide);
-            (quote!(-> #ty), quote!(#result as #wide))
+            (ty, quote!(#result as #wide))
         }
-        (_, Some(ty)) if ret_ctype == CType::Pointer => (quote!(-> #ty), quote!(#result as #ty)),
-        (_, Some(ty)) => (quote!(-> #ty), quote!(#result)),
+        (_, Some(ty)) if ret_ctype == CType::Pointer => (ty.clone(), quote!(#result as #ty)),
+        (_, Some(ty)) => (ty, quote!(#result)),
     };
     let options_param = quote!(#options: *mut ::runtime_core::__op::FastApiCallbackOptions);
+    let receiver_param = quote!(
+        #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>
+    );
     quote! {
-        extern "C" fn fast_fn(
-            #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
+        #[inline(always)]
+        fn fast_body(
+            #receiver_param,
             #(#params,)*
             #options_param,
-        ) #ret_ty {
+        ) -> ::std::option::Option<#ret_ty> {
             let _ = #receiver;
             #(#prologue)*
             #guarded
             #unwrap_result
-            #value
+            ::std::option::Option::Some(#value)
         }
 
-        extern "C" fn fast_fn_counted(
-            #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>,
+        extern "C" fn fast_fn(
+            #receiver_param,
             #(#params,)*
             #options_param,
-        ) #ret_ty {
-            // SAFETY: V8 passes the options of this call, whose data is the op's context.
-            unsafe { ::runtime_core::__op::count_fast_call(#options) };
-            Self::fast_fn(#receiver, #(#param_idents,)* #options)
+        ) -> #ret_ty {
+            ::runtime_core::__op::fast_return(Self::fast_body(#receiver, #(#param_idents,)* #options))
+        }
+
+        extern "C" fn fast_fn_metered(
+            #receiver_param,
+            #(#params,)*
+            #options_param,
+        ) -> #ret_ty {
+            // SAFETY: V8 passes the options of this call, whose data is the op's context;
+            // `Runtime` registers this variant for ops with a metrics observer.
+            ::runtime_core::__op::fast_return(unsafe {
+                ::runtime_core::__op::metered_fast_call(#options, || {
+                    Self::fast_body(#receiver, #(#param_idents,)* #options)
+                })
+            })
         }
     }
 }

@@ -99,7 +99,8 @@ fn set_return(op: &Op) -> TokenStream {
     }
 }
 
-/// `unsafe extern "C" fn slow_fn(info: *const FunctionCallbackInfo) { ... }`
+/// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
+/// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer).
 pub fn slow_fn(op: &Op) -> TokenStream {
     let call = internal_ident("call");
     let info = internal_ident("info");
@@ -152,27 +153,53 @@ pub fn slow_fn(op: &Op) -> TokenStream {
         }
     });
     let set = set_return(op);
-    let body = if returns_nothing && !op.ret.fallible {
-        quote! {
+    let check_termination = op
+        .can_request_termination()
+        .then(|| quote!(#call.check_termination();));
+    let body = match (returns_nothing && !op.ret.fallible, &check_termination) {
+        (true, None) => quote! {
             #call_block;
             #set
-        }
-    } else {
-        quote! {
+        },
+        (true, Some(check)) => quote! {
+            #call_block;
+            #check
+            #set
+        },
+        (false, _) => quote! {
             let #result = #call_block;
             #unwrap_result
+            #check_termination
             #set
-        }
+        },
     };
+    // Only ops whose kinds need a handle scope get one: most of a bare call's cost.
+    let entry = if op.slow_needs_scope() {
+        quote!(slow_call_scoped)
+    } else {
+        quote!(slow_call)
+    };
+    let info_ty = quote!(*const ::runtime_core::v8::FunctionCallbackInfo);
     quote! {
-        unsafe extern "C" fn slow_fn(#info: *const ::runtime_core::v8::FunctionCallbackInfo) {
-            // SAFETY: V8 calls this with the `FunctionCallbackInfo` of a call to the function
-            // `Runtime` registered with this op's context as its data.
+        #[inline(always)]
+        unsafe fn slow_body(#info: #info_ty) -> bool {
+            // SAFETY: the caller passes the `FunctionCallbackInfo` V8 gave it.
             unsafe {
-                ::runtime_core::__op::slow_call(#info, |#call| {
+                ::runtime_core::__op::#entry(#info, |#call| {
                     #body
                 })
             }
+        }
+
+        unsafe extern "C" fn slow_fn(#info: #info_ty) {
+            // SAFETY: V8 calls this with the `FunctionCallbackInfo` of a call to the function
+            // `Runtime` registered with this op's context as its data.
+            unsafe { Self::slow_body(#info) };
+        }
+
+        unsafe extern "C" fn slow_fn_metered(#info: #info_ty) {
+            // SAFETY: as `slow_fn`; `Runtime` registers this variant for ops with an observer.
+            unsafe { ::runtime_core::__op::metered_slow_call(#info, Self::slow_body) }
         }
     }
 }

@@ -1,0 +1,440 @@
+//! Buffers: the bytes of views and ArrayBuffers, borrowed or copied, on both paths side by
+//! side; `Vec<u8>`/`Box<[u8]>` returns as Uint8Arrays over Rust memory.
+
+use super::{call::*, handles::*};
+use super::{FastApiCallbackOptions, SlowCall, Thrown};
+
+/// Room for the bytes of an on-heap typed array, which V8 copies out rather than lend
+/// (`ArrayBufferView::GetContents`): small arrays only.
+pub(super) const ON_HEAP_STORAGE: usize = v8::TYPED_ARRAY_MAX_SIZE_IN_HEAP;
+
+/// Room for the bytes of a small typed array that lives on the V8 heap: V8 copies those out
+/// rather than lend them (`ArrayBufferView::GetContents`). A shared `#[buffer] &[u8]` borrow
+/// of such an array borrows the copy, so reading it allocates nothing.
+pub struct BufferStorage(pub(super) [u8; ON_HEAP_STORAGE]);
+
+impl BufferStorage {
+    /// Empty storage.
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self([0; ON_HEAP_STORAGE])
+    }
+}
+
+impl Default for BufferStorage {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What `#[buffer]` byte arguments accept: the bytes of any view, as deno_core does (a
+/// Uint8Array, a Uint8ClampedArray, a DataView, another typed array's raw bytes). Checking for
+/// a view is an instance-type range check; checking for a Uint8Array alone costs V8 a switch
+/// over elements kinds, about half of a fast `&[u8]` call (bench-ops, callgrind).
+pub(super) const BYTES_VIEW: &str = "a Uint8Array or another ArrayBufferView";
+
+/// Where a view's bytes are.
+pub(super) enum Contents {
+    /// Off the V8 heap, in place.
+    InPlace(*mut u8, usize),
+    /// On the V8 heap: this many bytes were copied into the storage.
+    Copied(usize),
+    /// None: the view is detached, or empty over a buffer without memory.
+    Absent,
+}
+
+#[inline(always)]
+pub(super) fn view_contents(
+    view: v8::Local<'_, v8::ArrayBufferView>,
+    storage: &mut [u8; ON_HEAP_STORAGE],
+) -> Contents {
+    let storage_start = storage.as_mut_ptr();
+    // SAFETY: `storage` is large enough for any on-heap array (V8 checks it).
+    let (data, len) = unsafe { view.get_contents_raw_parts(storage) };
+    if data.is_null() {
+        Contents::Absent
+    } else if ON_HEAP_STORAGE != 0 && data == storage_start {
+        // (A V8 built without on-heap typed arrays, as rusty_v8's is, never takes this branch,
+        // and the constant lets the compiler drop it.)
+        Contents::Copied(len)
+    } else {
+        Contents::InPlace(data, len)
+    }
+}
+
+/// # Safety
+/// `data` and `len` must describe memory that stays valid and unaliased for `'a`.
+pub(super) unsafe fn bytes_mut<'a>(data: *mut u8, len: usize) -> &'a mut [u8] {
+    // SAFETY: forwarded from the caller.
+    unsafe { std::slice::from_raw_parts_mut(data, len) }
+}
+
+/// # Safety
+/// `data` and `len` must describe memory that stays valid and unwritten for `'a`.
+pub(super) unsafe fn bytes<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    // SAFETY: forwarded from the caller.
+    unsafe { std::slice::from_raw_parts(data, len) }
+}
+
+/// Whether an empty view's buffer is detached (a view of an empty buffer is not).
+pub(super) fn view_is_detached(
+    scope: &mut v8::PinScope<'_, '_>,
+    view: v8::Local<'_, v8::ArrayBufferView>,
+) -> bool {
+    // A detached view always has its buffer: asking for it allocates nothing.
+    view.has_buffer()
+        && view
+            .buffer(scope)
+            .is_some_and(|buffer| buffer.was_detached())
+}
+
+/// An ArrayBuffer's memory (`None` if detached; an empty buffer may have no memory: dangling).
+///
+/// A detached buffer has length 0, so only an empty one is asked whether it is detached: the
+/// common case costs two V8 calls, not three.
+#[inline(always)]
+pub(super) fn array_buffer_memory(
+    buffer: v8::Local<'_, v8::ArrayBuffer>,
+) -> Option<(*mut u8, usize)> {
+    let len = buffer.byte_length();
+    let data = (len > 0).then(|| buffer.data()).flatten();
+    match data {
+        Some(data) => Some((data.as_ptr().cast(), len)),
+        None if buffer.was_detached() => None,
+        None => Some((std::ptr::NonNull::dangling().as_ptr(), 0)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_>, index: i32) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    let message = format!(
+        "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+        decl.name,
+        index + 1
+    );
+    throw_error_of_class(scope, "TypeError", &message);
+}
+
+/// For a view whose contents are absent: `true` if it is merely empty, else throws that it is
+/// detached. Makes a scope: a rare path.
+pub(super) unsafe fn fast_empty_unless_detached(
+    view: v8::Local<'_, v8::ArrayBufferView>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> bool {
+    let detached = {
+        // SAFETY: forwarded from the caller.
+        let scope_source = unsafe { &*options };
+        v8::callback_scope!(unsafe scope, scope_source);
+        view_is_detached(scope, view)
+    };
+    if detached {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_detached(options, index) };
+    }
+    !detached
+}
+
+/// `#[buffer] &[u8]` on the fast path: in place, or copied into `storage` for a small array
+/// on the V8 heap; no allocation either way.
+///
+/// # Safety
+/// As [`fast_call_guarded`]; the result must not outlive the fast call.
+#[inline(always)]
+pub unsafe fn fast_buffer<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    storage: &'a mut BufferStorage,
+) -> Option<&'a [u8]> {
+    // SAFETY: forwarded from the caller.
+    let view: v8::Local<v8::ArrayBufferView> =
+        unsafe { fast_local(value, options, index, BYTES_VIEW)? };
+    match view_contents(view, &mut storage.0) {
+        // SAFETY: the view's off-heap memory, unmoved during the fast call. Built shared, as on
+        // the slow path: two shared arguments may view the same bytes.
+        Contents::InPlace(data, len) => Some(unsafe { bytes(data, len) }),
+        Contents::Copied(len) => Some(&storage.0[..len]),
+        // SAFETY: forwarded from the caller.
+        Contents::Absent => {
+            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&[])
+        }
+    }
+}
+
+/// `#[buffer] &mut [u8]` on the fast path: the bytes in place. A small array on the V8 heap
+/// is first moved off it (which allocates; the macro gives no fast path to ops that also take
+/// strings, whose bytes V8 passes as pointers into its heap).
+///
+/// # Safety
+/// As [`fast_buffer`]; and no other argument may borrow the same memory.
+#[inline(always)]
+pub unsafe fn fast_buffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    // SAFETY: forwarded from the caller.
+    let view: v8::Local<v8::ArrayBufferView> =
+        unsafe { fast_local(value, options, index, BYTES_VIEW)? };
+    let mut storage = [0; ON_HEAP_STORAGE];
+    let contents = match view_contents(view, &mut storage) {
+        Contents::Copied(0) => return Some(&mut []),
+        Contents::Copied(_) => {
+            // SAFETY: forwarded from the caller.
+            let scope_source = unsafe { &*options };
+            v8::callback_scope!(unsafe scope, scope_source);
+            view.buffer(scope);
+            view_contents(view, &mut storage)
+        }
+        contents => contents,
+    };
+    match contents {
+        // SAFETY: the view's off-heap memory, unmoved during the fast call, borrowed by no
+        // other argument.
+        Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
+        // SAFETY: forwarded from the caller.
+        Contents::Absent => {
+            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&mut [])
+        }
+        // Still on the heap after moving (V8 aborts first, in practice): as the slow path.
+        Contents::Copied(_) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_detached(options, index) };
+            None
+        }
+    }
+}
+
+/// `#[buffer(copy)] Vec<u8>` on the fast path.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_buffer_vec(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Vec<u8>> {
+    let mut storage = BufferStorage::new();
+    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    unsafe { fast_buffer(value, options, index, &mut storage) }.map(<[u8]>::to_vec)
+}
+
+/// `#[buffer(copy)] Box<[u8]>` on the fast path.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_buffer_box(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Box<[u8]>> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_buffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
+}
+
+/// An ArrayBuffer argument's memory on the fast path, or the slow path's `TypeError`.
+#[inline(always)]
+pub(super) unsafe fn fast_arraybuffer_memory(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<(*mut u8, usize)> {
+    // SAFETY: forwarded from the caller.
+    let buffer: v8::Local<v8::ArrayBuffer> =
+        unsafe { fast_local(value, options, index, "an ArrayBuffer")? };
+    let memory = array_buffer_memory(buffer);
+    if memory.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_detached(options, index) };
+    }
+    memory
+}
+
+/// `#[arraybuffer] &[u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a [u8]> {
+    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call.
+    unsafe { fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes(data, len)) }
+}
+
+/// `#[arraybuffer] &mut [u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer_mut`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call,
+    // borrowed by no other argument.
+    unsafe {
+        fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes_mut(data, len))
+    }
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    pub(super) fn arg_bytes_view(
+        &mut self,
+        index: i32,
+    ) -> Result<v8::Local<'s, v8::ArrayBufferView>, Thrown> {
+        self.arg_local(index, BYTES_VIEW)
+    }
+
+    #[cold]
+    pub(super) fn throw_detached(&mut self, index: i32) -> Thrown {
+        let decl = self.op_ctx().decl;
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        self.throw_type_error(&format!(
+            "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+            decl.name,
+            index + 1
+        ))
+    }
+
+    /// `#[buffer] &[u8]`: a Uint8Array's bytes (any offset and length), borrowed; those of a
+    /// small array on the V8 heap are copied into `storage` (no allocation).
+    ///
+    /// # Safety
+    /// The op must not run JavaScript while it holds the bytes (the macro ensures it: ops that
+    /// can run JavaScript cannot borrow buffers).
+    #[inline(always)]
+    pub unsafe fn arg_buffer<'b>(
+        &mut self,
+        index: i32,
+        storage: &'b mut BufferStorage,
+    ) -> Result<&'b [u8], Thrown> {
+        let view = self.arg_bytes_view(index)?;
+        match view_contents(view, &mut storage.0) {
+            // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs.
+            Contents::InPlace(data, len) => Ok(unsafe { bytes(data, len) }),
+            Contents::Copied(len) => Ok(&storage.0[..len]),
+            Contents::Absent if !self.with_scope(|scope| view_is_detached(scope, view)) => Ok(&[]),
+            Contents::Absent => Err(self.throw_detached(index)),
+        }
+    }
+
+    /// `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed mutably. A small array on the V8
+    /// heap is first moved off it (asking for its `ArrayBuffer` does that, allocating once per
+    /// array), so that writes reach JavaScript.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`]; and no other argument may borrow the same memory (the
+    /// macro ensures it: a `&mut [u8]` is the op's only buffer or handle that could).
+    #[inline(always)]
+    pub unsafe fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        let view = self.arg_bytes_view(index)?;
+        let mut storage = [0; ON_HEAP_STORAGE];
+        let contents = match view_contents(view, &mut storage) {
+            Contents::Copied(0) => return Ok(&mut []),
+            Contents::Copied(_) => {
+                self.with_scope(|scope| view.buffer(scope).map(|_| ()));
+                view_contents(view, &mut storage)
+            }
+            contents => contents,
+        };
+        match contents {
+            // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs, borrowed by
+            // no other argument.
+            Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
+            Contents::Absent if !self.with_scope(|scope| view_is_detached(scope, view)) => {
+                Ok(&mut [])
+            }
+            // Detached, or (V8 aborts first, in practice) still on the heap after moving.
+            Contents::Absent | Contents::Copied(_) => Err(self.throw_detached(index)),
+        }
+    }
+
+    /// `#[buffer(copy)] Vec<u8>`: a copy of a Uint8Array's bytes.
+    #[inline(always)]
+    pub fn arg_buffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
+        let mut storage = BufferStorage::new();
+        // SAFETY: the borrow ends with the copy, before anything else runs.
+        unsafe { self.arg_buffer(index, &mut storage) }.map(<[u8]>::to_vec)
+    }
+
+    /// `#[buffer(copy)] Box<[u8]>`: likewise.
+    #[inline(always)]
+    pub fn arg_buffer_box(&mut self, index: i32) -> Result<Box<[u8]>, Thrown> {
+        self.arg_buffer_vec(index).map(Vec::into_boxed_slice)
+    }
+
+    /// `#[arraybuffer] &[u8]`: an ArrayBuffer's bytes, borrowed.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`].
+    #[inline(always)]
+    pub unsafe fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
+        let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
+        match array_buffer_memory(buffer) {
+            // SAFETY: the buffer's off-heap memory, unmoved while no JavaScript runs.
+            Some((data, len)) => Ok(unsafe { bytes(data, len) }),
+            None => Err(self.throw_detached(index)),
+        }
+    }
+
+    /// `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes, borrowed mutably.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer_mut`].
+    #[inline(always)]
+    pub unsafe fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
+        match array_buffer_memory(buffer) {
+            // SAFETY: the buffer's off-heap memory, unmoved while no JavaScript runs, borrowed
+            // by no other argument.
+            Some((data, len)) => Ok(unsafe { bytes_mut(data, len) }),
+            None => Err(self.throw_detached(index)),
+        }
+    }
+
+    pub(super) fn set_bytes(
+        &mut self,
+        store: v8::UniqueRef<v8::BackingStore>,
+    ) -> Result<(), Thrown> {
+        let len = store.byte_length();
+        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store.make_shared());
+        match v8::Uint8Array::new(self.scope(), buffer, 0, len) {
+            Some(array) => {
+                self.rv().set(array.into());
+                Ok(())
+            }
+            None => {
+                let message = format!(
+                    "{}: the returned bytes are more than a Uint8Array holds",
+                    self.op_ctx().decl.name
+                );
+                throw_error_of_class(self.scope(), "RangeError", &message);
+                Err(Thrown(()))
+            }
+        }
+    }
+
+    /// Returns a `Vec<u8>` as a Uint8Array over the vector's memory (no copy).
+    #[inline(always)]
+    pub fn ret_bytes_vec(&mut self, value: Vec<u8>) -> Result<(), Thrown> {
+        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_vec(value))
+    }
+
+    /// Returns a `Box<[u8]>` as a Uint8Array over its memory (no copy).
+    #[inline(always)]
+    pub fn ret_bytes_box(&mut self, value: Box<[u8]>) -> Result<(), Thrown> {
+        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_boxed_slice(value))
+    }
+}

@@ -1,0 +1,530 @@
+//! The call and throw machinery: a slow call's `SlowCall` (scope, op context and return value,
+//! each read only when needed), the guards that turn panics into exceptions, metering, and the
+//! errors both paths throw (built here once, so that both paths say the same).
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::metrics::OpMetricsSource;
+use crate::ops::OpCtx;
+use crate::{ErrorProperty, OpDecl, OpError};
+
+use super::FastApiCallbackOptions;
+
+/// A JavaScript exception is pending on the isolate; the op must return without a value.
+#[derive(Debug)]
+pub struct Thrown(pub(super) ());
+
+/// The slow path of one op call: the arguments, the return value, and the scope for ops that
+/// need one. Nothing is read from V8 before it is needed: an op that takes no arguments and
+/// returns nothing costs no more than a hand-written `FunctionCallback`.
+pub struct SlowCall<'a, 's> {
+    pub(super) info: &'s v8::FunctionCallbackInfo,
+    pub(super) args: v8::FunctionCallbackArguments<'s>,
+    /// The call's handle scope, made only for ops whose kinds need one (the IR decides); the
+    /// cold paths that throw make their own when there is none.
+    pub(super) scope: Option<&'a mut v8::PinScope<'s, 's>>,
+}
+
+/// Runs one slow call without a handle scope (for ops none of whose kinds allocate on the V8
+/// heap) and turns a panic into a thrown `Error` naming the op. Returns whether the call
+/// completed without throwing.
+///
+/// # Safety
+/// `info` must be the `FunctionCallbackInfo` V8 passed to a callback registered by
+/// `Runtime`, whose data is the op's `OpCtx`.
+#[inline(always)]
+pub unsafe fn slow_call(
+    info: *const v8::FunctionCallbackInfo,
+    body: impl for<'a, 's> FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
+) -> bool {
+    // SAFETY: V8 keeps `info` alive for the duration of the callback.
+    let info = unsafe { &*info };
+    let mut call = SlowCall {
+        info,
+        args: v8::FunctionCallbackArguments::from_function_callback_info(info),
+        scope: None,
+    };
+    run_guarded(&mut call, body)
+}
+
+/// As [`slow_call`], with a handle scope for the call.
+///
+/// # Safety
+/// As [`slow_call`].
+#[inline(always)]
+pub unsafe fn slow_call_scoped(
+    info: *const v8::FunctionCallbackInfo,
+    body: impl for<'a, 's> FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
+) -> bool {
+    // SAFETY: V8 keeps `info` alive for the duration of the callback.
+    let info = unsafe { &*info };
+    v8::callback_scope!(unsafe scope, info);
+    let mut call = SlowCall {
+        info,
+        args: v8::FunctionCallbackArguments::from_function_callback_info(info),
+        scope: Some(scope),
+    };
+    run_guarded(&mut call, body)
+}
+
+#[inline(always)]
+pub(super) fn run_guarded<'a, 's>(
+    call: &mut SlowCall<'a, 's>,
+    body: impl FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
+) -> bool {
+    // The landing pad costs nothing until a panic (bench-ops: `op_void_nofast` against
+    // `floor_raw_slow_call`).
+    match catch_unwind(AssertUnwindSafe(|| body(call))) {
+        Ok(result) => result.is_ok(),
+        Err(payload) => {
+            call.throw_panic(payload);
+            false
+        }
+    }
+}
+
+/// Runs a slow call through the op's metrics observer: dispatch, then completion or error.
+///
+/// # Safety
+/// As [`slow_call`]; the op must have an observer (`Runtime` registers this variant only then).
+#[inline(always)]
+pub unsafe fn metered_slow_call(
+    info: *const v8::FunctionCallbackInfo,
+    call: unsafe fn(*const v8::FunctionCallbackInfo) -> bool,
+) {
+    // SAFETY: V8 keeps `info` alive for the duration of the callback; its data is the op's
+    // context (see `Runtime::new`).
+    let op_ctx = unsafe {
+        op_ctx_from_data(v8::FunctionCallbackArguments::from_function_callback_info(&*info).data())
+    };
+    // SAFETY: forwarded from the caller.
+    op_ctx.metered(OpMetricsSource::Slow, || {
+        unsafe { call(info) }.then_some(())
+    });
+}
+
+/// # Safety
+/// `data` must be the External that `Runtime::new` made for an op's `OpCtx`.
+#[inline(always)]
+pub(super) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
+    // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.
+    unsafe {
+        let external = v8::Local::<v8::External>::cast_unchecked(data);
+        &*(external.value() as *const OpCtx)
+    }
+}
+
+/// The op context of a fast call.
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
+/// `Runtime`.
+#[inline(always)]
+pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
+    // SAFETY: V8 passes valid options whose data is the op's External (see `Runtime::new`).
+    unsafe { op_ctx_from_data((*options).data) }
+}
+
+/// Runs a fast call through the op's metrics observer: dispatch, then completion or error
+/// (`None`: the call threw).
+///
+/// # Safety
+/// As [`fast_op_ctx`]; the op must have an observer (`Runtime` registers this variant only
+/// then).
+#[inline(always)]
+pub unsafe fn metered_fast_call<R>(
+    options: *mut FastApiCallbackOptions<'_>,
+    call: impl FnOnce() -> Option<R>,
+) -> Option<R> {
+    // SAFETY: forwarded from the caller.
+    let op_ctx = unsafe { fast_op_ctx(options) };
+    op_ctx.metered(OpMetricsSource::Fast, call)
+}
+
+#[cold]
+#[inline(never)]
+pub(super) fn no_scope() -> ! {
+    unreachable!("the macro gives a handle scope to every op whose kinds need one")
+}
+
+/// What the `received` part of a `TypeError` says about a value.
+pub(super) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str {
+    if value.is_undefined() {
+        "undefined"
+    } else if value.is_null() {
+        "null"
+    } else if value.is_boolean() {
+        "a boolean"
+    } else if value.is_number() {
+        "a number"
+    } else if value.is_big_int() {
+        "a BigInt"
+    } else if value.is_string() {
+        "a string"
+    } else if value.is_symbol() {
+        "a symbol"
+    } else if value.is_function() {
+        "a function"
+    } else if value.is_array() {
+        "an array"
+    } else {
+        "an object"
+    }
+}
+
+/// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
+pub(super) fn arg_type_error_message(
+    decl: &OpDecl,
+    index: i32,
+    expected: &str,
+    value: v8::Local<'_, v8::Value>,
+) -> String {
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    format!(
+        "{}: argument {} ({name}) must be {expected}, received {}",
+        decl.name,
+        index + 1,
+        describe_received(value)
+    )
+}
+
+/// Runs `f`, which may run JavaScript, under a `TryCatch`: if JavaScript threw (or execution
+/// is terminating), that exception is thrown on, unchanged, and `f`'s result is dropped
+/// (`Thrown`): whatever error the Rust side makes of the failure must not replace it.
+#[inline(always)]
+pub(super) fn keep_pending_exception<'s, R>(
+    scope: &mut v8::PinScope<'s, 's>,
+    f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
+) -> Result<R, Thrown> {
+    v8::tc_scope!(let try_catch, scope);
+    let result = f(try_catch);
+    if try_catch.has_caught() {
+        // A termination is thrown on by the `TryCatch` itself when it goes.
+        if !try_catch.has_terminated() {
+            try_catch.rethrow();
+        }
+        return Err(Thrown(()));
+    }
+    Ok(result)
+}
+
+/// `<op> panicked: <message>`.
+pub(super) fn panic_message(decl: &OpDecl, payload: &(dyn Any + Send)) -> String {
+    let detail = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(non-string panic payload)");
+    format!("{} panicked: {detail}", decl.name)
+}
+
+/// Makes an error object of `class` (a built-in constructor where there is one, else an
+/// `Error` named `class`).
+pub(super) fn new_error<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    class: &str,
+    message: &str,
+) -> v8::Local<'s, v8::Value> {
+    let text = v8::String::new(scope, message).unwrap_or_else(|| v8::String::empty(scope));
+    let error = match class {
+        "TypeError" => v8::Exception::type_error(scope, text),
+        "RangeError" => v8::Exception::range_error(scope, text),
+        "SyntaxError" => v8::Exception::syntax_error(scope, text),
+        "ReferenceError" => v8::Exception::reference_error(scope, text),
+        _ => v8::Exception::error(scope, text),
+    };
+    if !matches!(
+        class,
+        "Error" | "TypeError" | "RangeError" | "SyntaxError" | "ReferenceError"
+    ) {
+        set_error_property(
+            scope,
+            error,
+            "name",
+            ErrorProperty::String(Cow::Borrowed(class)),
+        );
+    }
+    error
+}
+
+pub(super) fn set_error_property(
+    scope: &mut v8::PinScope<'_, '_>,
+    error: v8::Local<'_, v8::Value>,
+    name: &str,
+    value: ErrorProperty<'_>,
+) {
+    let Ok(object) = v8::Local::<v8::Object>::try_from(error) else {
+        return;
+    };
+    let Some(key) = v8::String::new(scope, name) else {
+        return;
+    };
+    let value: v8::Local<v8::Value> = match value {
+        ErrorProperty::String(text) => match v8::String::new(scope, &text) {
+            Some(text) => text.into(),
+            None => return,
+        },
+        ErrorProperty::Number(number) => v8::Number::new(scope, number).into(),
+        ErrorProperty::Bool(flag) => v8::Boolean::new(scope, flag).into(),
+    };
+    // Setting a data property on a fresh error object cannot run JavaScript.
+    let _ = object.set(scope, key.into(), value);
+}
+
+pub(super) fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str, message: &str) {
+    let error = new_error(scope, class, message);
+    scope.throw_exception(error);
+}
+
+/// Throws `error`; with `prefix`, its message becomes `<prefix>: <message>`.
+pub(super) fn throw_op_error(
+    scope: &mut v8::PinScope<'_, '_>,
+    error: &OpError,
+    prefix: Option<&str>,
+) {
+    let message = error.message();
+    let message = match prefix {
+        Some(prefix) => Cow::Owned(format!("{prefix}: {message}")),
+        None => message,
+    };
+    let exception = new_error(scope, &error.class(), &message);
+    error.properties(&mut |name, value| set_error_property(scope, exception, name, value));
+    scope.throw_exception(exception);
+}
+
+/// What a fast function returns after it has thrown; V8 ignores it.
+pub trait FastDefault {
+    /// The value.
+    fn fast_default() -> Self;
+}
+
+macro_rules! fast_default_zero {
+    ($($ty:ty),*) => {$(
+        impl FastDefault for $ty {
+            #[inline(always)]
+            fn fast_default() -> Self {
+                Default::default()
+            }
+        }
+    )*};
+}
+
+fast_default_zero!(bool, i32, u32, i64, u64, f32, f64);
+
+impl FastDefault for () {
+    #[inline(always)]
+    fn fast_default() -> Self {}
+}
+
+/// What a fast function hands V8: the value, or (after throwing) anything of its type.
+#[inline(always)]
+pub fn fast_return<R: FastDefault>(result: Option<R>) -> R {
+    match result {
+        Some(value) => value,
+        None => R::fast_default(),
+    }
+}
+
+impl FastDefault for *mut c_void {
+    #[inline(always)]
+    fn fast_default() -> Self {
+        std::ptr::null_mut()
+    }
+}
+
+/// Runs a fast call's body; a panic is thrown as an `Error` naming the op (`None` then).
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
+/// `Runtime`.
+#[inline(always)]
+pub unsafe fn fast_call_guarded<R>(
+    options: *mut FastApiCallbackOptions<'_>,
+    body: impl FnOnce() -> R,
+) -> Option<R> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => Some(result),
+        Err(payload) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_panic(options, payload) };
+            None
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(super) unsafe fn fast_throw_panic(
+    options: *mut FastApiCallbackOptions<'_>,
+    payload: Box<dyn Any + Send>,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
+}
+
+/// Throws what an op's `Err` says from a fast call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[cold]
+#[inline(never)]
+pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, error: OpError) {
+    // SAFETY: forwarded from the caller.
+    let scope_source = unsafe { &*options };
+    v8::callback_scope!(unsafe scope, scope_source);
+    // The error's class, message and properties are user code: a panic there must not cross
+    // this `extern "C"` call's boundary either.
+    // `error` moves into the closure, so that its (user) `Drop` runs inside the guard too.
+    let thrown = catch_unwind(AssertUnwindSafe(|| {
+        let error = error;
+        throw_op_error(scope, &error, None)
+    }));
+    if let Err(payload) = thrown {
+        // SAFETY: forwarded from the caller.
+        let decl = unsafe { fast_op_ctx(options) }.decl;
+        throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
+    }
+}
+
+#[cold]
+#[inline(never)]
+pub(super) unsafe fn fast_throw_arg_type_error(
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+    value: v8::Local<'_, v8::Value>,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(
+        scope,
+        "TypeError",
+        &arg_type_error_message(decl, index, expected, value),
+    );
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// The call's scope. Only ops whose kinds need one call this (the macro made it with
+    /// [`slow_call_scoped`]).
+    #[inline(always)]
+    pub fn scope(&mut self) -> &mut v8::PinScope<'s, 's> {
+        match &mut self.scope {
+            Some(scope) => scope,
+            None => no_scope(),
+        }
+    }
+
+    /// Runs `f` in the call's scope, or in a new one (the cold paths that throw).
+    pub(super) fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
+        match &mut self.scope {
+            Some(scope) => f(scope),
+            None => {
+                let info = self.info;
+                v8::callback_scope!(unsafe scope, info);
+                f(scope)
+            }
+        }
+    }
+
+    /// The op's context (read from the function's data: only when needed).
+    #[inline(always)]
+    pub(super) fn op_ctx(&self) -> &'s OpCtx {
+        // SAFETY: `Runtime::new` registers every op with its `OpCtx` as an External data value,
+        // and the `OpCtx` outlives the isolate.
+        unsafe { op_ctx_from_data(self.args.data()) }
+    }
+
+    /// The call's return value.
+    #[inline(always)]
+    pub(super) fn rv(&self) -> v8::ReturnValue<'s, v8::Value> {
+        v8::ReturnValue::from_function_callback_info(self.info)
+    }
+
+    /// For ops that can reach the runtime's `TerminationHandle` (through the op state) or the
+    /// isolate: a termination requested during the op takes effect as it returns.
+    #[inline(always)]
+    pub fn check_termination(&mut self) {
+        if self.op_ctx().termination.is_requested() {
+            self.act_on_interrupts();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn act_on_interrupts(&mut self) {
+        self.with_scope(crate::runtime::check_interrupts);
+    }
+
+    /// Argument `index` as V8 passed it (`undefined` when missing).
+    #[inline(always)]
+    pub fn arg_value(&self, index: i32) -> v8::Local<'s, v8::Value> {
+        self.args.get(index)
+    }
+
+    /// Throws `TypeError: <op>: argument <n> (<name>) must be <expected>, received <kind>`.
+    #[cold]
+    #[inline(never)]
+    pub fn throw_arg_type_error(&mut self, index: i32, expected: &str) -> Thrown {
+        let message =
+            arg_type_error_message(self.op_ctx().decl, index, expected, self.args.get(index));
+        self.with_scope(|scope| throw_error_of_class(scope, "TypeError", &message));
+        Thrown(())
+    }
+
+    pub(super) fn throw_type_error(&mut self, message: &str) -> Thrown {
+        self.with_scope(|scope| throw_error_of_class(scope, "TypeError", message));
+        Thrown(())
+    }
+
+    /// Throws a plain `Error`.
+    #[cold]
+    #[inline(never)]
+    pub fn throw_error(&mut self, message: &str) -> Thrown {
+        self.with_scope(|scope| throw_error_of_class(scope, "Error", message));
+        Thrown(())
+    }
+
+    /// Throws what an op's `Err` says: its class, message and properties.
+    #[cold]
+    #[inline(never)]
+    pub fn throw_op_error(&mut self, error: OpError) -> Thrown {
+        self.with_scope(|scope| throw_op_error(scope, &error, None));
+        Thrown(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn throw_panic(&mut self, payload: Box<dyn Any + Send>) {
+        let message = panic_message(self.op_ctx().decl, &*payload);
+        self.throw_error(&message);
+    }
+
+    /// Whether argument `index` is `undefined` (or missing) or `null`: `None` for `Option<T>`.
+    #[inline(always)]
+    pub fn is_nullish(&self, index: i32) -> bool {
+        self.args.get(index).is_null_or_undefined()
+    }
+
+    /// Runs the op's function, for fallible ops that take the scope or the isolate (and so can
+    /// run JavaScript): an exception JavaScript threw during it wins over the op's `Err`.
+    #[inline(always)]
+    pub fn call_keeping_exceptions<R>(
+        &mut self,
+        f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
+    ) -> Result<R, Thrown> {
+        keep_pending_exception(self.scope(), f)
+    }
+
+    /// Returns `null` (`Option` returns' `None`).
+    #[inline(always)]
+    pub fn ret_null(&mut self) -> Result<(), Thrown> {
+        self.rv().set_null();
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! V8 handles, externals, user types (`FromV8`/`ToV8`) and the op state, on both paths.
+
+use std::cell::{Ref, RefCell, RefMut};
+use std::ffi::c_void;
+use std::rc::Rc;
+
+use crate::ops::OpCtx;
+use crate::{FromV8, OpState, ToV8};
+
+use super::call::*;
+use super::{FastApiCallbackOptions, SlowCall, Thrown};
+
+/// Why a shared borrow of the op state failed (both paths throw it, after the op's name).
+pub(super) const STATE_HELD_EXCLUSIVELY: &str = "OpState is borrowed mutably elsewhere";
+
+/// Why an exclusive borrow of the op state failed.
+pub(super) const STATE_HELD: &str = "OpState is already borrowed";
+
+/// `&OpState` on the fast path; if something holds the state exclusively (an op that called
+/// into JavaScript, the embedder across a script), throws the slow path's error (`None`).
+///
+/// # Safety
+/// As [`fast_op_ctx`].
+#[inline(always)]
+pub unsafe fn fast_state<'a>(
+    op_ctx: &'a OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+) -> Option<Ref<'a, OpState>> {
+    let state = op_ctx.state.try_borrow().ok();
+    if state.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD_EXCLUSIVELY) };
+    }
+    state
+}
+
+/// `&mut OpState` on the fast path; see [`fast_state`].
+///
+/// # Safety
+/// As [`fast_op_ctx`].
+#[inline(always)]
+pub unsafe fn fast_state_mut<'a>(
+    op_ctx: &'a OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+) -> Option<RefMut<'a, OpState>> {
+    let state = op_ctx.state.try_borrow_mut().ok();
+    if state.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD) };
+    }
+    state
+}
+
+#[cold]
+#[inline(never)]
+pub(super) unsafe fn fast_throw_state_borrowed(
+    op_ctx: &OpCtx,
+    options: *mut FastApiCallbackOptions<'_>,
+    what: &str,
+) {
+    // SAFETY: forwarded from the caller.
+    let scope_source = unsafe { &*options };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(scope, "Error", &format!("{}: {what}", op_ctx.decl.name));
+}
+
+impl OpCtx {
+    /// The shared op state handle.
+    #[inline(always)]
+    pub fn state_rc(&self) -> Rc<RefCell<OpState>> {
+        self.state.clone()
+    }
+}
+
+/// `v8::Local<T>` on the fast path: checked as the slow path checks, throwing the same error.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_local<'a, T>(
+    value: v8::Local<'a, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+) -> Option<v8::Local<'a, T>>
+where
+    v8::Local<'a, T>: TryFrom<v8::Local<'a, v8::Value>>,
+{
+    match v8::Local::<T>::try_from(value) {
+        Ok(local) => Some(local),
+        Err(_) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_arg_type_error(options, index, expected, value) };
+            None
+        }
+    }
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// `&OpState`: a shared borrow; throws if an op or the embedder holds it exclusively.
+    #[inline(always)]
+    pub fn state(&mut self) -> Result<Ref<'s, OpState>, Thrown> {
+        let op_ctx = self.op_ctx();
+        op_ctx.state.try_borrow().map_err(|_| {
+            self.throw_error(&format!("{}: {STATE_HELD_EXCLUSIVELY}", op_ctx.decl.name))
+        })
+    }
+
+    /// `&mut OpState`: an exclusive borrow; throws if anything else holds it.
+    #[inline(always)]
+    pub fn state_mut(&mut self) -> Result<RefMut<'s, OpState>, Thrown> {
+        let op_ctx = self.op_ctx();
+        op_ctx
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.throw_error(&format!("{}: {STATE_HELD}", op_ctx.decl.name)))
+    }
+
+    /// `Rc<RefCell<OpState>>`.
+    #[inline(always)]
+    pub fn state_rc(&self) -> Rc<RefCell<OpState>> {
+        self.op_ctx().state.clone()
+    }
+
+    /// The isolate, for ops that take `&mut v8::Isolate`.
+    #[inline(always)]
+    pub fn isolate(&mut self) -> &mut v8::Isolate {
+        self.scope()
+    }
+
+    /// `v8::Local<T>`: checked to be a `T`.
+    #[inline(always)]
+    pub fn arg_local<T>(&mut self, index: i32, expected: &str) -> Result<v8::Local<'s, T>, Thrown>
+    where
+        v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
+    {
+        v8::Local::<T>::try_from(self.args.get(index))
+            .map_err(|_| self.throw_arg_type_error(index, expected))
+    }
+
+    /// `#[from_v8] T`: through `T`'s `FromV8`; an `Err` throws, prefixed with the op and the
+    /// argument.
+    #[inline(always)]
+    pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
+        let value = self.args.get(index);
+        let decl = self.op_ctx().decl;
+        let scope = self.scope();
+        keep_pending_exception(scope, |scope| T::from_v8(scope, value))?.map_err(|error| {
+            let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+            let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
+            throw_op_error(scope, &error, Some(&prefix));
+            Thrown(())
+        })
+    }
+
+    /// `*mut c_void`: an External's pointer, or null for `null`.
+    #[inline(always)]
+    pub fn arg_external_mut(&mut self, index: i32) -> Result<*mut c_void, Thrown> {
+        let value = self.args.get(index);
+        // The External first: the common case then costs one check, not two.
+        if let Ok(external) = v8::Local::<v8::External>::try_from(value) {
+            return Ok(external.value());
+        }
+        if value.is_null() {
+            return Ok(std::ptr::null_mut());
+        }
+        Err(self.throw_arg_type_error(index, "an External or null"))
+    }
+
+    /// `*const c_void`: likewise.
+    #[inline(always)]
+    pub fn arg_external(&mut self, index: i32) -> Result<*const c_void, Thrown> {
+        self.arg_external_mut(index)
+            .map(|pointer| pointer.cast_const())
+    }
+
+    /// Returns a pointer as an External; null as `null`.
+    #[inline(always)]
+    pub fn ret_external(&mut self, value: *const c_void) -> Result<(), Thrown> {
+        if value.is_null() {
+            self.rv().set_null();
+        } else {
+            let external = v8::External::new(self.scope(), value.cast_mut());
+            self.rv().set(external.into());
+        }
+        Ok(())
+    }
+
+    /// Returns a `T: ToV8`; an `Err` throws.
+    #[inline(always)]
+    pub fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
+        match keep_pending_exception(self.scope(), |scope| value.to_v8(scope))? {
+            Ok(value) => {
+                self.rv().set(value);
+                Ok(())
+            }
+            Err(error) => Err(self.throw_op_error(error)),
+        }
+    }
+}

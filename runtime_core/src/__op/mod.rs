@@ -1,0 +1,24 @@
+//! Support for `#[op]`-generated code. Not a public API: names and signatures change with
+//! the macro. Every conversion strategy the macro can pick is one function here, so the
+//! generated code stays small and the logic is tested once.
+
+//!
+//! One file per value family, each with its slow and fast conversions side by side (the rule
+//! is that both agree): [`numbers`](self) (booleans, numbers, BigInts), strings, buffers, and
+//! handles (V8 locals, externals, `FromV8`/`ToV8` user types, the op state); `call` holds the
+//! machinery they share (the `SlowCall`, panics, throwing, metering).
+
+mod buffers;
+mod call;
+mod handles;
+mod numbers;
+mod strings;
+
+pub use buffers::*;
+pub use call::*;
+pub use handles::*;
+pub use numbers::*;
+pub use strings::*;
+
+pub use crate::strings::StringBuffer;
+pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

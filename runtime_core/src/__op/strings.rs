@@ -1,0 +1,379 @@
+//! String arguments and returns: borrowed in place, read into a `StringBuffer`, or one exact
+//! allocation (see the crate's `strings` module); the fast path gets sequential one-byte
+//! strings only.
+
+use std::borrow::Cow;
+
+use crate::ops::StaticStrEntry;
+use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
+use crate::ByteString;
+
+use super::{FastApiOneByteString, SlowCall, StringBuffer, Thrown};
+
+/// The bytes of a fast call's one-byte string argument.
+///
+/// # Safety
+/// `string` must be the `FastApiOneByteString` V8 passed to the running fast call.
+#[inline(always)]
+pub(super) unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a [u8] {
+    // SAFETY: V8 passes a valid string whose bytes stay put for the fast call (no GC runs).
+    unsafe { (*string).as_bytes() }
+}
+
+/// `#[string] &str` on the fast path: ASCII in place, Latin-1 transcoded into `buffer`.
+///
+/// # Safety
+/// As for the bytes of the fast call's string argument; the result must not outlive the fast call.
+#[inline(always)]
+pub unsafe fn fast_str<'b>(
+    string: *const FastApiOneByteString,
+    buffer: &'b mut StringBuffer<'_>,
+) -> &'b str {
+    // SAFETY: forwarded from the caller.
+    let latin1: &'b [u8] = unsafe { fast_latin1(string) };
+    if is_ascii(latin1) {
+        // SAFETY: ASCII is UTF-8.
+        return unsafe { std::str::from_utf8_unchecked(latin1) };
+    }
+    buffer.latin1_to_utf8(latin1)
+}
+
+/// `#[string] Cow<str>` on the fast path: as [`fast_str`], borrowed.
+///
+/// # Safety
+/// As [`fast_str`].
+#[inline(always)]
+pub unsafe fn fast_cow_str<'b>(
+    string: *const FastApiOneByteString,
+    buffer: &'b mut StringBuffer<'_>,
+) -> Cow<'b, str> {
+    // SAFETY: forwarded from the caller.
+    Cow::Borrowed(unsafe { fast_str(string, buffer) })
+}
+
+/// `#[string] String` on the fast path: one allocation of the exact UTF-8 length.
+///
+/// # Safety
+/// As for the bytes of the fast call's string argument.
+#[inline(always)]
+pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
+    // SAFETY: forwarded from the caller.
+    latin1_to_string(unsafe { fast_latin1(string) })
+}
+
+/// `#[string(onebyte)] Cow<[u8]>` on the fast path: the bytes in place.
+///
+/// # Safety
+/// As [`fast_str`].
+#[inline(always)]
+pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [u8]> {
+    // SAFETY: forwarded from the caller.
+    Cow::Borrowed(unsafe { fast_latin1(string) })
+}
+
+/// `ByteString` on the fast path: the bytes, one allocation.
+///
+/// # Safety
+/// As for the bytes of the fast call's string argument.
+#[inline(always)]
+pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
+    // SAFETY: forwarded from the caller.
+    ByteString(unsafe { fast_latin1(string) }.to_vec())
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    #[inline(always)]
+    pub(super) fn arg_v8_string(
+        &mut self,
+        index: i32,
+        expected: &str,
+    ) -> Result<v8::Local<'s, v8::String>, Thrown> {
+        v8::Local::<v8::String>::try_from(self.args.get(index))
+            .map_err(|_| self.throw_arg_type_error(index, expected))
+    }
+
+    /// `#[string] &str` in an op that cannot run JavaScript: one-byte ASCII is borrowed in
+    /// place (zero copy); anything else is transcoded into `buffer`.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    #[inline(always)]
+    pub unsafe fn arg_str<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<&'b str, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = buffer.view.insert(v8::ValueView::new(self.scope(), string));
+        let in_place = matches!(view.data(), v8::ValueViewData::OneByte(bytes) if is_ascii(bytes));
+        if in_place {
+            // (Borrowed again here: returning the first borrow would hold `buffer` for the
+            // rest of the function.)
+            let Some(view) = buffer.view.as_ref() else {
+                unreachable!("set above")
+            };
+            let v8::ValueViewData::OneByte(bytes) = view.data() else {
+                unreachable!("checked above")
+            };
+            // SAFETY: ASCII is UTF-8. The view keeps the string flat and unmoved while it lives
+            // in `buffer`, and no JavaScript or GC runs during this op's call.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        let view = buffer.view.take().expect("set above");
+        // Known not to be ASCII: no second scan.
+        Ok(match view.data() {
+            v8::ValueViewData::OneByte(latin1) => buffer.latin1_to_utf8(latin1),
+            v8::ValueViewData::TwoByte(units) => buffer.utf16_to_utf8(units),
+        })
+    }
+
+    /// `#[string] &str` in an op that takes the scope, or that has several string arguments:
+    /// JavaScript or another argument's flattening may move the string, so it is always copied
+    /// (or transcoded) into `buffer`.
+    #[inline(always)]
+    pub fn arg_str_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<&'b str, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope(), string);
+        Ok(buffer.copy_utf8(view.data()))
+    }
+
+    /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    #[inline(always)]
+    pub unsafe fn arg_cow_str<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, str>, Thrown> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.arg_str(index, buffer) }.map(Cow::Borrowed)
+    }
+
+    /// `#[string] Cow<str>` in an op that takes the scope: as [`SlowCall::arg_str_copied`].
+    #[inline(always)]
+    pub fn arg_cow_str_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, str>, Thrown> {
+        self.arg_str_copied(index, buffer).map(Cow::Borrowed)
+    }
+
+    /// `#[string] String`: one allocation of the exact UTF-8 length, written in one pass.
+    #[inline(always)]
+    pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope(), string);
+        Ok(match view.data() {
+            v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
+            v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
+        })
+    }
+
+    #[cold]
+    pub(super) fn throw_not_latin1(&mut self, index: i32) -> Thrown {
+        let decl = self.op_ctx().decl;
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        let message = format!(
+            "{}: argument {} ({name}) must be a string of characters up to U+00FF, received a string with wider characters",
+            decl.name,
+            index + 1
+        );
+        self.throw_type_error(&message)
+    }
+
+    /// `#[string(onebyte)] Cow<[u8]>` in an op that cannot run JavaScript: one-byte content
+    /// borrowed in place; a string with a character above U+00FF throws.
+    ///
+    /// # Safety
+    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
+    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    #[inline(always)]
+    pub unsafe fn arg_onebyte<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = buffer.view.insert(v8::ValueView::new(self.scope(), string));
+        if let v8::ValueViewData::OneByte(_) = view.data() {
+            // (Borrowed again: see `arg_str`.)
+            let Some(view) = buffer.view.as_ref() else {
+                unreachable!("set above")
+            };
+            let v8::ValueViewData::OneByte(bytes) = view.data() else {
+                unreachable!("checked above")
+            };
+            return Ok(Cow::Borrowed(bytes));
+        }
+        let view = buffer.view.take().expect("set above");
+        self.arg_onebyte_copied_from(index, view, buffer)
+    }
+
+    /// `#[string(onebyte)] Cow<[u8]>` in an op that takes the scope: copied into `buffer`.
+    #[inline(always)]
+    pub fn arg_onebyte_copied<'b>(
+        &mut self,
+        index: i32,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope(), string);
+        self.arg_onebyte_copied_from(index, view, buffer)
+    }
+
+    /// Copies (one-byte) or narrows (two-byte, all at most U+00FF) a string's content into
+    /// `buffer`; the view goes before anything is thrown.
+    pub(super) fn arg_onebyte_copied_from<'b>(
+        &mut self,
+        index: i32,
+        view: v8::ValueView<'s>,
+        buffer: &'b mut StringBuffer<'s>,
+    ) -> Result<Cow<'b, [u8]>, Thrown> {
+        let copied = match view.data() {
+            v8::ValueViewData::OneByte(bytes) => {
+                let room = buffer.room(bytes.len());
+                let room = &mut room[..bytes.len()];
+                for (slot, &byte) in room.iter_mut().zip(bytes) {
+                    slot.write(byte);
+                }
+                // SAFETY: every byte of `room` was written above.
+                Some(unsafe { std::slice::from_raw_parts(room.as_ptr().cast::<u8>(), room.len()) })
+            }
+            v8::ValueViewData::TwoByte(units) => {
+                narrow_to_latin1_in(units, buffer.room(units.len()))
+            }
+        };
+        drop(view);
+        match copied {
+            Some(bytes) => Ok(Cow::Borrowed(bytes)),
+            None => Err(self.throw_not_latin1(index)),
+        }
+    }
+
+    /// `ByteString`: the Latin-1 bytes, one allocation; a character above U+00FF throws.
+    #[inline(always)]
+    pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
+        let string = self.arg_v8_string(index, "a string")?;
+        let view = v8::ValueView::new(self.scope(), string);
+        let bytes = match view.data() {
+            v8::ValueViewData::OneByte(bytes) => Some(bytes.to_vec()),
+            v8::ValueViewData::TwoByte(units) => {
+                units.iter().map(|&unit| u8::try_from(unit).ok()).collect()
+            }
+        };
+        drop(view);
+        bytes
+            .map(ByteString)
+            .ok_or_else(|| self.throw_not_latin1(index))
+    }
+
+    #[cold]
+    pub(super) fn throw_too_long(&mut self) -> Thrown {
+        let message = format!(
+            "{}: the returned string is longer than V8 allows",
+            self.op_ctx().decl.name
+        );
+        let message = v8::String::new(self.scope(), &message)
+            .unwrap_or_else(|| v8::String::empty(self.scope()));
+        let exception = v8::Exception::range_error(self.scope(), message);
+        self.scope().throw_exception(exception);
+        Thrown(())
+    }
+
+    #[inline(always)]
+    pub(super) fn set_string(
+        &mut self,
+        string: Option<v8::Local<'s, v8::String>>,
+    ) -> Result<(), Thrown> {
+        match string {
+            Some(string) => {
+                self.rv().set(string.into());
+                Ok(())
+            }
+            None => Err(self.throw_too_long()),
+        }
+    }
+
+    /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding), anything else from
+    /// UTF-8.
+    #[inline(always)]
+    pub fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
+        let string = if is_ascii(value.as_bytes()) {
+            v8::String::new_from_one_byte(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
+        } else {
+            v8::String::new_from_utf8(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
+        };
+        self.set_string(string)
+    }
+
+    /// Returns an owned `String`; see [`SlowCall::ret_str`].
+    #[inline(always)]
+    pub fn ret_string(&mut self, value: String) -> Result<(), Thrown> {
+        self.ret_str(&value)
+    }
+
+    /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
+    /// (no copy); anything else is copied from UTF-8. The op keeps the V8 string of the last
+    /// static string it returned, so returning the same one again makes nothing new.
+    #[inline(always)]
+    pub fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
+        if let Some(entry) = &*self.op_ctx().static_str_cache.borrow() {
+            if std::ptr::eq(entry.address, value.as_ptr()) && entry.len == value.len() {
+                let string = v8::Local::new(self.scope(), &entry.string);
+                self.rv().set(string.into());
+                return Ok(());
+            }
+        }
+        let string = if is_ascii(value.as_bytes()) {
+            v8::String::new_external_onebyte_static(self.scope(), value.as_bytes())
+        } else {
+            v8::String::new_from_utf8(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
+        };
+        if let Some(string) = string {
+            *self.op_ctx().static_str_cache.borrow_mut() = Some(StaticStrEntry {
+                address: value.as_ptr(),
+                len: value.len(),
+                string: v8::Global::new(self.scope(), string),
+            });
+        }
+        self.set_string(string)
+    }
+
+    /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as
+    /// [`SlowCall::ret_str`].
+    #[inline(always)]
+    pub fn ret_cow_str(&mut self, value: Cow<'static, str>) -> Result<(), Thrown> {
+        match value {
+            Cow::Borrowed(value) => self.ret_static_str(value),
+            Cow::Owned(value) => self.ret_str(&value),
+        }
+    }
+
+    /// Returns an `Option<String>`: `None` is `null`.
+    #[inline(always)]
+    pub fn ret_option_string(&mut self, value: Option<String>) -> Result<(), Thrown> {
+        match value {
+            Some(value) => self.ret_str(&value),
+            None => {
+                self.rv().set_null();
+                Ok(())
+            }
+        }
+    }
+
+    /// Returns a `ByteString` as a one-byte string of its Latin-1 bytes.
+    #[inline(always)]
+    pub fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
+        let string = v8::String::new_from_one_byte(self.scope(), &value, v8::NewStringType::Normal);
+        self.set_string(string)
+    }
+}
