@@ -335,6 +335,18 @@ impl CType {
     }
 }
 
+/// What of V8 a slow call holds, in increasing cost: nothing, the isolate (one V8 call, which
+/// also reads the return value and the function's data), or a handle scope (one more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum V8Access {
+    /// Nothing: arguments are read and numbers returned through the callback info.
+    Nothing,
+    /// The isolate.
+    Isolate,
+    /// A handle scope.
+    Scope,
+}
+
 /// How an argument reaches the function on the slow path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlowArg {
@@ -921,10 +933,10 @@ impl ArgKind {
         }
     }
 
-    /// Whether reading the argument on the slow path needs a handle scope (it makes handles
-    /// or may allocate on the V8 heap). Ops none of whose kinds do run without one, which is
-    /// most of a slow call's fixed cost.
-    pub fn slow_needs_scope(self) -> bool {
+    /// What of V8 reading the argument on the slow path needs. Ops none of whose kinds need
+    /// anything hold nothing: most of a slow call's fixed cost is getting the isolate or a
+    /// scope.
+    pub fn slow_access(self) -> V8Access {
         match self {
             ArgKind::Bool
             | ArgKind::I8
@@ -936,22 +948,24 @@ impl ArgKind {
             | ArgKind::F32
             | ArgKind::F64
             | ArgKind::BigIntI64
-            | ArgKind::BigIntU64 => false,
-            // A string is read through a `ValueView`, which may flatten it (an allocation).
+            | ArgKind::BigIntU64 => V8Access::Nothing,
+            // A string is read through a `ValueView`, made from the isolate (it may flatten the
+            // string, an allocation, inside the handle scope V8 opens for every callback).
             ArgKind::Str
             | ArgKind::CowStr
             | ArgKind::String
             | ArgKind::OneByte
-            | ArgKind::ByteString => true,
+            | ArgKind::ByteString => V8Access::Isolate,
             // Buffers make handles only on rare paths (detached, on-heap `&mut`), which make a
             // scope of their own.
             ArgKind::Buffer { .. }
             | ArgKind::BufferVec
             | ArgKind::BufferBox
-            | ArgKind::ArrayBuffer { .. } => false,
-            ArgKind::Local(_) | ArgKind::External { .. } => false,
-            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => false,
-            ArgKind::FromV8 | ArgKind::Scope | ArgKind::Isolate => true,
+            | ArgKind::ArrayBuffer { .. } => V8Access::Nothing,
+            ArgKind::Local(_) | ArgKind::External { .. } => V8Access::Nothing,
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => V8Access::Nothing,
+            ArgKind::Isolate => V8Access::Isolate,
+            ArgKind::FromV8 | ArgKind::Scope => V8Access::Scope,
         }
     }
 
@@ -1164,9 +1178,9 @@ impl RetKind {
         }
     }
 
-    /// Whether setting this return value on the slow path needs a handle scope (it makes a
-    /// value on the V8 heap).
-    pub fn slow_needs_scope(self) -> bool {
+    /// What of V8 setting this return value on the slow path needs: a handle scope for values
+    /// made on the V8 heap.
+    pub fn slow_access(self) -> V8Access {
         match self {
             RetKind::Unit
             | RetKind::Bool
@@ -1177,7 +1191,7 @@ impl RetKind {
             | RetKind::U16
             | RetKind::U32
             | RetKind::F32
-            | RetKind::F64 => false,
+            | RetKind::F64 => V8Access::Nothing,
             RetKind::BigIntI64
             | RetKind::BigIntU64
             | RetKind::String
@@ -1187,7 +1201,7 @@ impl RetKind {
             | RetKind::BytesVec
             | RetKind::BytesBox
             | RetKind::External
-            | RetKind::ToV8 => true,
+            | RetKind::ToV8 => V8Access::Scope,
         }
     }
 
@@ -1366,9 +1380,16 @@ impl Op {
         !self.can_run_js() && allocating == 1
     }
 
-    /// Whether the slow path needs a handle scope: some argument or the return value does.
-    pub fn slow_needs_scope(&self) -> bool {
-        self.args.iter().any(|arg| arg.kind.slow_needs_scope()) || self.ret.kind.slow_needs_scope()
+    /// What of V8 the slow path holds: the most any argument or the return value needs.
+    pub fn slow_access(&self) -> V8Access {
+        let args = self.args.iter().map(|arg| arg.kind.slow_access());
+        let needed = args.chain([self.ret.kind.slow_access()]).max();
+        // A fallible op that can run JavaScript is called under a `TryCatch` (its `Err` must not
+        // replace an exception JavaScript threw), which needs a scope.
+        if self.ret.fallible && self.can_run_js() {
+            return V8Access::Scope;
+        }
+        needed.unwrap_or(V8Access::Nothing)
     }
 
     /// Whether the op may request termination during the call (see

@@ -122,12 +122,6 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.op_ctx().state.clone()
     }
 
-    /// The isolate, for ops that take `&mut v8::Isolate`.
-    #[inline(always)]
-    pub fn isolate(&mut self) -> &mut v8::Isolate {
-        self.scope()
-    }
-
     /// `v8::Local<T>`: checked to be a `T`.
     #[inline(always)]
     pub fn arg_local<T>(&mut self, index: i32, expected: &str) -> Result<v8::Local<'s, T>, Thrown>

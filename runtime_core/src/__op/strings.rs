@@ -105,7 +105,9 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = buffer.view.insert(v8::ValueView::new(self.scope(), string));
+        let view = buffer
+            .view
+            .insert(v8::ValueView::new(self.isolate(), string));
         let in_place = matches!(view.data(), v8::ValueViewData::OneByte(bytes) if is_ascii(bytes));
         if in_place {
             // (Borrowed again here: returning the first borrow would hold `buffer` for the
@@ -138,7 +140,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.scope(), string);
+        let view = v8::ValueView::new(self.isolate(), string);
         Ok(buffer.copy_utf8(view.data()))
     }
 
@@ -171,7 +173,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.scope(), string);
+        let view = v8::ValueView::new(self.isolate(), string);
         Ok(match view.data() {
             v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
             v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
@@ -203,7 +205,9 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, [u8]>, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = buffer.view.insert(v8::ValueView::new(self.scope(), string));
+        let view = buffer
+            .view
+            .insert(v8::ValueView::new(self.isolate(), string));
         if let v8::ValueViewData::OneByte(_) = view.data() {
             // (Borrowed again: see `arg_str`.)
             let Some(view) = buffer.view.as_ref() else {
@@ -226,7 +230,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, [u8]>, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.scope(), string);
+        let view = v8::ValueView::new(self.isolate(), string);
         self.arg_onebyte_copied_from(index, view, buffer)
     }
 
@@ -263,7 +267,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.scope(), string);
+        let view = v8::ValueView::new(self.isolate(), string);
         let bytes = match view.data() {
             v8::ValueViewData::OneByte(bytes) => Some(bytes.to_vec()),
             v8::ValueViewData::TwoByte(units) => {

@@ -4,7 +4,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{buffer_ident, call_args, internal_ident, plain_ident, storage_ident, v8_type};
-use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet};
+use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet, V8Access};
 
 /// The statements that bind one argument (none for the scope and the isolate, which are
 /// passed at the call itself: they borrow `call` mutably).
@@ -173,11 +173,12 @@ pub fn slow_fn(op: &Op) -> TokenStream {
             #set
         },
     };
-    // Only ops whose kinds need a handle scope get one: most of a bare call's cost.
-    let entry = if op.slow_needs_scope() {
-        quote!(slow_call_scoped)
-    } else {
-        quote!(slow_call)
+    // Only ops whose kinds need the isolate or a handle scope get one: most of a bare call's
+    // cost.
+    let entry = match op.slow_access() {
+        V8Access::Nothing => quote!(slow_call),
+        V8Access::Isolate => quote!(slow_call_isolate),
+        V8Access::Scope => quote!(slow_call_scoped),
     };
     let info_ty = quote!(*const ::runtime_core::v8::FunctionCallbackInfo);
     quote! {
