@@ -139,7 +139,7 @@ pub struct BenchResult {
     pub bytes_per_call: f64,
     /// `fast`, `slow`, `mixed`, or `n/a` for benches without an op.
     pub path: String,
-    /// Op calls measured.
+    /// Op calls over which allocations were counted (one untimed sample).
     pub calls: u64,
 }
 
