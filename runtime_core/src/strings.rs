@@ -166,8 +166,9 @@ impl<'s> StringBuffer<'s> {
     pub(crate) fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
         let out = self.initialized_room(units.len() * 3);
         // SAFETY: the output has room for 3 bytes per unit, simdutf's worst case.
-        let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, out) };
-        if written == 0 && !units.is_empty() {
+        let result = unsafe { v8::simdutf::convert_utf16le_to_utf8_with_errors(units, out) };
+        let written = result.count;
+        if !result.is_ok() {
             // Invalid UTF-16 (a lone surrogate): the scalar loop replaces it.
             // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
             let room = unsafe { &mut *(out as *mut [u8] as *mut [MaybeUninit<u8>]) };
@@ -207,8 +208,9 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     let utf8_len = v8::simdutf::utf8_length_from_utf16le(units);
     let mut utf8 = vec![0u8; utf8_len];
     // SAFETY: simdutf writes at most `utf8_length_from_utf16le` bytes for valid input.
-    let written = unsafe { v8::simdutf::convert_utf16le_to_utf8(units, &mut utf8) };
-    if written == 0 && !units.is_empty() {
+    let result = unsafe { v8::simdutf::convert_utf16le_to_utf8_with_errors(units, &mut utf8) };
+    let written = result.count;
+    if !result.is_ok() {
         // A lone surrogate (rare): simdutf counted it as 2 bytes, U+FFFD takes 3, so the
         // vector grows to the exact length (a reallocation, on this path only; `reserve_exact`
         // keeps the capacity exact, as `cargo xtask fuzz` checks).
