@@ -93,7 +93,8 @@ pub enum LocalType {
 }
 
 impl LocalType {
-    const ALL: [LocalType; 14] = [
+    /// Every handle type, in declaration order.
+    pub const ALL: [LocalType; 14] = [
         LocalType::Value,
         LocalType::Object,
         LocalType::String,
@@ -236,6 +237,29 @@ pub enum ArgKind {
     Scope,
     /// `&mut v8::Isolate`.
     Isolate,
+}
+
+/// What an argument kind is and may do: one row per kind in [`ArgKind::traits`], every field
+/// decided there (a `match` without a wildcard), so that a new kind cannot silently inherit a
+/// property that makes a fast path or an in-place borrow unsound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgTraits {
+    /// It comes from a JavaScript argument (and so has a position and a name in errors).
+    pub js_visible: bool,
+    /// It is read from a JavaScript string.
+    pub reads_string: bool,
+    /// Reading it, or the op through it, may allocate on the V8 heap during the call, moving
+    /// what V8 lends (strings borrowed in place, the strings of a fast call).
+    pub may_allocate_during_call: bool,
+    /// JavaScript may run during the call because of it (so nothing may be borrowed from V8's
+    /// heap across the call).
+    pub can_run_js: bool,
+    /// It borrows a buffer's memory: `Some(mutably)`.
+    pub borrows_buffer: Option<bool>,
+    /// What of V8 the slow path must hold to read it.
+    pub slow_access: V8Access,
+    /// The op can reach the runtime's `TerminationHandle` through it (the op state).
+    pub can_request_termination: bool,
 }
 
 /// Every return type an op can have (inside any `Result` and `Option`).
@@ -902,117 +926,121 @@ impl ArgKind {
         }
     }
 
+    /// Everything the checks and emitters ask of this kind; see [`ArgTraits`].
+    pub fn traits(self) -> ArgTraits {
+        // What a kind that JavaScript passes and that needs nothing special is.
+        const PLAIN: ArgTraits = ArgTraits {
+            js_visible: true,
+            reads_string: false,
+            may_allocate_during_call: false,
+            can_run_js: false,
+            borrows_buffer: None,
+            slow_access: V8Access::Nothing,
+            can_request_termination: false,
+        };
+        // Read through a `ValueView` made from the isolate: it may flatten the string (an
+        // allocation, inside the handle scope V8 opens for every callback).
+        const STRING: ArgTraits = ArgTraits {
+            reads_string: true,
+            may_allocate_during_call: true,
+            slow_access: V8Access::Isolate,
+            ..PLAIN
+        };
+        // Not from JavaScript: the runtime's state.
+        const STATE: ArgTraits = ArgTraits {
+            js_visible: false,
+            can_request_termination: true,
+            ..PLAIN
+        };
+        match self {
+            ArgKind::Bool
+            | ArgKind::I8
+            | ArgKind::I16
+            | ArgKind::I32
+            | ArgKind::U8
+            | ArgKind::U16
+            | ArgKind::U32
+            | ArgKind::F32
+            | ArgKind::F64
+            | ArgKind::BigIntI64
+            | ArgKind::BigIntU64 => PLAIN,
+            ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString => STRING,
+            // A small array on the V8 heap borrowed mutably is moved off it first (rare paths
+            // make their own scope, so the slow path holds nothing).
+            ArgKind::Buffer { mutable } => ArgTraits {
+                may_allocate_during_call: mutable,
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            ArgKind::BufferVec | ArgKind::BufferBox => PLAIN,
+            ArgKind::ArrayBuffer { mutable } => ArgTraits {
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            // A handle that can reach a buffer lets the op move or detach its bytes
+            // (`get_backing_store` needs no scope).
+            ArgKind::Local(local) => ArgTraits {
+                may_allocate_during_call: local.can_reach_buffers(),
+                ..PLAIN
+            },
+            ArgKind::External { .. } => PLAIN,
+            // Getters may run during the conversion.
+            ArgKind::FromV8 => ArgTraits {
+                can_run_js: true,
+                slow_access: V8Access::Scope,
+                ..PLAIN
+            },
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => STATE,
+            // `terminate_execution` on the isolate takes effect at V8's next interrupt check or
+            // when the script ends: checking after every op that takes the scope or the isolate
+            // would cost them a third of a bare call.
+            ArgKind::Scope => ArgTraits {
+                js_visible: false,
+                can_run_js: true,
+                slow_access: V8Access::Scope,
+                ..PLAIN
+            },
+            ArgKind::Isolate => ArgTraits {
+                js_visible: false,
+                can_run_js: true,
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
+        }
+    }
+
     /// Whether the argument is read from a JavaScript string.
     pub fn is_string(self) -> bool {
-        matches!(
-            self,
-            ArgKind::Str
-                | ArgKind::CowStr
-                | ArgKind::String
-                | ArgKind::OneByte
-                | ArgKind::ByteString
-        )
+        self.traits().reads_string
     }
 
     /// For arguments that borrow a buffer's memory (`&[u8]`/`&mut [u8]`): whether mutably.
     pub fn buffer_borrow_mutability(self) -> Option<bool> {
-        match self {
-            ArgKind::Buffer { mutable } | ArgKind::ArrayBuffer { mutable } => Some(mutable),
-            _ => None,
-        }
+        self.traits().borrows_buffer
     }
 
-    /// Whether the argument may allocate on the V8 heap during the call, moving what V8
-    /// lends: reading a string may flatten it, a small Uint8Array borrowed mutably is moved
-    /// off the heap, and a handle that can reach a buffer lets the op do that itself
-    /// (`get_backing_store` needs no scope).
+    /// See [`ArgTraits::may_allocate_during_call`].
     pub fn may_allocate_during_call(self) -> bool {
-        match self {
-            ArgKind::Local(local) => local.can_reach_buffers(),
-            _ => self.is_string() || self == ArgKind::Buffer { mutable: true },
-        }
+        self.traits().may_allocate_during_call
     }
 
-    /// What of V8 reading the argument on the slow path needs. Ops none of whose kinds need
-    /// anything hold nothing: most of a slow call's fixed cost is getting the isolate or a
-    /// scope.
+    /// See [`ArgTraits::slow_access`].
     pub fn slow_access(self) -> V8Access {
-        match self {
-            ArgKind::Bool
-            | ArgKind::I8
-            | ArgKind::I16
-            | ArgKind::I32
-            | ArgKind::U8
-            | ArgKind::U16
-            | ArgKind::U32
-            | ArgKind::F32
-            | ArgKind::F64
-            | ArgKind::BigIntI64
-            | ArgKind::BigIntU64 => V8Access::Nothing,
-            // A string is read through a `ValueView`, made from the isolate (it may flatten the
-            // string, an allocation, inside the handle scope V8 opens for every callback).
-            ArgKind::Str
-            | ArgKind::CowStr
-            | ArgKind::String
-            | ArgKind::OneByte
-            | ArgKind::ByteString => V8Access::Isolate,
-            // Buffers make handles only on rare paths (detached, on-heap `&mut`), which make a
-            // scope of their own.
-            ArgKind::Buffer { .. }
-            | ArgKind::BufferVec
-            | ArgKind::BufferBox
-            | ArgKind::ArrayBuffer { .. } => V8Access::Nothing,
-            ArgKind::Local(_) | ArgKind::External { .. } => V8Access::Nothing,
-            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => V8Access::Nothing,
-            ArgKind::Isolate => V8Access::Isolate,
-            ArgKind::FromV8 | ArgKind::Scope => V8Access::Scope,
-        }
+        self.traits().slow_access
     }
 
-    /// Whether the op can reach the runtime's `TerminationHandle` (in the op state), and so
-    /// request termination during the call. (`terminate_execution` on the isolate takes
-    /// effect at V8's next interrupt check, or when the script ends: checking after every op
-    /// that takes the scope or the isolate would cost them a third of a bare call.)
+    /// See [`ArgTraits::can_request_termination`].
     pub fn can_request_termination(self) -> bool {
-        match self {
-            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => true,
-            ArgKind::Scope | ArgKind::Isolate => false,
-            ArgKind::Bool
-            | ArgKind::I8
-            | ArgKind::I16
-            | ArgKind::I32
-            | ArgKind::U8
-            | ArgKind::U16
-            | ArgKind::U32
-            | ArgKind::F32
-            | ArgKind::F64
-            | ArgKind::BigIntI64
-            | ArgKind::BigIntU64
-            | ArgKind::Str
-            | ArgKind::CowStr
-            | ArgKind::String
-            | ArgKind::OneByte
-            | ArgKind::ByteString
-            | ArgKind::Buffer { .. }
-            | ArgKind::BufferVec
-            | ArgKind::BufferBox
-            | ArgKind::ArrayBuffer { .. }
-            | ArgKind::Local(_)
-            | ArgKind::External { .. }
-            | ArgKind::FromV8 => false,
-        }
+        self.traits().can_request_termination
     }
 
     /// Whether the argument comes from a JavaScript argument (and so has a position).
     pub fn is_js_visible(self) -> bool {
-        !matches!(
-            self.slow(),
-            SlowArg::Scope
-                | SlowArg::Isolate
-                | SlowArg::StateRef
-                | SlowArg::StateMut
-                | SlowArg::StateRc
-        )
+        self.traits().js_visible
     }
 }
 
@@ -1358,12 +1386,7 @@ impl Op {
     /// isolate, or a `FromV8` conversion may run getters), so that nothing may be borrowed
     /// from V8's heap across the call.
     pub fn can_run_js(&self) -> bool {
-        self.args.iter().any(|arg| {
-            matches!(
-                arg.kind,
-                ArgKind::Scope | ArgKind::Isolate | ArgKind::FromV8
-            )
-        })
+        self.args.iter().any(|arg| arg.kind.traits().can_run_js)
     }
 
     /// Whether string arguments may be borrowed from V8's heap in place on the slow path. That

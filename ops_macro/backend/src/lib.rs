@@ -121,6 +121,68 @@ mod tests {
         assert!(op.has_fast_path());
     }
 
+    /// Every argument kind, for checks over the whole kind table.
+    fn every_arg_kind() -> Vec<ArgKind> {
+        use crate::ir::LocalType;
+        let mut kinds = vec![
+            ArgKind::Bool,
+            ArgKind::I8,
+            ArgKind::I16,
+            ArgKind::I32,
+            ArgKind::U8,
+            ArgKind::U16,
+            ArgKind::U32,
+            ArgKind::F32,
+            ArgKind::F64,
+            ArgKind::BigIntI64,
+            ArgKind::BigIntU64,
+            ArgKind::Str,
+            ArgKind::CowStr,
+            ArgKind::String,
+            ArgKind::OneByte,
+            ArgKind::ByteString,
+            ArgKind::BufferVec,
+            ArgKind::BufferBox,
+            ArgKind::FromV8,
+            ArgKind::OpStateRef,
+            ArgKind::OpStateMut,
+            ArgKind::OpStateRc,
+            ArgKind::Scope,
+            ArgKind::Isolate,
+        ];
+        for mutable in [false, true] {
+            kinds.push(ArgKind::Buffer { mutable });
+            kinds.push(ArgKind::ArrayBuffer { mutable });
+            kinds.push(ArgKind::External { mutable });
+        }
+        kinds.extend(LocalType::ALL.map(ArgKind::Local));
+        kinds
+    }
+
+    #[test]
+    fn the_kind_table_is_consistent() {
+        use crate::ir::V8Access;
+        for kind in every_arg_kind() {
+            let traits = kind.traits();
+            // Reading a string needs at least the isolate; so does running JavaScript.
+            if traits.reads_string || traits.can_run_js {
+                assert!(traits.slow_access >= V8Access::Isolate, "{kind:?}");
+            }
+            // What JavaScript does not pass cannot be a string or a buffer.
+            if !traits.js_visible {
+                assert!(
+                    !traits.reads_string && traits.borrows_buffer.is_none(),
+                    "{kind:?}"
+                );
+            }
+            // A fast path is refused where JavaScript could run.
+            if traits.can_run_js {
+                assert!(matches!(kind.fast(), FastArg::Unsupported(_)), "{kind:?}");
+            }
+            assert_eq!(kind.is_js_visible(), traits.js_visible);
+        }
+    }
+
     #[test]
     fn emitters_follow_the_strategy() {
         let op = op(
