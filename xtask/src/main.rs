@@ -2,6 +2,8 @@
 //!
 //! - `bench-ops [--filter S] [--quick] [--save-baseline NAME] [--baseline NAME]`: builds the
 //!   op-call benchmark in release mode and runs it; results go to `target/bench-ops/`.
+//! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
+//!   exactly as the snapshots show it.
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
@@ -13,6 +15,7 @@ fn main() {
     match args.next().as_deref() {
         Some("bench-ops") => bench_ops(args.collect()),
         Some("fuzz") => fuzz(args.collect()),
+        Some("expand") => expand(args.collect()),
         _ => {
             eprintln!("{USAGE}");
             exit(2);
@@ -21,6 +24,7 @@ fn main() {
 }
 
 const USAGE: &str = "usage: cargo xtask bench-ops [--filter <substring>] [--quick] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
+       cargo xtask expand <file.rs> [<op_name>]
        cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers)";
 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
@@ -108,5 +112,96 @@ fn fuzz(args: Vec<String>) {
             );
             exit(status.code().unwrap_or(1));
         }
+    }
+}
+
+fn expand(args: Vec<String>) {
+    let (path, wanted) = match args.as_slice() {
+        [path] => (path, None),
+        [path, op] => (path, Some(op.as_str())),
+        _ => {
+            eprintln!("{USAGE}");
+            exit(2);
+        }
+    };
+    let source = std::fs::read_to_string(path).unwrap_or_else(|err| {
+        eprintln!("xtask: cannot read {path}: {err}");
+        exit(1);
+    });
+    match expansions(&source, wanted) {
+        Ok(text) => print!("{text}"),
+        Err(message) => {
+            eprintln!("xtask: {path}: {message}");
+            exit(1);
+        }
+    }
+}
+
+/// The expansions of the ops in `source` (all, or the one named): each preceded by a
+/// `// op_name` line when there are several, else exactly as its snapshot shows it.
+fn expansions(source: &str, wanted: Option<&str>) -> Result<String, String> {
+    let ops = ops_macro_backend::expand_file(source).map_err(|err| err.to_string())?;
+    let names: Vec<&str> = ops.iter().map(|op| op.name.as_str()).collect();
+    let selected: Vec<&ops_macro_backend::ExpandedOp> = ops
+        .iter()
+        .filter(|op| wanted.is_none_or(|wanted| op.name == wanted))
+        .collect();
+    match (selected.as_slice(), wanted) {
+        ([], Some(wanted)) => {
+            return Err(format!(
+                "no `#[op]` function `{wanted}`; the file has: {}",
+                names.join(", ")
+            ))
+        }
+        ([], None) => return Err("no `#[op]` function at the top level".to_owned()),
+        _ => {}
+    }
+    let mut text = String::new();
+    for op in &selected {
+        if selected.len() > 1 {
+            text.push_str(&format!("// {}\n", op.name));
+        }
+        match &op.expansion {
+            Ok(expansion) => text.push_str(expansion),
+            Err(errors) => {
+                return Err(format!(
+                    "`{}` does not expand:\n{}",
+                    op.name,
+                    errors.join("\n")
+                ))
+            }
+        }
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The snapshot's body: what follows its `---` header.
+    fn snapshot_body(name: &str) -> String {
+        let path = workspace_root().join(format!("ops_macro/backend/tests/snapshots/{name}.snap"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let body = text.splitn(3, "---\n").nth(2).unwrap();
+        body.to_owned()
+    }
+
+    #[test]
+    fn expand_prints_what_the_snapshots_show() {
+        let source =
+            std::fs::read_to_string(workspace_root().join("testdata/ops/strings.rs")).unwrap();
+        let one = expansions(&source, Some("op_echo")).unwrap();
+        assert_eq!(one.trim_end(), snapshot_body("strings__op_echo").trim_end());
+        let all = expansions(&source, None).unwrap();
+        assert!(all.starts_with("// op_str_len\n"), "{}", &all[..40]);
+        assert!(all.contains(&format!("// op_echo\n{one}")));
+        let missing = expansions(&source, Some("op_nope")).unwrap_err();
+        assert!(missing.starts_with("no `#[op]` function `op_nope`; the file has: op_str_len, "));
+        let broken = expansions("#[op] fn op_bad(x: u128) {}", None).unwrap_err();
+        assert!(
+            broken.contains("unsupported argument type `u128`"),
+            "{broken}"
+        );
     }
 }

@@ -12,8 +12,11 @@
 //! [`expand`] runs all three; tests call it (or the stages) directly.
 
 pub mod codegen;
+mod expand_file;
 pub mod internals;
 pub mod ir;
+
+pub use expand_file::{expand_file, pretty, ExpandedOp};
 
 use proc_macro2::TokenStream;
 use quote::quote;
