@@ -653,8 +653,15 @@ from_scalar!(ArgKind);
 from_scalar!(RetKind);
 
 fn unsupported_arg(ty: &Type) -> String {
+    // A struct or enum of the user's own: say how to make it an argument.
+    let own_type = matches!(shape(ty), Shape::Path { .. })
+        .then_some(
+            "; for a type of your own, implement `runtime_core::FromV8` for it and mark the \
+             argument `#[from_v8]`",
+        )
+        .unwrap_or("");
     format!(
-        "unsupported argument type `{}`; supported: {SUPPORTED_ARGS}",
+        "unsupported argument type `{}`{own_type}; supported: {SUPPORTED_ARGS}",
         type_text(ty)
     )
 }
@@ -1091,8 +1098,14 @@ impl RetKind {
         }
         let error = |message: String| Err(syn::Error::new_spanned(ty, message));
         let unsupported = || {
+            let own_type = matches!(shape(ty), Shape::Path { .. })
+                .then_some(
+                    "; for a type of your own, implement `runtime_core::ToV8` for it and mark \
+                     the function `#[to_v8]`",
+                )
+                .unwrap_or("");
             error(format!(
-                "unsupported return type `{}`; supported: {SUPPORTED_RETS}",
+                "unsupported return type `{}`{own_type}; supported: {SUPPORTED_RETS}",
                 type_text(ty)
             ))
         };

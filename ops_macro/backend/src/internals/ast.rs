@@ -49,7 +49,11 @@ impl OpFn {
             );
         }
         if let Some(asyncness) = &sig.asyncness {
-            cx.error_spanned_by(asyncness, "an op cannot be `async`");
+            cx.error_spanned_by(
+                asyncness,
+                "an op cannot be `async` yet: do the work synchronously, or start it in one op \
+                 (a thread, a channel) and let JavaScript collect the result through another",
+            );
         }
         if let Some(variadic) = &sig.variadic {
             cx.error_spanned_by(variadic, "an op cannot be variadic");

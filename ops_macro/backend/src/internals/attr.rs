@@ -100,6 +100,7 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "arraybuffer",
     "from_v8",
     "to_v8",
+    "serde",
 ];
 
 /// How a `#[string]` argument is read.
@@ -219,6 +220,13 @@ impl Markers {
                     mode,
                     "#[string]",
                     "#[string(onebyte)]",
+                );
+            } else if path.is_ident("serde") {
+                cx.error_spanned_by(
+                    attr,
+                    "`#[serde]` is not supported yet: implement `runtime_core::FromV8` for the \
+                     argument's type (or `runtime_core::ToV8` for a return) and mark it \
+                     `#[from_v8]` (or the function `#[to_v8]`)",
                 );
             } else if path.is_ident("buffer") {
                 let mode = mode_of(attr, "copy", BufferMode::View, BufferMode::Copy);
