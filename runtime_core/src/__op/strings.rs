@@ -362,18 +362,6 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
-    /// Returns an `Option<String>`: `None` is `null`.
-    #[inline(always)]
-    pub fn ret_option_string(&mut self, value: Option<String>) -> Result<(), Thrown> {
-        match value {
-            Some(value) => self.ret_str(&value),
-            None => {
-                self.rv().set_null();
-                Ok(())
-            }
-        }
-    }
-
     /// Returns a `ByteString` as a one-byte string of its Latin-1 bytes.
     #[inline(always)]
     pub fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
