@@ -53,6 +53,11 @@ from_js_number! {
     u32 => "a number (u32)", |n| to_uint32(n);
     f32 => "a number (f32)", |n| n as f32;
     f64 => "a number (f64)", |n| n;
+    // `#[number]`: truncated toward zero, saturating at the bounds, NaN as 0 (Rust's `as`).
+    i64 => "a number (i64)", |n| n as i64;
+    u64 => "a number (u64)", |n| n as u64;
+    isize => "a number (isize)", |n| n as isize;
+    usize => "a number (usize)", |n| n as usize;
 }
 
 #[cfg(test)]

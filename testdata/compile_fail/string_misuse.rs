@@ -1,5 +1,3 @@
-use std::borrow::Cow;
-
 use runtime_core::op;
 
 #[op]
@@ -15,16 +13,6 @@ fn op_onebyte_on_str(#[string(onebyte)] s: &str) -> u32 {
 #[op]
 fn op_string_on_number(#[string] n: u32) -> u32 {
     n
-}
-
-#[op]
-fn op_borrowed_return(#[string] s: &str) -> &str {
-    s
-}
-
-#[op]
-fn op_borrowed_cow_return<'a>(#[string] s: Cow<'a, str>) -> Cow<'a, str> {
-    s
 }
 
 #[op(fast)]

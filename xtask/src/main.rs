@@ -4,6 +4,8 @@
 //!   op-call benchmark in release mode and runs it; results go to `target/bench-ops/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
+//! - `docs`: rewrites the supported-types tables (README, `runtime_core/src/kinds.md`) from the
+//!   macro's kind table.
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
@@ -16,6 +18,7 @@ fn main() {
         Some("bench-ops") => bench_ops(args.collect()),
         Some("fuzz") => fuzz(args.collect()),
         Some("expand") => expand(args.collect()),
+        Some("docs") => docs(),
         _ => {
             eprintln!("{USAGE}");
             exit(2);
@@ -25,6 +28,7 @@ fn main() {
 
 const USAGE: &str = "usage: cargo xtask bench-ops [--filter <substring>] [--quick] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask expand <file.rs> [<op_name>]
+       cargo xtask docs
        cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers)";
 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
@@ -173,6 +177,19 @@ fn expansions(source: &str, wanted: Option<&str>) -> Result<String, String> {
         }
     }
     Ok(text)
+}
+
+/// Rewrites the generated supported-types tables.
+fn docs() {
+    let root = workspace_root();
+    let generated = ops_macro_backend::docs::kinds_markdown();
+    let readme_path = root.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).expect("README.md");
+    let readme = ops_macro_backend::docs::replace_generated(&readme, &generated)
+        .expect("README.md has the generated-kinds markers");
+    std::fs::write(&readme_path, readme).expect("README.md written");
+    std::fs::write(root.join("runtime_core/src/kinds.md"), &generated).expect("kinds.md written");
+    println!("wrote README.md and runtime_core/src/kinds.md");
 }
 
 #[cfg(test)]

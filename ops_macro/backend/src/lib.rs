@@ -12,6 +12,7 @@
 //! [`expand`] runs all three; tests call it (or the stages) directly.
 
 pub mod codegen;
+pub mod docs;
 mod expand_file;
 pub mod internals;
 pub mod ir;
@@ -66,7 +67,9 @@ mod tests {
     use quote::quote;
 
     use super::*;
-    use crate::ir::{ArgKind, CType, FastArg, FastConvert, RetKind};
+    use crate::ir::{
+        ArgKind, BigIntType, CType, FastArg, FastConvert, Marker, NumberType, RetKind,
+    };
 
     fn op(attr: TokenStream, item: TokenStream) -> ir::Op {
         let item_fn: syn::ItemFn = syn::parse2(item).unwrap();
@@ -84,8 +87,8 @@ mod tests {
         assert_eq!(messages.len(), 5, "{messages:#?}");
         assert!(messages[0].starts_with("unknown op option"));
         assert!(messages[1].starts_with("`String` needs `#[string]`"));
-        assert!(messages[2].starts_with("`i64` needs `#[bigint]`"));
-        assert!(messages[3].starts_with("`#[bigint]` applies to `i64` and `u64` only"));
+        assert!(messages[2].starts_with("`i64` needs `#[number]`"));
+        assert!(messages[3].starts_with("`#[bigint]` applies to `i64`, `u64`"));
         assert!(messages[4].starts_with("unsupported return type `Vec<u16>`"));
     }
 
@@ -101,18 +104,18 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                ArgKind::U8,
-                ArgKind::BigIntU64,
+                ArgKind::Number(NumberType::U8),
+                ArgKind::BigInt(BigIntType::U64),
                 ArgKind::OpStateRef,
-                ArgKind::F32
+                ArgKind::Number(NumberType::F32)
             ]
         );
-        assert_eq!(op.ret.kind, RetKind::I16);
+        assert_eq!(op.ret.kind, RetKind::Number(NumberType::I16));
         assert_eq!(
             op.args[0].kind.fast(),
             FastArg::Param {
                 ctype: CType::Uint32,
-                convert: FastConvert::Narrow("u8")
+                convert: FastConvert::Trait(Marker::Number)
             }
         );
         let js_args: Vec<(usize, String)> = op
@@ -124,42 +127,8 @@ mod tests {
         assert!(op.has_fast_path());
     }
 
-    /// Every argument kind, for checks over the whole kind table.
     fn every_arg_kind() -> Vec<ArgKind> {
-        use crate::ir::LocalType;
-        let mut kinds = vec![
-            ArgKind::Bool,
-            ArgKind::I8,
-            ArgKind::I16,
-            ArgKind::I32,
-            ArgKind::U8,
-            ArgKind::U16,
-            ArgKind::U32,
-            ArgKind::F32,
-            ArgKind::F64,
-            ArgKind::BigIntI64,
-            ArgKind::BigIntU64,
-            ArgKind::Str,
-            ArgKind::CowStr,
-            ArgKind::String,
-            ArgKind::OneByte,
-            ArgKind::ByteString,
-            ArgKind::BufferVec,
-            ArgKind::BufferBox,
-            ArgKind::FromV8,
-            ArgKind::OpStateRef,
-            ArgKind::OpStateMut,
-            ArgKind::OpStateRc,
-            ArgKind::Scope,
-            ArgKind::Isolate,
-        ];
-        for mutable in [false, true] {
-            kinds.push(ArgKind::Buffer { mutable });
-            kinds.push(ArgKind::ArrayBuffer { mutable });
-            kinds.push(ArgKind::External { mutable });
-        }
-        kinds.extend(LocalType::ALL.map(ArgKind::Local));
-        kinds
+        ArgKind::examples()
     }
 
     #[test]
@@ -196,7 +165,10 @@ mod tests {
         );
         assert!(!op.has_fast_path(), "the scope blocks the fast path");
         let slow = codegen::slow_fn(&op).to_string();
-        assert!(slow.contains("arg_bigint_i64 (0)"), "{slow}");
+        assert!(
+            slow.contains(":: runtime_core :: __op :: kind :: BigInt :: arg (call , 0)"),
+            "{slow}"
+        );
         assert!(slow.contains("op_x (call . scope () , y)"), "{slow}");
         let whole = codegen::generate(
             &op,

@@ -1,6 +1,7 @@
 //! Buffers: the bytes of views and ArrayBuffers, borrowed or copied, on both paths side by
 //! side; `Vec<u8>`/`Box<[u8]>` returns as Uint8Arrays over Rust memory.
 
+use super::kinds::{kind, IntoReturn};
 use super::{call::*, handles::*};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
@@ -428,13 +429,47 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a `Vec<u8>` as a Uint8Array over the vector's memory (no copy).
     #[inline(always)]
-    pub fn ret_bytes_vec(&mut self, value: Vec<u8>) -> Result<(), Thrown> {
+    pub(super) fn ret_bytes_vec(&mut self, value: Vec<u8>) -> Result<(), Thrown> {
         self.set_bytes(v8::ArrayBuffer::new_backing_store_from_vec(value))
     }
 
     /// Returns a `Box<[u8]>` as a Uint8Array over its memory (no copy).
     #[inline(always)]
-    pub fn ret_bytes_box(&mut self, value: Box<[u8]>) -> Result<(), Thrown> {
+    pub(super) fn ret_bytes_box(&mut self, value: Box<[u8]>) -> Result<(), Thrown> {
         self.set_bytes(v8::ArrayBuffer::new_backing_store_from_boxed_slice(value))
+    }
+}
+
+impl IntoReturn<kind::Buffer> for Vec<u8> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_bytes_vec(self)
+    }
+}
+
+impl IntoReturn<kind::Buffer> for Box<[u8]> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_bytes_box(self)
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for Vec<u8> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let store = v8::ArrayBuffer::new_backing_store_from_vec(self).make_shared();
+        let buffer = v8::ArrayBuffer::with_backing_store(call.scope(), &store);
+        call.rv().set(buffer.into());
+        Ok(())
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for Box<[u8]> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let store = v8::ArrayBuffer::new_backing_store_from_boxed_slice(self).make_shared();
+        let buffer = v8::ArrayBuffer::with_backing_store(call.scope(), &store);
+        call.rv().set(buffer.into());
+        Ok(())
     }
 }

@@ -8,6 +8,7 @@ use crate::ops::OpCtx;
 use crate::{FromV8, OpState, ToV8};
 
 use super::call::*;
+use super::kinds::{kind, IntoFast, IntoReturn};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Why a shared borrow of the op state failed (both paths throw it, after the op's name).
@@ -132,6 +133,16 @@ impl<'a, 's> SlowCall<'a, 's> {
             .map_err(|_| self.throw_arg_type_error(index, expected))
     }
 
+    /// `v8::Global<T>`: checked to be a `T`, then kept in a global handle.
+    #[inline(always)]
+    pub fn arg_global<T>(&mut self, index: i32, expected: &str) -> Result<v8::Global<T>, Thrown>
+    where
+        v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
+    {
+        let local = self.arg_local::<T>(index, expected)?;
+        Ok(v8::Global::new(self.isolate(), local))
+    }
+
     /// `#[from_v8] T`: through `T`'s `FromV8`; an `Err` throws, prefixed with the op and the
     /// argument.
     #[inline(always)]
@@ -170,7 +181,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a pointer as an External; null as `null`.
     #[inline(always)]
-    pub fn ret_external(&mut self, value: *const c_void) -> Result<(), Thrown> {
+    pub(super) fn ret_external(&mut self, value: *const c_void) -> Result<(), Thrown> {
         if value.is_null() {
             self.rv().set_null();
         } else {
@@ -182,7 +193,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a `T: ToV8`; an `Err` throws.
     #[inline(always)]
-    pub fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
+    pub(super) fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
         match keep_pending_exception(self.scope(), |scope| value.to_v8(scope))? {
             Ok(value) => {
                 self.rv().set(value);
@@ -190,5 +201,68 @@ impl<'a, 's> SlowCall<'a, 's> {
             }
             Err(error) => Err(self.throw_op_error(error)),
         }
+    }
+}
+
+impl IntoReturn<kind::External> for *const c_void {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_external(self)
+    }
+}
+
+impl IntoReturn<kind::External> for *mut c_void {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_external(self.cast_const())
+    }
+}
+
+// The Fast API returns a pointer as an External (null as `null`? no: V8 makes an External of
+// any pointer; the fast path of an External return is the slow path's for non-null pointers,
+// and the agreement tests pin null).
+impl IntoFast<kind::External, *mut c_void> for *const c_void {
+    #[inline(always)]
+    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
+        Some(self.cast_mut())
+    }
+}
+
+impl IntoFast<kind::External, *mut c_void> for *mut c_void {
+    #[inline(always)]
+    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
+        Some(self)
+    }
+}
+
+/// A handle the op made in the call's scope (an op returning one takes the scope).
+impl<T> IntoReturn<kind::Handle> for v8::Local<'_, T>
+where
+    for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
+{
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.rv().set(self.into());
+        Ok(())
+    }
+}
+
+/// A handle kept across calls: opened in the call's scope.
+impl<T> IntoReturn<kind::Handle> for v8::Global<T>
+where
+    for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
+{
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let local = v8::Local::new(call.scope(), &self);
+        call.rv().set(local.into());
+        Ok(())
+    }
+}
+
+impl<T: ToV8> IntoReturn<kind::ToV8> for T {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_to_v8(self)
     }
 }

@@ -11,12 +11,14 @@
 mod buffers;
 mod call;
 mod handles;
+mod kinds;
 mod numbers;
 mod strings;
 
 pub use buffers::*;
 pub use call::*;
 pub use handles::*;
+pub use kinds::*;
 pub use numbers::*;
 pub use strings::*;
 

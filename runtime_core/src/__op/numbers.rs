@@ -3,7 +3,10 @@
 
 use crate::convert::FromJsNumber;
 
+use crate::convert::to_int32;
+
 use super::call::*;
+use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoReturn};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// ECMAScript `ToBoolean`, without the isolate: `false` for `false`, `undefined`, `null`, `+0`,
@@ -59,119 +62,283 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
-    /// `bool`: `ToBoolean`, as V8's fast path does; never throws.
+    /// A BigInt argument: `BigInt.asIntN(64, x)`, or a `TypeError`.
     #[inline(always)]
-    pub fn arg_bool(&mut self, index: i32) -> Result<bool, Thrown> {
-        Ok(to_boolean(self.args.get(index)))
-    }
-
-    /// `i32`: a Number, `ToInt32`.
-    #[inline(always)]
-    pub fn arg_i32(&mut self, index: i32) -> Result<i32, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `i16`: a Number, `ToInt32` wrapped to 16 bits.
-    #[inline(always)]
-    pub fn arg_i16(&mut self, index: i32) -> Result<i16, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `i8`: a Number, `ToInt32` wrapped to 8 bits.
-    #[inline(always)]
-    pub fn arg_i8(&mut self, index: i32) -> Result<i8, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `u32`: a Number, `ToUint32`.
-    #[inline(always)]
-    pub fn arg_u32(&mut self, index: i32) -> Result<u32, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `u16`: a Number, `ToUint32` wrapped to 16 bits.
-    #[inline(always)]
-    pub fn arg_u16(&mut self, index: i32) -> Result<u16, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `u8`: a Number, `ToUint32` wrapped to 8 bits.
-    #[inline(always)]
-    pub fn arg_u8(&mut self, index: i32) -> Result<u8, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `f64`: a Number, as is.
-    #[inline(always)]
-    pub fn arg_f64(&mut self, index: i32) -> Result<f64, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `f32`: a Number, rounded to the nearest `f32`.
-    #[inline(always)]
-    pub fn arg_f32(&mut self, index: i32) -> Result<f32, Thrown> {
-        self.arg_number(index)
-    }
-
-    /// `#[bigint] i64`: a BigInt, `BigInt.asIntN(64, x)`.
-    #[inline(always)]
-    pub fn arg_bigint_i64(&mut self, index: i32) -> Result<i64, Thrown> {
+    fn arg_bigint_i64(&mut self, index: i32, expected: &str) -> Result<i64, Thrown> {
         match v8::Local::<v8::BigInt>::try_from(self.args.get(index)) {
             Ok(bigint) => Ok(bigint.i64_value().0),
-            Err(_) => Err(self.throw_arg_type_error(index, "a BigInt (i64)")),
+            Err(_) => Err(self.throw_arg_type_error(index, expected)),
         }
     }
 
-    /// `#[bigint] u64`: a BigInt, `BigInt.asUintN(64, x)`.
+    /// A BigInt argument: `BigInt.asUintN(64, x)`, or a `TypeError`.
     #[inline(always)]
-    pub fn arg_bigint_u64(&mut self, index: i32) -> Result<u64, Thrown> {
+    fn arg_bigint_u64(&mut self, index: i32, expected: &str) -> Result<u64, Thrown> {
         match v8::Local::<v8::BigInt>::try_from(self.args.get(index)) {
             Ok(bigint) => Ok(bigint.u64_value().0),
-            Err(_) => Err(self.throw_arg_type_error(index, "a BigInt (u64)")),
+            Err(_) => Err(self.throw_arg_type_error(index, expected)),
         }
     }
 
-    /// Returns a boolean.
-    #[inline(always)]
-    pub fn ret_bool(&mut self, value: bool) -> Result<(), Thrown> {
-        self.rv().set_bool(value);
-        Ok(())
+    #[cold]
+    #[inline(never)]
+    fn throw_unsafe_integer(&mut self, value: &dyn std::fmt::Display) -> Thrown {
+        let message = unsafe_integer_message(self.op_ctx().decl.name, value);
+        self.with_scope(|scope| throw_error_of_class(scope, "RangeError", &message));
+        Thrown(())
     }
+}
 
-    /// Returns an `i32` Number.
-    #[inline(always)]
-    pub fn ret_i32(&mut self, value: i32) -> Result<(), Thrown> {
-        self.rv().set_int32(value);
-        Ok(())
-    }
+fn unsafe_integer_message(op: &str, value: &dyn std::fmt::Display) -> String {
+    format!(
+        "{op}: the returned integer {value} is beyond 2^53 - 1 in magnitude, where a Number \
+         stops being exact; return it as #[bigint]"
+    )
+}
 
-    /// Returns a `u32` Number.
-    #[inline(always)]
-    pub fn ret_u32(&mut self, value: u32) -> Result<(), Thrown> {
-        self.rv().set_uint32(value);
-        Ok(())
-    }
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_unsafe_integer(
+    options: *mut FastApiCallbackOptions<'_>,
+    value: &dyn std::fmt::Display,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_error_of_class(
+        scope,
+        "RangeError",
+        &unsafe_integer_message(decl.name, value),
+    );
+}
 
-    /// Returns an `f64` Number.
-    #[inline(always)]
-    pub fn ret_f64(&mut self, value: f64) -> Result<(), Thrown> {
-        self.rv().set_double(value);
-        Ok(())
-    }
+// `bool`: `ToBoolean` on both paths (V8 passes the fast path the same).
 
-    /// Returns an `i64` BigInt.
+impl<'s> FromArg<'s, kind::Bool> for bool {
     #[inline(always)]
-    pub fn ret_bigint_i64(&mut self, value: i64) -> Result<(), Thrown> {
-        let bigint = v8::BigInt::new_from_i64(self.scope(), value);
-        self.rv().set(bigint.into());
-        Ok(())
+    fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
+        Ok(to_boolean(call.args.get(index)))
     }
+}
 
-    /// Returns a `u64` BigInt.
+impl FromFast<kind::Bool, bool> for bool {
     #[inline(always)]
-    pub fn ret_bigint_u64(&mut self, value: u64) -> Result<(), Thrown> {
-        let bigint = v8::BigInt::new_from_u64(self.scope(), value);
-        self.rv().set(bigint.into());
+    fn from_fast(value: bool) -> Self {
+        value
+    }
+}
+
+impl IntoReturn<kind::Bool> for bool {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.rv().set_bool(self);
         Ok(())
     }
+}
+
+impl IntoFast<kind::Bool, bool> for bool {
+    #[inline(always)]
+    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<bool> {
+        Some(self)
+    }
+}
+
+/// Numbers that fit a Fast API type `$c`: a Number in (`FromJsNumber`; V8 converts the fast
+/// path's with the same rules, which the agreement tests compare), set as `$c` on return.
+macro_rules! small_numbers {
+    ($($ty:ty => $c:ty, $set:ident;)*) => {$(
+        impl<'s> FromArg<'s, kind::Number> for $ty {
+            #[inline(always)]
+            fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
+                call.arg_number(index)
+            }
+        }
+
+        impl FromFast<kind::Number, $c> for $ty {
+            #[inline(always)]
+            fn from_fast(value: $c) -> Self {
+                // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
+                value as $ty
+            }
+        }
+
+        impl IntoReturn<kind::Number> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                call.rv().$set(self.into());
+                Ok(())
+            }
+        }
+
+        impl IntoFast<kind::Number, $c> for $ty {
+            #[inline(always)]
+            unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
+                Some(self.into())
+            }
+        }
+    )*};
+}
+
+small_numbers! {
+    i8 => i32, set_int32;
+    i16 => i32, set_int32;
+    i32 => i32, set_int32;
+    u8 => u32, set_uint32;
+    u16 => u32, set_uint32;
+    u32 => u32, set_uint32;
+    f32 => f32, set_double;
+    f64 => f64, set_double;
+}
+
+/// The largest integer a Number holds exactly, and every integer below it: 2^53 - 1.
+const MAX_SAFE_INTEGER: u128 = (1 << 53) - 1;
+
+/// `#[number]` 64-bit and pointer-sized integers: a Number in (truncated toward zero, saturating
+/// at the type's bounds, NaN as 0; a `double` on the fast path, converted the same way), a
+/// Number out when it is exact, else a `RangeError` (deno leaves this unchecked).
+macro_rules! wide_numbers {
+    ($($ty:ty),*) => {$(
+        impl<'s> FromArg<'s, kind::Number> for $ty {
+            #[inline(always)]
+            fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
+                call.arg_number(index)
+            }
+        }
+
+        impl FromFast<kind::Number, f64> for $ty {
+            #[inline(always)]
+            fn from_fast(value: f64) -> Self {
+                <$ty>::from_js_number(value)
+            }
+        }
+
+        impl IntoReturn<kind::Number> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
+                    return Err(call.throw_unsafe_integer(&self));
+                }
+                call.rv().set_double(self as f64);
+                Ok(())
+            }
+        }
+
+        impl IntoFast<kind::Number, f64> for $ty {
+            #[inline(always)]
+            unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<f64> {
+                if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { fast_throw_unsafe_integer(options, &self) };
+                    return None;
+                }
+                Some(self as f64)
+            }
+        }
+    )*};
+}
+
+wide_numbers!(i64, u64, isize, usize);
+
+/// The integer types `#[smi]` takes: carried as an `i32`, wrapping both ways (an unsigned type
+/// gets the bits of a negative one, as in deno).
+pub trait SmiInt: Copy {
+    /// From the `i32` JavaScript passed (after `ToInt32`).
+    fn from_smi(value: i32) -> Self;
+    /// To the `i32` JavaScript sees.
+    fn to_smi(self) -> i32;
+}
+
+macro_rules! smi_ints {
+    ($($ty:ty),*) => {$(
+        impl SmiInt for $ty {
+            #[inline(always)]
+            fn from_smi(value: i32) -> Self {
+                value as $ty
+            }
+            #[inline(always)]
+            fn to_smi(self) -> i32 {
+                self as i32
+            }
+        }
+    )*};
+}
+
+smi_ints!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// What a `TypeError` says a `#[smi]` argument must be.
+const SMI_EXPECTED: &str = "a number (smi)";
+
+impl<'s, T: SmiInt> FromArg<'s, kind::Smi> for T {
+    #[inline(always)]
+    fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
+        match v8::Local::<v8::Number>::try_from(call.args.get(index)) {
+            Ok(number) => Ok(T::from_smi(to_int32(number.value()))),
+            Err(_) => Err(call.throw_arg_type_error(index, SMI_EXPECTED)),
+        }
+    }
+}
+
+impl<T: SmiInt> FromFast<kind::Smi, i32> for T {
+    #[inline(always)]
+    fn from_fast(value: i32) -> Self {
+        T::from_smi(value)
+    }
+}
+
+impl<T: SmiInt> IntoReturn<kind::Smi> for T {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.rv().set_int32(self.to_smi());
+        Ok(())
+    }
+}
+
+impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
+    #[inline(always)]
+    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<i32> {
+        Some(self.to_smi())
+    }
+}
+
+/// `#[bigint]` integers: `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` in (the fast path's
+/// `int64_t`/`uint64_t` are the same), a BigInt out.
+macro_rules! bigints {
+    ($($ty:ty => $c:ty, $arg:ident, $new:ident, $expected:literal;)*) => {$(
+        impl<'s> FromArg<'s, kind::BigInt> for $ty {
+            #[inline(always)]
+            fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
+                call.$arg(index, $expected).map(|value| value as $ty)
+            }
+        }
+
+        impl FromFast<kind::BigInt, $c> for $ty {
+            #[inline(always)]
+            fn from_fast(value: $c) -> Self {
+                value as $ty
+            }
+        }
+
+        impl IntoReturn<kind::BigInt> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                let bigint = v8::BigInt::$new(call.scope(), self as $c);
+                call.rv().set(bigint.into());
+                Ok(())
+            }
+        }
+
+        impl IntoFast<kind::BigInt, $c> for $ty {
+            #[inline(always)]
+            unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
+                Some(self as $c)
+            }
+        }
+    )*};
+}
+
+bigints! {
+    i64 => i64, arg_bigint_i64, new_from_i64, "a BigInt (i64)";
+    isize => i64, arg_bigint_i64, new_from_i64, "a BigInt (isize)";
+    u64 => u64, arg_bigint_u64, new_from_u64, "a BigInt (u64)";
+    usize => u64, arg_bigint_u64, new_from_u64, "a BigInt (usize)";
 }

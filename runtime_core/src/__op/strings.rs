@@ -8,6 +8,7 @@ use crate::ops::StaticStrEntry;
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::ByteString;
 
+use super::kinds::{kind, IntoReturn};
 use super::{FastApiOneByteString, SlowCall, StringBuffer, Thrown};
 
 /// The bytes of a fast call's one-byte string argument.
@@ -310,7 +311,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding), anything else from
     /// UTF-8.
     #[inline(always)]
-    pub fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
+    pub(super) fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
         let string = if is_ascii(value.as_bytes()) {
             v8::String::new_from_one_byte(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
         } else {
@@ -319,17 +320,11 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.set_string(string)
     }
 
-    /// Returns an owned `String`; see [`SlowCall::ret_str`].
-    #[inline(always)]
-    pub fn ret_string(&mut self, value: String) -> Result<(), Thrown> {
-        self.ret_str(&value)
-    }
-
     /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
     /// (no copy); anything else is copied from UTF-8. The op keeps the V8 string of the last
     /// static string it returned, so returning the same one again makes nothing new.
     #[inline(always)]
-    pub fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
+    pub(super) fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
         if let Some(entry) = &*self.op_ctx().static_str_cache.borrow() {
             if std::ptr::eq(entry.address, value.as_ptr()) && entry.len == value.len() {
                 let string = v8::Local::new(self.scope(), &entry.string);
@@ -355,7 +350,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as
     /// [`SlowCall::ret_str`].
     #[inline(always)]
-    pub fn ret_cow_str(&mut self, value: Cow<'static, str>) -> Result<(), Thrown> {
+    pub(super) fn ret_cow_str(&mut self, value: Cow<'static, str>) -> Result<(), Thrown> {
         match value {
             Cow::Borrowed(value) => self.ret_static_str(value),
             Cow::Owned(value) => self.ret_str(&value),
@@ -364,8 +359,68 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a `ByteString` as a one-byte string of its Latin-1 bytes.
     #[inline(always)]
-    pub fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
+    pub(super) fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
         let string = v8::String::new_from_one_byte(self.scope(), &value, v8::NewStringType::Normal);
         self.set_string(string)
+    }
+}
+
+impl IntoReturn<kind::String> for String {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_str(&self)
+    }
+}
+
+// A returned `&str` or `Cow<str>` may borrow the op's string arguments: the IR then reads them
+// into buffers (never in place) and sets the return value before the buffers go.
+impl IntoReturn<kind::String> for &str {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_str(self)
+    }
+}
+
+impl IntoReturn<kind::String> for Cow<'_, str> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_str(&self)
+    }
+}
+
+impl IntoReturn<kind::String> for ByteString {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_bytestring(self)
+    }
+}
+
+impl IntoReturn<kind::StaticString> for &'static str {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_static_str(self)
+    }
+}
+
+impl IntoReturn<kind::StaticString> for Cow<'static, str> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.ret_cow_str(self)
+    }
+}
+
+/// `#[string(onebyte)]`: the bytes as Latin-1, one character each.
+impl IntoReturn<kind::OneByte> for Cow<'_, [u8]> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let string = v8::String::new_from_one_byte(call.scope(), &self, v8::NewStringType::Normal);
+        call.set_string(string)
+    }
+}
+
+impl IntoReturn<kind::OneByte> for Vec<u8> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        IntoReturn::<kind::OneByte>::set_return(Cow::<[u8]>::Owned(self), call)
     }
 }

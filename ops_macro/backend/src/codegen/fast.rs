@@ -8,24 +8,26 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{buffer_ident, call_args, internal_ident, plain_ident, storage_ident, v8_type};
+use super::{
+    buffer_ident, call_args, internal_ident, marker_type, plain_ident, storage_ident, v8_type,
+};
 use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
 
 /// The Rust type of a fast-call parameter or return of this C type; `None` for `void`.
 fn ctype_rust(ctype: CType) -> Option<TokenStream> {
-    let primitive = |name: &str| {
-        let ident = plain_ident(name);
-        quote!(#ident)
-    };
+    if let Some(primitive) = ctype.primitive() {
+        let ident = plain_ident(primitive);
+        return Some(quote!(#ident));
+    }
     Some(match ctype {
         CType::Void => return None,
-        CType::Bool => primitive("bool"),
-        CType::Int32 => primitive("i32"),
-        CType::Uint32 => primitive("u32"),
-        CType::Int64 => primitive("i64"),
-        CType::Uint64 => primitive("u64"),
-        CType::Float32 => primitive("f32"),
-        CType::Float64 => primitive("f64"),
+        CType::Bool
+        | CType::Int32
+        | CType::Uint32
+        | CType::Int64
+        | CType::Uint64
+        | CType::Float32
+        | CType::Float64 => unreachable!("primitive types are handled above"),
         CType::Pointer => quote!(*mut ::std::ffi::c_void),
         CType::V8Value => quote!(::runtime_core::v8::Local<::runtime_core::v8::Value>),
         CType::SeqOneByteString => quote!(*const ::runtime_core::__op::FastApiOneByteString),
@@ -46,6 +48,7 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
     });
     let ret = match op.ret.fast() {
         FastRet::Value { ctype, .. } => ctype_info(ctype),
+        FastRet::Void => ctype_info(CType::Void),
         FastRet::Unsupported(_) => unreachable!("fast_fn_info of an op without a fast path"),
     };
     let repr = if op.uses_bigint() {
@@ -81,6 +84,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let mut prologue = Vec::new();
     let ret_ctype = match op.ret.fast() {
         FastRet::Value { ctype, .. } => ctype,
+        FastRet::Void => CType::Void,
         FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
     };
     // The body returns `None` when it has thrown (each check is a `?`); the fast function then
@@ -109,10 +113,11 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                 param_idents.push(ident);
                 match convert {
                     FastConvert::Direct => {}
-                    FastConvert::Narrow(narrow) => {
-                        let narrow = plain_ident(narrow);
-                        // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
-                        prologue.push(quote!(let #ident = #ident as #narrow;));
+                    FastConvert::Trait(marker) => {
+                        let marker = marker_type(marker);
+                        prologue.push(quote! {
+                            let #ident = #marker::from_fast(#ident);
+                        });
                     }
                     FastConvert::Helper { name, buffered } => {
                         let helper = plain_ident(name);
@@ -153,12 +158,11 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             })?;
                         });
                     }
-                    FastConvert::OptionalNumber(number) => {
-                        let number = plain_ident(number);
+                    FastConvert::OptionalNumber => {
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
                             let #ident = (unsafe {
-                                ::runtime_core::__op::fast_option_number::<#number>(#ident, #options, #index)
+                                ::runtime_core::__op::fast_option_number(#ident, #options, #index)
                             })?;
                         });
                     }
@@ -213,20 +217,19 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             };
         }
     });
+    // The body's last expression: the C value, or `None` once the conversion threw.
     let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
-        (_, None) => (quote!(()), quote!(#result)),
-        (
-            FastRet::Value {
-                widen_to: Some(wide),
-                ..
-            },
-            Some(ty),
-        ) => {
-            let wide = plain_ident(wide);
-            (ty, quote!(#result as #wide))
+        (FastRet::Value { marker, .. }, Some(ty)) => {
+            let marker = marker_type(marker);
+            (
+                ty,
+                quote! {
+                    // SAFETY: V8 passes the options of this call.
+                    unsafe { #marker::into_fast(#result, #options) }
+                },
+            )
         }
-        (_, Some(ty)) if ret_ctype == CType::Pointer => (ty.clone(), quote!(#result as #ty)),
-        (_, Some(ty)) => (ty, quote!(#result)),
+        _ => (quote!(()), quote!(::std::option::Option::Some(#result))),
     };
     let options_param = quote!(#options: *mut ::runtime_core::__op::FastApiCallbackOptions);
     let receiver_param = quote!(
@@ -243,7 +246,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             #(#prologue)*
             #guarded
             #unwrap_result
-            ::std::option::Option::Some(#value)
+            #value
         }
 
         extern "C" fn fast_fn(

@@ -29,7 +29,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::internals::ast::strip_op_attributes;
-use crate::ir::Op;
+use crate::ir::{Marker, Op};
 
 /// The whole expansion of one op.
 pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
@@ -99,6 +99,9 @@ pub(crate) fn call_args<'a>(
             (ArgKind::Scope | ArgKind::Isolate, Some(scope)) => quote!(#scope),
             (ArgKind::Scope, None) => quote!(#call.scope()),
             (ArgKind::Isolate, None) => quote!(#call.isolate()),
+            // `&v8::T`: the handle, dereferenced.
+            (ArgKind::Local { by_ref: true, .. }, _) if arg.optional => quote!(#ident.as_deref()),
+            (ArgKind::Local { by_ref: true, .. }, _) => quote!(&*#ident),
             _ => quote!(#ident),
         }
     })
@@ -108,4 +111,10 @@ pub(crate) fn call_args<'a>(
 pub(crate) fn v8_type(name: &str) -> TokenStream {
     let name = format_ident!("{}", name);
     quote!(::runtime_core::v8::#name)
+}
+
+/// `runtime_core::__op::kind::<marker>`.
+pub(crate) fn marker_type(marker: Marker) -> TokenStream {
+    let name = format_ident!("{}", marker.name());
+    quote!(::runtime_core::__op::kind::#name)
 }

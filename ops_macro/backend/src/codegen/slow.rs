@@ -3,7 +3,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{buffer_ident, call_args, internal_ident, plain_ident, storage_ident, v8_type};
+use super::{
+    buffer_ident, call_args, internal_ident, marker_type, plain_ident, storage_ident, v8_type,
+};
 use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet, V8Access};
 
 /// The statements that bind one argument (none for the scope and the isolate, which are
@@ -16,6 +18,10 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
         .map(|index| Literal::i32_unsuffixed(index as i32));
     let mut buffer_decl = quote!();
     let convert = match arg.kind.slow() {
+        SlowArg::Trait(marker) => {
+            let marker = marker_type(marker);
+            quote!(#marker::arg(#call, #index)?)
+        }
         SlowArg::Convert { helper } => {
             let helper = plain_ident(helper);
             quote!(#call.#helper(#index)?)
@@ -41,6 +47,11 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let ty = v8_type(local.name());
             let expected = local.expected();
             quote!(#call.arg_local::<#ty>(#index, #expected)?)
+        }
+        SlowArg::Global(local) => {
+            let ty = v8_type(local.name());
+            let expected = local.expected();
+            quote!(#call.arg_global::<#ty>(#index, #expected)?)
         }
         SlowArg::FromV8 => {
             let ty = &arg.ty;
@@ -75,15 +86,9 @@ fn set_return(op: &Op) -> TokenStream {
     let value = internal_ident("value");
     match op.ret.kind.slow() {
         SlowRet::Undefined => quote!(::std::result::Result::Ok(())),
-        SlowRet::Set { helper, widen_to } => {
-            let helper = plain_ident(helper);
-            let set = |value: &syn::Ident| match widen_to {
-                Some(wide) => {
-                    let wide = plain_ident(wide);
-                    quote!(#call.#helper(#value as #wide))
-                }
-                None => quote!(#call.#helper(#value)),
-            };
+        SlowRet::Set(marker) => {
+            let marker = marker_type(marker);
+            let set = |value: &syn::Ident| quote!(#marker::ret(#call, #value));
             if op.ret.optional {
                 let set_some = set(&value);
                 quote! {
@@ -124,7 +129,7 @@ pub fn slow_fn(op: &Op) -> TokenStream {
     // Arguments are read inside a block that ends with the call, so string buffers (and any
     // V8 memory they borrow) are gone before the return value is made on the V8 heap.
     let call_block = if bindings.iter().all(TokenStream::is_empty) {
-        invoke
+        invoke.clone()
     } else {
         quote! {
             {
@@ -157,6 +162,14 @@ pub fn slow_fn(op: &Op) -> TokenStream {
         .can_request_termination()
         .then(|| quote!(#call.check_termination();));
     let body = match (returns_nothing && !op.ret.fallible, &check_termination) {
+        // The return value may borrow the arguments' buffers: made while they live.
+        _ if op.ret.borrows => quote! {
+            #(#bindings)*
+            let #result = #invoke;
+            #unwrap_result
+            #check_termination
+            #set
+        },
         (true, None) => quote! {
             #call_block;
             #set

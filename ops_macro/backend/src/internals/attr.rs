@@ -95,6 +95,8 @@ impl OpAttrs {
 /// The marker attributes this macro reads on an argument or on the function, by name.
 pub const MARKER_ATTRIBUTES: &[&str] = &[
     "bigint",
+    "number",
+    "smi",
     "string",
     "buffer",
     "arraybuffer",
@@ -125,8 +127,12 @@ pub enum BufferMode {
 /// keeps its attribute for error spans.
 #[derive(Clone, Debug, Default)]
 pub struct Markers {
-    /// `#[bigint]`: a 64-bit integer passed as a BigInt.
+    /// `#[bigint]`: a 64-bit or pointer-sized integer passed as a BigInt.
     pub bigint: Option<Attribute>,
+    /// `#[number]`: a 64-bit or pointer-sized integer passed as a Number.
+    pub number: Option<Attribute>,
+    /// `#[smi]`: any integer type passed as a small integer.
+    pub smi: Option<Attribute>,
     /// `#[string]` / `#[string(onebyte)]`.
     pub string: Option<(Attribute, StringMode)>,
     /// `#[buffer]` / `#[buffer(copy)]`.
@@ -142,6 +148,8 @@ impl Markers {
     pub fn any(&self) -> Option<&Attribute> {
         self.bigint
             .as_ref()
+            .or(self.number.as_ref())
+            .or(self.smi.as_ref())
             .or(self.string.as_ref().map(|(attr, _)| attr))
             .or(self.buffer.as_ref().map(|(attr, _)| attr))
             .or(self.arraybuffer.as_ref())
@@ -202,6 +210,10 @@ impl Markers {
             let path = attr.path();
             if path.is_ident("bigint") {
                 set_flag(cx, &mut markers.bigint, attr, "bigint");
+            } else if path.is_ident("number") {
+                set_flag(cx, &mut markers.number, attr, "number");
+            } else if path.is_ident("smi") {
+                set_flag(cx, &mut markers.smi, attr, "smi");
             } else if path.is_ident("arraybuffer") {
                 set_flag(cx, &mut markers.arraybuffer, attr, "arraybuffer");
             } else if path.is_ident("from_v8") || path.is_ident("to_v8") {

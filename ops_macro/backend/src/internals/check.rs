@@ -39,10 +39,11 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
         })
         .collect();
     // A handle that can reach a buffer could read or write the bytes a `&mut [u8]` holds.
-    let reaching_local = op
-        .args
-        .iter()
-        .find(|arg| matches!(arg.kind, ArgKind::Local(local) if local.can_reach_buffers()));
+    let reaching_local = op.args.iter().find(|arg| {
+        arg.kind.traits().reaches_buffers
+            && arg.kind.is_js_visible()
+            && !matches!(arg.kind, ArgKind::FromV8)
+    });
     // (It could also detach the buffer, or write it through its backing store, under a shared
     // borrow: both need no scope.)
     if let (Some(local), Some(_)) = (reaching_local, borrowed.first()) {

@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod attr;
 pub mod check;
+pub mod classify;
 mod ctxt;
 
 pub use ctxt::Ctxt;

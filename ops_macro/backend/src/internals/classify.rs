@@ -1,0 +1,604 @@
+//! From syn types to kinds: what the user wrote (a type and its marker attributes) becomes an
+//! [`ArgKind`] or a [`RetKind`], or an error at the type that says what to write instead. The
+//! supported-types lists in those errors come from the kind table.
+
+use proc_macro2::Span;
+use syn::{GenericArgument, PathArguments, Type};
+
+use super::ast::Param;
+use super::attr::{BufferMode, Markers, StringMode};
+use crate::ir::{Arg, ArgKind, BigIntType, LocalType, NumberType, Ret, RetKind};
+
+/// What a type looks like, for classification: enough structure to tell the supported kinds
+/// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
+#[derive(Debug, PartialEq, Eq)]
+enum Shape<'a> {
+    /// A path type: its last segment's name, its type arguments, its first lifetime argument.
+    Path {
+        name: String,
+        types: Vec<&'a Type>,
+        lifetime: Option<&'a syn::Lifetime>,
+    },
+    /// `&T` / `&mut T`.
+    Reference {
+        mutable: bool,
+        lifetime: Option<&'a syn::Lifetime>,
+        target: &'a Type,
+    },
+    /// `*const T` / `*mut T`.
+    Pointer { mutable: bool, target: &'a Type },
+    /// Anything else.
+    Other,
+}
+
+fn shape(ty: &Type) -> Shape<'_> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return Shape::Other;
+            };
+            let mut types = Vec::new();
+            let mut lifetime = None;
+            if let PathArguments::AngleBracketed(args) = &last.arguments {
+                for arg in &args.args {
+                    match arg {
+                        GenericArgument::Type(ty) => types.push(ty),
+                        GenericArgument::Lifetime(lt) => lifetime = lifetime.or(Some(lt)),
+                        _ => {}
+                    }
+                }
+            }
+            Shape::Path {
+                name: last.ident.to_string(),
+                types,
+                lifetime,
+            }
+        }
+        Type::Reference(reference) => Shape::Reference {
+            mutable: reference.mutability.is_some(),
+            lifetime: reference.lifetime.as_ref(),
+            target: &reference.elem,
+        },
+        Type::Ptr(pointer) => Shape::Pointer {
+            mutable: pointer.mutability.is_some(),
+            target: &pointer.elem,
+        },
+        Type::Group(group) => shape(&group.elem),
+        Type::Paren(paren) => shape(&paren.elem),
+        _ => Shape::Other,
+    }
+}
+
+/// The name of a plain path type (`u32`, `str`, `OpState`), if `ty` is one.
+fn path_name(ty: &Type) -> Option<String> {
+    match shape(ty) {
+        Shape::Path { name, types, .. } if types.is_empty() => Some(name),
+        _ => None,
+    }
+}
+
+/// Whether `ty` is `[u8]`.
+fn is_byte_slice(ty: &Type) -> bool {
+    matches!(ty, Type::Slice(slice) if path_name(&slice.elem).as_deref() == Some("u8"))
+}
+
+/// The single type argument of `Wrapper<T>` (`Option`, `Result`'s first), if `ty` is one.
+fn unwrap_generic<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
+    match shape(ty) {
+        Shape::Path { name, types, .. } if name == wrapper && !types.is_empty() => Some(types[0]),
+        _ => None,
+    }
+}
+
+/// `v8::<T>` as a handle type, if it is one.
+fn local_type(ty: &Type) -> Option<LocalType> {
+    path_name(ty).as_deref().and_then(LocalType::from_name)
+}
+
+/// `v8::T` spelled with its `v8::` path (so `&String` is never taken for `&v8::String`), as a
+/// handle type.
+fn v8_handle_type(ty: &Type) -> Option<LocalType> {
+    let Type::Path(path) = ty else { return None };
+    let segments: Vec<_> = path.path.segments.iter().collect();
+    match segments.as_slice() {
+        [.., module, _] if module.ident == "v8" => local_type(ty),
+        _ => None,
+    }
+}
+
+fn is_static(lifetime: Option<&syn::Lifetime>) -> bool {
+    lifetime.is_some_and(|lt| lt.ident == "static")
+}
+
+/// Each spelling once, in table order.
+fn spellings(all: impl IntoIterator<Item = String>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for spelling in all {
+        if !seen.contains(&spelling) {
+            seen.push(spelling);
+        }
+    }
+    seen.join(", ")
+}
+
+/// Every supported argument type, as the errors (and the docs) list them.
+pub fn supported_args() -> String {
+    let kinds = spellings(ArgKind::examples().into_iter().map(ArgKind::spelling));
+    format!("{kinds}, and Option<T> of those that come from JavaScript")
+}
+
+/// Every supported return type.
+pub fn supported_rets() -> String {
+    let kinds = spellings(RetKind::examples().into_iter().flat_map(RetKind::spellings));
+    format!("{kinds}, and Option<T> and Result<T, E> of those")
+}
+
+fn handle_types() -> String {
+    let names: Vec<&str> = LocalType::ALL.iter().map(|local| local.name()).collect();
+    format!("v8::{}", names.join(", v8::"))
+}
+
+fn unsupported_arg(ty: &Type) -> String {
+    // A struct or enum of the user's own: say how to make it an argument.
+    let own_type = matches!(shape(ty), Shape::Path { .. })
+        .then_some(
+            "; for a type of your own, implement `runtime_core::FromV8` for it and mark the \
+             argument `#[from_v8]`",
+        )
+        .unwrap_or("");
+    format!(
+        "unsupported argument type `{}`{own_type}; supported: {}",
+        type_text(ty),
+        supported_args()
+    )
+}
+
+/// Classifies one argument, `Option<T>` included.
+pub fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
+    let inner = unwrap_generic(&param.ty, "Option");
+    let ty = inner.unwrap_or(&param.ty);
+    let kind = arg_kind(ty, &param.markers)?;
+    if inner.is_some() && !kind.is_js_visible() {
+        return Err(syn::Error::new_spanned(
+            &param.ty,
+            format!(
+                "`{}` cannot be optional: it does not come from JavaScript",
+                type_text(ty)
+            ),
+        ));
+    }
+    Ok(Arg {
+        ident: param.ident.clone(),
+        kind,
+        optional: inner.is_some(),
+        js_index: None, // numbered once every argument is known, in `Op::from_ast`
+        ty: ty.clone(),
+        span: param.span,
+    })
+}
+
+/// The kind of an integer type marked `#[smi]`, `#[number]` or `#[bigint]`, or of a plain
+/// number; `None` if neither markers nor the type's name make it numeric. A marker on the
+/// wrong type is an error at the marker.
+fn numeric_kind(ty: &Type, markers: &Markers) -> Option<Result<ArgKind, syn::Error>> {
+    let name = path_name(ty);
+    let name = name.as_deref();
+    let at = |attr: &syn::Attribute, message: &str| syn::Error::new_spanned(attr, message);
+    if let Some(attr) = &markers.smi {
+        // Any integer type, aliases included: the runtime's `SmiInt` impls decide.
+        return Some(match shape(ty) {
+            Shape::Path { .. } => Ok(ArgKind::Smi),
+            _ => Err(at(
+                attr,
+                "`#[smi]` applies to integer types (or aliases of them)",
+            )),
+        });
+    }
+    if let Some(attr) = &markers.bigint {
+        return Some(match name.and_then(BigIntType::from_name) {
+            Some(bigint) => Ok(ArgKind::BigInt(bigint)),
+            None => Err(at(
+                attr,
+                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize` only",
+            )),
+        });
+    }
+    let number = name.and_then(NumberType::from_name)?;
+    Some(match (number.is_wide(), markers.number.is_some()) {
+        (true, false) => Err(syn::Error::new_spanned(
+            ty,
+            format!(
+                "`{}` needs `#[number]` (a Number: exact up to 2^53) or `#[bigint]` (a BigInt)",
+                number.name()
+            ),
+        )),
+        _ => Ok(ArgKind::Number(number)),
+    })
+}
+
+/// Classifies an argument type (already out of any `Option`), or explains why it cannot be one.
+fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
+    let error = |message: String| Err(syn::Error::new_spanned(ty, message));
+    let string_mode = markers.string.as_ref().map(|(_, mode)| *mode);
+    let buffer_mode = markers.buffer.as_ref().map(|(_, mode)| *mode);
+    if markers.v8_trait.is_some() {
+        return Ok(ArgKind::FromV8);
+    }
+    if let Some(numeric) = numeric_kind(ty, markers) {
+        let kind = numeric?;
+        check_arg_markers(kind, markers)?;
+        return Ok(kind);
+    }
+    let kind = match shape(ty) {
+        Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
+            "bool" => ArgKind::Bool,
+            "String" if string_mode.is_some() => ArgKind::String,
+            "String" => return error("`String` needs `#[string]`".to_owned()),
+            "ByteString" => ArgKind::ByteString,
+            "i128" | "u128" => {
+                return error(format!(
+                    "unsupported argument type `{}`; use a narrower type: {}",
+                    type_text(ty),
+                    supported_args()
+                ))
+            }
+            _ => return error(unsupported_arg(ty)),
+        },
+        Shape::Path { name, types, .. } if name == "Cow" && types.len() == 1 => {
+            match (path_name(types[0]).as_deref(), string_mode) {
+                (Some("str"), Some(_)) => ArgKind::CowStr,
+                (Some("str"), _) => return error("`Cow<str>` needs `#[string]`".to_owned()),
+                (None, Some(StringMode::OneByte)) if is_byte_slice(types[0]) => ArgKind::OneByte,
+                (None, _) if is_byte_slice(types[0]) => {
+                    return error("`Cow<[u8]>` needs `#[string(onebyte)]`".to_owned())
+                }
+                _ => return error(unsupported_arg(ty)),
+            }
+        }
+        Shape::Path { name, types, .. } if name == "Vec" && types.len() == 1 => {
+            match (path_name(types[0]).as_deref(), buffer_mode) {
+                (Some("u8"), Some(BufferMode::Copy)) => ArgKind::BufferVec,
+                (Some("u8"), _) => return error("`Vec<u8>` needs `#[buffer(copy)]`".to_owned()),
+                _ => return error(unsupported_arg(ty)),
+            }
+        }
+        Shape::Path { name, types, .. }
+            if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
+        {
+            match buffer_mode {
+                Some(BufferMode::Copy) => ArgKind::BufferBox,
+                _ => return error("`Box<[u8]>` needs `#[buffer(copy)]`".to_owned()),
+            }
+        }
+        Shape::Path { name, types, .. } if name == "Rc" && types.len() == 1 => {
+            match shape(types[0]) {
+                Shape::Path { name, types, .. }
+                    if name == "RefCell"
+                        && types.len() == 1
+                        && path_name(types[0]).as_deref() == Some("OpState") =>
+                {
+                    ArgKind::OpStateRc
+                }
+                _ => return error(unsupported_arg(ty)),
+            }
+        }
+        Shape::Path { name, types, .. }
+            if (name == "Local" || name == "Global") && types.len() == 1 =>
+        {
+            match (local_type(types[0]), name.as_str()) {
+                (Some(ty), "Local") => ArgKind::Local { ty, by_ref: false },
+                (Some(ty), _) => ArgKind::Global(ty),
+                (None, _) => {
+                    return error(format!(
+                        "unsupported `v8::{name}` type `{}`; supported: {}",
+                        type_text(types[0]),
+                        handle_types()
+                    ))
+                }
+            }
+        }
+        Shape::Pointer { mutable, target } if path_name(target).as_deref() == Some("c_void") => {
+            ArgKind::External { mutable }
+        }
+        Shape::Reference {
+            mutable, target, ..
+        } if is_byte_slice(target) => match (buffer_mode, &markers.arraybuffer) {
+            (Some(BufferMode::View), None) => ArgKind::Buffer { mutable },
+            (None, Some(_)) => ArgKind::ArrayBuffer { mutable },
+            _ => {
+                return error(format!(
+                    "`{}` needs `#[buffer]` (a Uint8Array) or `#[arraybuffer]` (an ArrayBuffer)",
+                    type_text(ty)
+                ))
+            }
+        },
+        Shape::Reference {
+            mutable, target, ..
+        } => match (path_name(target).as_deref(), mutable) {
+            (Some("str"), false) if string_mode.is_some() => ArgKind::Str,
+            (Some("str"), false) => return error("`&str` needs `#[string]`".to_owned()),
+            (Some("OpState"), false) => ArgKind::OpStateRef,
+            (Some("OpState"), true) => ArgKind::OpStateMut,
+            (Some("Isolate"), _) => ArgKind::Isolate,
+            (Some(_), false) if v8_handle_type(target).is_some() => ArgKind::Local {
+                ty: v8_handle_type(target).expect("checked"),
+                by_ref: true,
+            },
+            _ if matches!(shape(target), Shape::Path { ref name, .. } if name == "PinScope") => {
+                ArgKind::Scope
+            }
+            _ => return error(unsupported_arg(ty)),
+        },
+        _ => return error(unsupported_arg(ty)),
+    };
+    check_arg_markers(kind, markers)?;
+    Ok(kind)
+}
+
+/// Refuses markers that do not apply to this argument kind.
+fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error> {
+    let misplaced =
+        |attr: &syn::Attribute, message: &str| Err(syn::Error::new_spanned(attr, message));
+    if let Some(attr) = &markers.bigint {
+        if !matches!(kind, ArgKind::BigInt(_)) {
+            return misplaced(
+                attr,
+                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize`",
+            );
+        }
+    }
+    if let Some(attr) = &markers.number {
+        if !matches!(kind, ArgKind::Number(_)) {
+            return misplaced(attr, "`#[number]` applies to number types only");
+        }
+    }
+    if let Some((attr, mode)) = &markers.string {
+        let fits = match mode {
+            StringMode::Utf8 => matches!(
+                kind,
+                ArgKind::Str | ArgKind::CowStr | ArgKind::String | ArgKind::ByteString
+            ),
+            StringMode::OneByte => kind == ArgKind::OneByte,
+        };
+        if !fits {
+            return misplaced(
+                attr,
+                match mode {
+                    StringMode::Utf8 => {
+                        "`#[string]` applies to `&str`, `Cow<str>` and `String` only"
+                    }
+                    StringMode::OneByte => "`#[string(onebyte)]` applies to `Cow<[u8]>` only",
+                },
+            );
+        }
+    }
+    if let Some((attr, _)) = &markers.buffer {
+        if !matches!(
+            kind,
+            ArgKind::Buffer { .. } | ArgKind::BufferVec | ArgKind::BufferBox
+        ) {
+            return misplaced(
+                attr,
+                "`#[buffer]` applies to `&[u8]` and `&mut [u8]`, `#[buffer(copy)]` to `Vec<u8>` and `Box<[u8]>`",
+            );
+        }
+    }
+    if let Some(attr) = &markers.arraybuffer {
+        if !matches!(kind, ArgKind::ArrayBuffer { .. }) {
+            return misplaced(
+                attr,
+                "`#[arraybuffer]` applies to `&[u8]` and `&mut [u8]` only",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Classifies `Result<Option<T>, E>`, `Option<T>` and `T` return types.
+pub fn classify_ret(ty: Option<&Type>, markers: &Markers, span: Span) -> Result<Ret, syn::Error> {
+    let fallible_inner = ty.and_then(|ty| unwrap_generic(ty, "Result"));
+    let fallible = fallible_inner.is_some();
+    let ty = fallible_inner.or(ty);
+    let optional_inner = ty.and_then(|ty| unwrap_generic(ty, "Option"));
+    let optional = optional_inner.is_some();
+    let ty = optional_inner.or(ty);
+    let (kind, borrows) = ret_kind(ty, markers)?;
+    if optional && kind == RetKind::Unit {
+        return Err(syn::Error::new(
+            span,
+            "`Option<()>` says nothing `()` does not",
+        ));
+    }
+    Ok(Ret {
+        kind,
+        optional,
+        fallible,
+        borrows,
+        span,
+    })
+}
+
+/// Classifies a return type (already out of any `Result` and `Option`; `None` is `()`), with
+/// whether it may borrow from the arguments (a non-`'static` `&str` or `Cow`), or explains why
+/// it cannot be one.
+fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn::Error> {
+    let Some(ty) = ty else {
+        return match markers.any() {
+            Some(attr) => Err(syn::Error::new_spanned(
+                attr,
+                "this marker applies to no return value",
+            )),
+            None => Ok((RetKind::Unit, false)),
+        };
+    };
+    if matches!(ty, Type::Tuple(tuple) if tuple.elems.is_empty()) {
+        return Ok((RetKind::Unit, false));
+    }
+    if markers.v8_trait.is_some() {
+        return Ok((RetKind::ToV8, false));
+    }
+    let error = |message: String| Err(syn::Error::new_spanned(ty, message));
+    let unsupported = || -> Result<(RetKind, bool), syn::Error> {
+        let own_type = matches!(shape(ty), Shape::Path { .. })
+            .then_some(
+                "; for a type of your own, implement `runtime_core::ToV8` for it and mark the \
+                 function `#[to_v8]`",
+            )
+            .unwrap_or("");
+        error(format!(
+            "unsupported return type `{}`{own_type}; supported: {}",
+            type_text(ty),
+            supported_rets()
+        ))
+    };
+    if let Some(numeric) = numeric_kind(ty, markers) {
+        let kind = match numeric? {
+            ArgKind::Number(number) => RetKind::Number(number),
+            ArgKind::Smi => RetKind::Smi,
+            ArgKind::BigInt(bigint) => RetKind::BigInt(bigint),
+            _ => unreachable!("numeric_kind returns numeric kinds"),
+        };
+        check_ret_markers(kind, markers)?;
+        return Ok((kind, false));
+    }
+    let onebyte = matches!(markers.string, Some((_, StringMode::OneByte)));
+    let (kind, borrows) = match shape(ty) {
+        Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
+            "bool" => (RetKind::Bool, false),
+            "String" | "ByteString" => (RetKind::String, false),
+            _ => return unsupported(),
+        },
+        Shape::Path {
+            name,
+            types,
+            lifetime,
+        } if name == "Cow" && types.len() == 1 => match path_name(types[0]).as_deref() {
+            Some("str") if is_static(lifetime) => (RetKind::StaticString, false),
+            Some("str") => (RetKind::String, true),
+            None if onebyte && is_byte_slice(types[0]) => (RetKind::OneByte, true),
+            _ => return unsupported(),
+        },
+        Shape::Path { name, types, .. }
+            if name == "Vec" && types.len() == 1 && path_name(types[0]).as_deref() == Some("u8") =>
+        {
+            (byte_ret_kind(markers), false)
+        }
+        Shape::Path { name, types, .. }
+            if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
+        {
+            (byte_ret_kind(markers), false)
+        }
+        Shape::Path { name, types, .. }
+            if (name == "Local" || name == "Global") && types.len() == 1 =>
+        {
+            if local_type(types[0]).is_none() {
+                return error(format!(
+                    "unsupported `v8::{name}` type `{}`; supported: {}",
+                    type_text(types[0]),
+                    handle_types()
+                ));
+            }
+            match name.as_str() {
+                "Local" => (RetKind::Local, false),
+                _ => (RetKind::Global, false),
+            }
+        }
+        Shape::Pointer { target, .. } if path_name(target).as_deref() == Some("c_void") => {
+            (RetKind::External, false)
+        }
+        Shape::Reference {
+            mutable: false,
+            lifetime,
+            target,
+        } if path_name(target).as_deref() == Some("str") => {
+            if is_static(lifetime) {
+                (RetKind::StaticString, false)
+            } else {
+                (RetKind::String, true)
+            }
+        }
+        Shape::Reference { target, .. } if is_byte_slice(target) => {
+            return error(format!(
+                "an op cannot return `{}`: return an owned `Vec<u8>` (no copy: JavaScript gets its memory)",
+                type_text(ty)
+            ))
+        }
+        _ => return unsupported(),
+    };
+    check_ret_markers(kind, markers)?;
+    Ok((kind, borrows))
+}
+
+/// `Vec<u8>` / `Box<[u8]>`: a Uint8Array, an ArrayBuffer with `#[arraybuffer]`, a one-byte
+/// string with `#[string(onebyte)]`.
+fn byte_ret_kind(markers: &Markers) -> RetKind {
+    if markers.arraybuffer.is_some() {
+        RetKind::ArrayBuffer
+    } else if matches!(markers.string, Some((_, StringMode::OneByte))) {
+        RetKind::OneByte
+    } else {
+        RetKind::Buffer
+    }
+}
+
+/// Refuses markers that do not apply to this return kind. The function's markers describe the
+/// return value; `#[string]` and `#[buffer]` are optional there (deno requires them).
+fn check_ret_markers(kind: RetKind, markers: &Markers) -> Result<(), syn::Error> {
+    let misplaced =
+        |attr: &syn::Attribute, message: &str| Err(syn::Error::new_spanned(attr, message));
+    if let Some(attr) = &markers.bigint {
+        if !matches!(kind, RetKind::BigInt(_)) {
+            return misplaced(
+                attr,
+                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize` returns",
+            );
+        }
+    }
+    if let Some(attr) = &markers.number {
+        if !matches!(kind, RetKind::Number(_)) {
+            return misplaced(attr, "`#[number]` applies to number returns only");
+        }
+    }
+    if let Some((attr, mode)) = &markers.string {
+        let fits = match mode {
+            StringMode::Utf8 => matches!(kind, RetKind::String | RetKind::StaticString),
+            StringMode::OneByte => kind == RetKind::OneByte,
+        };
+        if !fits {
+            return misplaced(
+                attr,
+                "`#[string]` applies to `String`, `&str` and `Cow<str>` returns, \
+                 `#[string(onebyte)]` to `Cow<[u8]>` and `Vec<u8>`",
+            );
+        }
+    }
+    if let Some((attr, mode)) = &markers.buffer {
+        if kind != RetKind::Buffer || *mode == BufferMode::Copy {
+            return misplaced(
+                attr,
+                "`#[buffer]` applies to `Vec<u8>` and `Box<[u8]>` returns (JavaScript gets their memory: no copy)",
+            );
+        }
+    }
+    if let Some(attr) = &markers.arraybuffer {
+        if kind != RetKind::ArrayBuffer {
+            return misplaced(
+                attr,
+                "`#[arraybuffer]` applies to `Vec<u8>` and `Box<[u8]>` returns",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The type as the user wrote it, spaced as rustfmt would for short types.
+pub fn type_text(ty: &Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("& ", "&")
+        .replace(" :: ", "::")
+        .replace("* const ", "*const ")
+        .replace("* mut ", "*mut ")
+}

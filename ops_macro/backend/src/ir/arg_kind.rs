@@ -1,0 +1,454 @@
+//! The argument half of the kind table: every argument type an op can take and, in one
+//! `match` per question with no wildcard, everything the checks and emitters ask of it. A new
+//! kind is a variant here, and the compiler points at each decision it must make.
+
+use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
+use super::values::{BigIntType, LocalType, Marker, NumberType};
+
+/// Every argument type an op can take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// `bool`.
+    Bool,
+    /// A number type; the 64-bit and pointer-sized ones with `#[number]`.
+    Number(NumberType),
+    /// `#[smi] T`: any integer type (aliases too), as an `i32`.
+    Smi,
+    /// `#[bigint] T`.
+    BigInt(BigIntType),
+    /// `#[string] &str`.
+    Str,
+    /// `#[string] Cow<str>`.
+    CowStr,
+    /// `#[string] String`.
+    String,
+    /// `#[string(onebyte)] Cow<[u8]>`.
+    OneByte,
+    /// `ByteString`.
+    ByteString,
+    /// `#[buffer] &[u8]` / `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed.
+    Buffer {
+        /// `&mut [u8]`.
+        mutable: bool,
+    },
+    /// `#[buffer(copy)] Vec<u8>`.
+    BufferVec,
+    /// `#[buffer(copy)] Box<[u8]>`.
+    BufferBox,
+    /// `#[arraybuffer] &[u8]` / `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes.
+    ArrayBuffer {
+        /// `&mut [u8]`.
+        mutable: bool,
+    },
+    /// `v8::Local<v8::T>`, or `&v8::T` (deno's form: the same handle, dereferenced).
+    Local {
+        /// The handle type.
+        ty: LocalType,
+        /// `&v8::T`.
+        by_ref: bool,
+    },
+    /// `v8::Global<v8::T>`: the handle, kept beyond the call.
+    Global(LocalType),
+    /// `*const c_void` / `*mut c_void`: an External's pointer.
+    External {
+        /// `*mut c_void`.
+        mutable: bool,
+    },
+    /// `#[from_v8] T`: any `T: FromV8`.
+    FromV8,
+    /// `&OpState`.
+    OpStateRef,
+    /// `&mut OpState`.
+    OpStateMut,
+    /// `Rc<RefCell<OpState>>`.
+    OpStateRc,
+    /// `&mut v8::PinScope`: the handle scope of the call, for ops that call back into V8.
+    Scope,
+    /// `&mut v8::Isolate`.
+    Isolate,
+}
+
+/// What an argument kind is and may do: one row per kind in [`ArgKind::traits`], every field
+/// decided there (a `match` without a wildcard), so that a new kind cannot silently inherit a
+/// property that makes a fast path or an in-place borrow unsound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgTraits {
+    /// It comes from a JavaScript argument (and so has a position and a name in errors).
+    pub js_visible: bool,
+    /// It is read from a JavaScript string.
+    pub reads_string: bool,
+    /// Reading it, or the op through it, may allocate on the V8 heap during the call, moving
+    /// what V8 lends (strings borrowed in place, the strings of a fast call).
+    pub may_allocate_during_call: bool,
+    /// JavaScript may run during the call because of it (so nothing may be borrowed from V8's
+    /// heap across the call).
+    pub can_run_js: bool,
+    /// It borrows a buffer's memory: `Some(mutably)`.
+    pub borrows_buffer: Option<bool>,
+    /// Through it the op can reach (detach, resize, write) any buffer's memory.
+    pub reaches_buffers: bool,
+    /// What of V8 the slow path must hold to read it.
+    pub slow_access: V8Access,
+    /// The op can reach the runtime's `TerminationHandle` through it (the op state).
+    pub can_request_termination: bool,
+}
+
+/// What a kind that JavaScript passes and that needs nothing special is.
+const PLAIN: ArgTraits = ArgTraits {
+    js_visible: true,
+    reads_string: false,
+    may_allocate_during_call: false,
+    can_run_js: false,
+    borrows_buffer: None,
+    reaches_buffers: false,
+    slow_access: V8Access::Nothing,
+    can_request_termination: false,
+};
+
+impl ArgKind {
+    /// One of each kind (every handle type, both mutabilities, every number type), for the
+    /// supported-types list and the tests over the whole table.
+    pub fn examples() -> Vec<ArgKind> {
+        let mut kinds = vec![ArgKind::Bool];
+        kinds.extend(NumberType::ALL.map(ArgKind::Number));
+        kinds.push(ArgKind::Smi);
+        kinds.extend(BigIntType::ALL.map(ArgKind::BigInt));
+        kinds.extend([
+            ArgKind::Str,
+            ArgKind::CowStr,
+            ArgKind::String,
+            ArgKind::OneByte,
+            ArgKind::ByteString,
+        ]);
+        for mutable in [false, true] {
+            kinds.push(ArgKind::Buffer { mutable });
+        }
+        kinds.extend([ArgKind::BufferVec, ArgKind::BufferBox]);
+        for mutable in [false, true] {
+            kinds.push(ArgKind::ArrayBuffer { mutable });
+        }
+        for by_ref in [false, true] {
+            kinds.extend(LocalType::ALL.map(|ty| ArgKind::Local { ty, by_ref }));
+        }
+        kinds.extend(LocalType::ALL.map(ArgKind::Global));
+        for mutable in [false, true] {
+            kinds.push(ArgKind::External { mutable });
+        }
+        kinds.extend([
+            ArgKind::FromV8,
+            ArgKind::OpStateRef,
+            ArgKind::OpStateMut,
+            ArgKind::OpStateRc,
+            ArgKind::Scope,
+            ArgKind::Isolate,
+        ]);
+        kinds
+    }
+
+    /// How the docs and the "supported" list spell it.
+    pub fn spelling(self) -> String {
+        match self {
+            ArgKind::Bool => "bool".into(),
+            ArgKind::Number(number) if number.is_wide() => format!("#[number] {}", number.name()),
+            ArgKind::Number(number) => number.name().into(),
+            ArgKind::Smi => "#[smi] <any integer type>".into(),
+            ArgKind::BigInt(bigint) => format!("#[bigint] {}", bigint.name()),
+            ArgKind::Str => "#[string] &str".into(),
+            ArgKind::CowStr => "#[string] Cow<str>".into(),
+            ArgKind::String => "#[string] String".into(),
+            ArgKind::OneByte => "#[string(onebyte)] Cow<[u8]>".into(),
+            ArgKind::ByteString => "ByteString".into(),
+            ArgKind::Buffer { mutable: false } => "#[buffer] &[u8]".into(),
+            ArgKind::Buffer { mutable: true } => "#[buffer] &mut [u8]".into(),
+            ArgKind::BufferVec => "#[buffer(copy)] Vec<u8>".into(),
+            ArgKind::BufferBox => "#[buffer(copy)] Box<[u8]>".into(),
+            ArgKind::ArrayBuffer { mutable: false } => "#[arraybuffer] &[u8]".into(),
+            ArgKind::ArrayBuffer { mutable: true } => "#[arraybuffer] &mut [u8]".into(),
+            ArgKind::Local {
+                ty: LocalType::Value,
+                by_ref: false,
+            } => "v8::Local<v8::Value>".into(),
+            ArgKind::Local {
+                ty: LocalType::Value,
+                by_ref: true,
+            } => "&v8::Value".into(),
+            ArgKind::Local { by_ref: false, .. } => "v8::Local<v8::T>".into(),
+            ArgKind::Local { by_ref: true, .. } => "&v8::T".into(),
+            ArgKind::Global(_) => "v8::Global<v8::T>".into(),
+            ArgKind::External { mutable: false } => "*const c_void".into(),
+            ArgKind::External { mutable: true } => "*mut c_void".into(),
+            ArgKind::FromV8 => "#[from_v8] T".into(),
+            ArgKind::OpStateRef => "&OpState".into(),
+            ArgKind::OpStateMut => "&mut OpState".into(),
+            ArgKind::OpStateRc => "Rc<RefCell<OpState>>".into(),
+            ArgKind::Scope => "&mut v8::PinScope".into(),
+            ArgKind::Isolate => "&mut v8::Isolate".into(),
+        }
+    }
+
+    /// Everything the checks and emitters ask of this kind; see [`ArgTraits`].
+    pub fn traits(self) -> ArgTraits {
+        // Read through a `ValueView` made from the isolate: it may flatten the string (an
+        // allocation, inside the handle scope V8 opens for every callback).
+        const STRING: ArgTraits = ArgTraits {
+            reads_string: true,
+            may_allocate_during_call: true,
+            slow_access: V8Access::Isolate,
+            ..PLAIN
+        };
+        // Not from JavaScript: the runtime's state.
+        const STATE: ArgTraits = ArgTraits {
+            js_visible: false,
+            can_request_termination: true,
+            ..PLAIN
+        };
+        match self {
+            ArgKind::Bool | ArgKind::Number(_) | ArgKind::Smi | ArgKind::BigInt(_) => PLAIN,
+            ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString => STRING,
+            // A small array on the V8 heap borrowed mutably is moved off it first (rare paths
+            // make their own scope, so the slow path holds nothing).
+            ArgKind::Buffer { mutable } => ArgTraits {
+                may_allocate_during_call: mutable,
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            ArgKind::BufferVec | ArgKind::BufferBox => PLAIN,
+            ArgKind::ArrayBuffer { mutable } => ArgTraits {
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            // A handle that can reach a buffer lets the op move or detach its bytes
+            // (`get_backing_store` needs no scope).
+            ArgKind::Local { ty, .. } => ArgTraits {
+                may_allocate_during_call: ty.can_reach_buffers(),
+                reaches_buffers: ty.can_reach_buffers(),
+                ..PLAIN
+            },
+            // Made with the isolate (a global handle, not the V8 heap); as reaching as a local.
+            ArgKind::Global(ty) => ArgTraits {
+                may_allocate_during_call: ty.can_reach_buffers(),
+                reaches_buffers: ty.can_reach_buffers(),
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
+            ArgKind::External { .. } => PLAIN,
+            // Getters may run during the conversion.
+            ArgKind::FromV8 => ArgTraits {
+                can_run_js: true,
+                reaches_buffers: true,
+                slow_access: V8Access::Scope,
+                ..PLAIN
+            },
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => STATE,
+            // `terminate_execution` on the isolate takes effect at V8's next interrupt check or
+            // when the script ends: checking after every op that takes the scope or the isolate
+            // would cost them a third of a bare call.
+            ArgKind::Scope => ArgTraits {
+                js_visible: false,
+                can_run_js: true,
+                reaches_buffers: true,
+                slow_access: V8Access::Scope,
+                ..PLAIN
+            },
+            ArgKind::Isolate => ArgTraits {
+                js_visible: false,
+                can_run_js: true,
+                reaches_buffers: true,
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
+        }
+    }
+
+    /// The slow-path strategy.
+    pub fn slow(self) -> SlowArg {
+        let convert = |helper| SlowArg::Convert { helper };
+        let buffered = |in_place, copied| SlowArg::Buffered { in_place, copied };
+        match self {
+            ArgKind::Bool => SlowArg::Trait(Marker::Bool),
+            ArgKind::Number(_) => SlowArg::Trait(Marker::Number),
+            ArgKind::Smi => SlowArg::Trait(Marker::Smi),
+            ArgKind::BigInt(_) => SlowArg::Trait(Marker::BigInt),
+            ArgKind::Str => buffered("arg_str", "arg_str_copied"),
+            ArgKind::CowStr => buffered("arg_cow_str", "arg_cow_str_copied"),
+            ArgKind::String => convert("arg_string"),
+            ArgKind::OneByte => buffered("arg_onebyte", "arg_onebyte_copied"),
+            ArgKind::ByteString => convert("arg_bytestring"),
+            ArgKind::Buffer { mutable: false } => SlowArg::WithStorage {
+                helper: "arg_buffer",
+            },
+            ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
+            ArgKind::BufferVec => convert("arg_buffer_vec"),
+            ArgKind::BufferBox => convert("arg_buffer_box"),
+            ArgKind::ArrayBuffer { mutable: false } => convert("arg_arraybuffer"),
+            ArgKind::ArrayBuffer { mutable: true } => convert("arg_arraybuffer_mut"),
+            ArgKind::Local { ty, .. } => SlowArg::Local(ty),
+            ArgKind::Global(ty) => SlowArg::Global(ty),
+            ArgKind::External { mutable: false } => convert("arg_external"),
+            ArgKind::External { mutable: true } => convert("arg_external_mut"),
+            ArgKind::FromV8 => SlowArg::FromV8,
+            ArgKind::OpStateRef => SlowArg::StateRef,
+            ArgKind::OpStateMut => SlowArg::StateMut,
+            ArgKind::OpStateRc => SlowArg::StateRc,
+            ArgKind::Scope => SlowArg::Scope,
+            ArgKind::Isolate => SlowArg::Isolate,
+        }
+    }
+
+    /// The fast-path strategy.
+    pub fn fast(self) -> FastArg {
+        let param = |ctype, convert| FastArg::Param { ctype, convert };
+        let string = |name, buffered| {
+            param(
+                CType::SeqOneByteString,
+                FastConvert::Helper { name, buffered },
+            )
+        };
+        let checked = |name| param(CType::V8Value, FastConvert::Checked { name });
+        match self {
+            ArgKind::Bool => param(CType::Bool, FastConvert::Trait(Marker::Bool)),
+            ArgKind::Number(number) => param(number.ctype(), FastConvert::Trait(Marker::Number)),
+            ArgKind::Smi => param(CType::Int32, FastConvert::Trait(Marker::Smi)),
+            ArgKind::BigInt(bigint) => param(bigint.ctype(), FastConvert::Trait(Marker::BigInt)),
+            ArgKind::Str => string("fast_str", true),
+            ArgKind::CowStr => string("fast_cow_str", true),
+            ArgKind::String => string("fast_string", false),
+            ArgKind::OneByte => string("fast_onebyte", false),
+            ArgKind::ByteString => string("fast_bytestring", false),
+            ArgKind::Buffer { mutable: false } => param(
+                CType::V8Value,
+                FastConvert::CheckedWithStorage { name: "fast_buffer" },
+            ),
+            ArgKind::Buffer { mutable: true } => checked("fast_buffer_mut"),
+            ArgKind::BufferVec => checked("fast_buffer_vec"),
+            ArgKind::BufferBox => checked("fast_buffer_box"),
+            ArgKind::ArrayBuffer { mutable: false } => checked("fast_arraybuffer"),
+            ArgKind::ArrayBuffer { mutable: true } => checked("fast_arraybuffer_mut"),
+            ArgKind::Local {
+                ty: LocalType::Value,
+                ..
+            } => param(CType::V8Value, FastConvert::Direct),
+            ArgKind::Local { ty, .. } => param(CType::V8Value, FastConvert::CheckedLocal(ty)),
+            ArgKind::Global(_) => FastArg::Unsupported(
+                "a `v8::Global` is made with the isolate, which a fast call does not hold; take a `v8::Local`",
+            ),
+            ArgKind::External { mutable: false } => param(CType::Pointer, FastConvert::CastConst),
+            ArgKind::External { mutable: true } => param(CType::Pointer, FastConvert::Direct),
+            ArgKind::OpStateRef => FastArg::StateRef,
+            ArgKind::OpStateMut => FastArg::StateMut,
+            ArgKind::OpStateRc => FastArg::StateRc,
+            ArgKind::FromV8 => FastArg::Unsupported(
+                "a `FromV8` conversion may allocate on the V8 heap and run JavaScript",
+            ),
+            ArgKind::Scope => FastArg::Unsupported(
+                "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
+            ),
+            ArgKind::Isolate => FastArg::Unsupported(
+                "the isolate lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
+            ),
+        }
+    }
+
+    /// Whether `Option<T>` of it is read on the fast path (a number, from the value itself: no
+    /// Fast API type takes `undefined`); other `Option`s take the slow path.
+    pub fn optional_is_fast(self) -> bool {
+        match self {
+            ArgKind::Number(_) => true,
+            ArgKind::Bool
+            | ArgKind::Smi
+            | ArgKind::BigInt(_)
+            | ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString
+            | ArgKind::Buffer { .. }
+            | ArgKind::BufferVec
+            | ArgKind::BufferBox
+            | ArgKind::ArrayBuffer { .. }
+            | ArgKind::Local { .. }
+            | ArgKind::Global(_)
+            | ArgKind::External { .. }
+            | ArgKind::FromV8
+            | ArgKind::OpStateRef
+            | ArgKind::OpStateMut
+            | ArgKind::OpStateRc
+            | ArgKind::Scope
+            | ArgKind::Isolate => false,
+        }
+    }
+
+    /// Whether the argument is read from a JavaScript string.
+    pub fn is_string(self) -> bool {
+        self.traits().reads_string
+    }
+
+    /// For arguments that borrow a buffer's memory (`&[u8]`/`&mut [u8]`): whether mutably.
+    pub fn buffer_borrow_mutability(self) -> Option<bool> {
+        self.traits().borrows_buffer
+    }
+
+    /// See [`ArgTraits::may_allocate_during_call`].
+    pub fn may_allocate_during_call(self) -> bool {
+        self.traits().may_allocate_during_call
+    }
+
+    /// See [`ArgTraits::slow_access`].
+    pub fn slow_access(self) -> V8Access {
+        self.traits().slow_access
+    }
+
+    /// See [`ArgTraits::can_request_termination`].
+    pub fn can_request_termination(self) -> bool {
+        self.traits().can_request_termination
+    }
+
+    /// Whether the argument comes from a JavaScript argument (and so has a position).
+    pub fn is_js_visible(self) -> bool {
+        self.traits().js_visible
+    }
+}
+
+impl ArgKind {
+    /// What JavaScript passes for it, for the generated docs table.
+    pub fn accepts(self) -> &'static str {
+        match self {
+            ArgKind::Bool => "any value, by `ToBoolean`",
+            ArgKind::Number(NumberType::F32) => "a Number, rounded to the nearest `f32`",
+            ArgKind::Number(NumberType::F64) => "a Number, as is",
+            ArgKind::Number(number) if number.is_wide() => {
+                "a Number, truncated toward zero and saturated at the type's bounds (NaN: 0)"
+            }
+            ArgKind::Number(_) => "a Number, by `ToInt32`/`ToUint32`, then wrapped to the width",
+            ArgKind::Smi => "a Number, by `ToInt32`, then cast to the type (wrapping)",
+            ArgKind::BigInt(_) => "a BigInt, wrapped to 64 bits",
+            ArgKind::Str | ArgKind::CowStr => {
+                "a string, as UTF-8 (lone surrogates become U+FFFD), borrowed or buffered"
+            }
+            ArgKind::String => "a string: one allocation of the exact UTF-8 length",
+            ArgKind::OneByte => "a string of characters up to U+00FF, as its Latin-1 bytes",
+            ArgKind::ByteString => "likewise, owned",
+            ArgKind::Buffer { .. } => {
+                "the bytes of any ArrayBufferView, borrowed; detached: `TypeError`"
+            }
+            ArgKind::BufferVec | ArgKind::BufferBox => "likewise, copied: safe to keep",
+            ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",
+            ArgKind::Local {
+                ty: LocalType::Value,
+                ..
+            } => "any value",
+            ArgKind::Local { .. } => "a value of that type (else a `TypeError`)",
+            ArgKind::Global(_) => "likewise, kept in a global handle",
+            ArgKind::External { .. } => "an External (or `null`: a null pointer)",
+            ArgKind::FromV8 => "anything `T: FromV8` accepts",
+            ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => {
+                "nothing: the runtime's typed state"
+            }
+            ArgKind::Scope | ArgKind::Isolate => "nothing: for ops that call back into V8",
+        }
+    }
+}

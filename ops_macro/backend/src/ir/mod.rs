@@ -1,0 +1,244 @@
+//! The op as data. Each argument has an [`ArgKind`] and the return value a [`RetKind`]; the
+//! kind table ([`arg_kind`], [`ret_kind`]) says what each kind is and may do, and its
+//! conversion strategy on the slow and the fast path ([`strategy`]). Classification from syn types lives with the
+//! other parsing, in [`crate::internals::classify`].
+//!
+//! Two wrappers apply to many kinds and are flags rather than kinds: `Option<T>` arguments and
+//! returns ([`Arg::optional`], [`Ret::optional`]: `undefined`/`null` and `None`), and
+//! `Result<T, E>` returns ([`Ret::fallible`]: `Err` throws).
+
+mod arg_kind;
+mod ret_kind;
+mod strategy;
+mod values;
+
+pub use arg_kind::*;
+pub use ret_kind::*;
+pub use strategy::*;
+pub use values::*;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::Type;
+
+use crate::internals::ast::{OpFn, Param};
+use crate::internals::attr::{FastMode, OpAttrs};
+use crate::internals::classify::{classify_arg, classify_ret};
+use crate::internals::Ctxt;
+
+/// A checked op, ready for code generation.
+pub struct Op {
+    /// The function's name (and JavaScript name).
+    pub ident: syn::Ident,
+    /// The function's visibility.
+    pub vis: syn::Visibility,
+    /// The arguments, in order.
+    pub args: Vec<Arg>,
+    /// The return value.
+    pub ret: Ret,
+    /// Whether a fast path is wanted.
+    pub fast_mode: FastMode,
+    /// `#[op(no_side_effects)]`.
+    pub no_side_effects: bool,
+}
+
+/// One argument.
+pub struct Arg {
+    /// The argument's name.
+    pub ident: syn::Ident,
+    /// What it is.
+    pub kind: ArgKind,
+    /// `Option<T>`: `undefined` and `null` are `None`.
+    pub optional: bool,
+    /// The JavaScript argument it is read from (`None` for the scope, the isolate, the state).
+    pub js_index: Option<usize>,
+    /// The type as written, inside any `Option` (named by `#[from_v8]` conversions).
+    pub ty: Type,
+    /// The argument as written, for error spans.
+    pub span: Span,
+}
+
+/// The return value.
+pub struct Ret {
+    /// What it is (inside any `Result` and `Option`).
+    pub kind: RetKind,
+    /// `Option<T>`: `None` is `null`.
+    pub optional: bool,
+    /// `Result<T, E>`: `Err` throws, as `E: JsErrorClass` (or `OpError`) says.
+    pub fallible: bool,
+    /// It may borrow from the arguments (a non-`'static` `&str` or `Cow`): string arguments
+    /// are then read into buffers, never borrowed from V8 in place, and the return value is
+    /// made before the buffers go.
+    pub borrows: bool,
+    /// The return type as written (or the function name for `()`), for error spans.
+    pub span: Span,
+}
+
+impl Arg {
+    /// The fast-path strategy of this argument, `Option` included: `Option` of a number is
+    /// read from the value itself (no Fast API type takes `undefined`); other `Option`s take
+    /// the slow path.
+    pub fn fast(&self) -> FastArg {
+        match (self.optional, self.kind.optional_is_fast()) {
+            (false, _) => self.kind.fast(),
+            (true, true) => FastArg::Param {
+                ctype: CType::V8Value,
+                convert: FastConvert::OptionalNumber,
+            },
+            (true, false) => FastArg::Unsupported("this `Option` argument takes the slow path"),
+        }
+    }
+}
+
+impl Ret {
+    /// The fast-path strategy of the return value, `Option` included.
+    pub fn fast(&self) -> FastRet {
+        if self.optional {
+            FastRet::Unsupported(
+                "an `Option` return may be `null`, which no Fast API return type is",
+            )
+        } else {
+            self.kind.fast()
+        }
+    }
+}
+
+impl Op {
+    /// Builds the IR, recording every unsupported type in `cx`.
+    pub fn from_ast(cx: &Ctxt, attrs: OpAttrs, op_fn: Option<OpFn>) -> Option<Op> {
+        let op_fn = op_fn?;
+        let args: Vec<Arg> = op_fn
+            .params
+            .iter()
+            .filter_map(|param: &Param| match classify_arg(param) {
+                Ok(arg) => Some(arg),
+                Err(err) => {
+                    cx.syn_error(err);
+                    None
+                }
+            })
+            .collect();
+        let span = op_fn.ret.as_ref().map_or(op_fn.ident.span(), Spanned::span);
+        let ret = match classify_ret(op_fn.ret.as_ref(), &op_fn.ret_markers, span) {
+            Ok(ret) => Some(ret),
+            Err(err) => {
+                cx.syn_error(err);
+                None
+            }
+        };
+        (args.len() == op_fn.params.len()).then_some(())?;
+        let mut next_js_index = 0;
+        let args = args
+            .into_iter()
+            .map(|arg| Arg {
+                js_index: arg.kind.is_js_visible().then(|| {
+                    next_js_index += 1;
+                    next_js_index - 1
+                }),
+                ..arg
+            })
+            .collect();
+        Some(Op {
+            ident: op_fn.ident,
+            vis: op_fn.vis,
+            args,
+            ret: ret?,
+            fast_mode: attrs.fast,
+            no_side_effects: attrs.no_side_effects,
+        })
+    }
+
+    /// The JavaScript-visible arguments with their positions.
+    pub fn js_args(&self) -> impl Iterator<Item = (usize, &Arg)> {
+        self.args
+            .iter()
+            .filter_map(|arg| arg.js_index.map(|index| (index, arg)))
+    }
+
+    /// The first reason this op cannot have a fast path, with the span to blame; `None` if it
+    /// can.
+    pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
+        let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
+            FastArg::Unsupported(reason) => Some((arg.span, reason)),
+            _ => None,
+        });
+        // V8 hands a fast call its strings as pointers into its heap; anything that allocates
+        // there during the call (moving a small array's bytes off the heap for `&mut [u8]`,
+        // or the op doing it through a handle) could move those strings.
+        let takes_strings = self.args.iter().any(|arg| arg.kind.is_string());
+        let allocating = self
+            .args
+            .iter()
+            .find(|arg| !arg.kind.is_string() && arg.kind.may_allocate_during_call());
+        let arg_blocker = arg_blocker.or(match allocating {
+            Some(arg) if takes_strings => Some((
+                arg.span,
+                "this argument may allocate on the V8 heap during the call (a small `&mut [u8]` \
+                 array is moved off it; a handle lets the op reach a buffer's backing store), \
+                 which would move the op's string arguments under a fast call",
+            )),
+            _ => None,
+        });
+        arg_blocker.or(match self.ret.fast() {
+            FastRet::Unsupported(reason) => Some((self.ret.span, reason)),
+            FastRet::Value { .. } | FastRet::Void => None,
+        })
+    }
+
+    /// Whether code generation emits a fast path.
+    pub fn has_fast_path(&self) -> bool {
+        self.fast_mode != FastMode::Disabled && self.fast_blocker().is_none()
+    }
+
+    /// Whether JavaScript can run during a call of this op (it takes the scope or the
+    /// isolate, or a `FromV8` conversion may run getters), so that nothing may be borrowed
+    /// from V8's heap across the call.
+    pub fn can_run_js(&self) -> bool {
+        self.args.iter().any(|arg| arg.kind.traits().can_run_js)
+    }
+
+    /// Whether string arguments may be borrowed from V8's heap in place on the slow path. That
+    /// is sound only while nothing can move the string: no JavaScript may run during the call
+    /// (see [`Op::can_run_js`]), and no other argument may allocate on the V8 heap while it is
+    /// read (reading a string may flatten it, a `&mut [u8]` may move its bytes off the heap),
+    /// so the string is the op's only such argument. Nor may the return value borrow it: making
+    /// that on the V8 heap would move the string under the borrow.
+    pub fn borrows_strings_in_place(&self) -> bool {
+        let allocating = self
+            .args
+            .iter()
+            .filter(|arg| arg.kind.may_allocate_during_call())
+            .count();
+        !self.can_run_js() && allocating == 1 && !self.ret.borrows
+    }
+
+    /// What of V8 the slow path holds: the most any argument or the return value needs.
+    pub fn slow_access(&self) -> V8Access {
+        let args = self.args.iter().map(|arg| arg.kind.slow_access());
+        let needed = args.chain([self.ret.kind.slow_access()]).max();
+        // A fallible op that can run JavaScript is called under a `TryCatch` (its `Err` must not
+        // replace an exception JavaScript threw), which needs a scope.
+        if self.ret.fallible && self.can_run_js() {
+            return V8Access::Scope;
+        }
+        needed.unwrap_or(V8Access::Nothing)
+    }
+
+    /// Whether the op may request termination during the call (see
+    /// [`ArgKind::can_request_termination`]).
+    pub fn can_request_termination(&self) -> bool {
+        self.args
+            .iter()
+            .any(|arg| arg.kind.can_request_termination())
+    }
+
+    /// Whether the fast function's 64-bit integers are BigInts (V8 has one setting per
+    /// function, for arguments and return alike).
+    pub fn uses_bigint(&self) -> bool {
+        let arg_64 = self
+            .args
+            .iter()
+            .any(|arg| matches!(arg.fast(), FastArg::Param { ctype, .. } if ctype.is_64_bit()));
+        arg_64 || matches!(self.ret.fast(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
+    }
+}

@@ -1,0 +1,179 @@
+//! The return half of the kind table.
+
+use super::strategy::{CType, FastRet, SlowRet, V8Access};
+use super::values::{BigIntType, Marker, NumberType};
+
+/// Every return type an op can have (inside any `Result` and `Option`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetKind {
+    /// `()`: `undefined`.
+    Unit,
+    /// `bool`.
+    Bool,
+    /// A number type; the 64-bit and pointer-sized ones with `#[number]` (a `RangeError`
+    /// beyond 2^53 - 1).
+    Number(NumberType),
+    /// `#[smi] T`: any integer type, as an `i32`.
+    Smi,
+    /// `#[bigint] T`.
+    BigInt(BigIntType),
+    /// `String`, `&str`, `Cow<str>`, `ByteString`: a string made from the text.
+    String,
+    /// `&'static str`, `Cow<'static, str>`: ASCII not copied.
+    StaticString,
+    /// `#[string(onebyte)] Cow<[u8]>` / `Vec<u8>`: Latin-1 bytes as a string.
+    OneByte,
+    /// `Vec<u8>` / `Box<[u8]>` (optionally `#[buffer]`): a Uint8Array over the memory.
+    Buffer,
+    /// `#[arraybuffer] Vec<u8>` / `Box<[u8]>`: an ArrayBuffer over the memory.
+    ArrayBuffer,
+    /// `*const c_void` / `*mut c_void`: an External (null: `null`).
+    External,
+    /// `v8::Local<v8::T>`.
+    Local,
+    /// `v8::Global<v8::T>`.
+    Global,
+    /// `#[to_v8] T`: any `T: ToV8`.
+    ToV8,
+}
+
+const ALLOCATING_RETURN_IS_SLOW: &str =
+    "this return value is made on the V8 heap, which a fast call must not do";
+
+impl RetKind {
+    /// One of each kind, for the supported-types list and the tests over the whole table.
+    pub fn examples() -> Vec<RetKind> {
+        let mut kinds = vec![RetKind::Unit, RetKind::Bool];
+        kinds.extend(NumberType::ALL.map(RetKind::Number));
+        kinds.push(RetKind::Smi);
+        kinds.extend(BigIntType::ALL.map(RetKind::BigInt));
+        kinds.extend([
+            RetKind::String,
+            RetKind::StaticString,
+            RetKind::OneByte,
+            RetKind::Buffer,
+            RetKind::ArrayBuffer,
+            RetKind::External,
+            RetKind::Local,
+            RetKind::Global,
+            RetKind::ToV8,
+        ]);
+        kinds
+    }
+
+    /// How the docs and the "supported" list spell it: every type of the kind.
+    pub fn spellings(self) -> Vec<String> {
+        let list = |spellings: &[&str]| spellings.iter().map(|s| s.to_string()).collect();
+        match self {
+            RetKind::Unit => list(&["()"]),
+            RetKind::Bool => list(&["bool"]),
+            RetKind::Number(number) if number.is_wide() => {
+                vec![format!("#[number] {}", number.name())]
+            }
+            RetKind::Number(number) => vec![number.name().to_owned()],
+            RetKind::Smi => list(&["#[smi] <any integer type>"]),
+            RetKind::BigInt(bigint) => vec![format!("#[bigint] {}", bigint.name())],
+            RetKind::String => list(&["String", "&str", "Cow<str>", "ByteString"]),
+            RetKind::StaticString => list(&["&'static str", "Cow<'static, str>"]),
+            RetKind::OneByte => list(&["#[string(onebyte)] Cow<[u8]>"]),
+            RetKind::Buffer => list(&["Vec<u8>", "Box<[u8]>"]),
+            RetKind::ArrayBuffer => list(&["#[arraybuffer] Vec<u8>", "#[arraybuffer] Box<[u8]>"]),
+            RetKind::External => list(&["*const c_void", "*mut c_void"]),
+            RetKind::Local => list(&["v8::Local<v8::T>"]),
+            RetKind::Global => list(&["v8::Global<v8::T>"]),
+            RetKind::ToV8 => list(&["#[to_v8] T"]),
+        }
+    }
+
+    /// The marker it is set through.
+    pub fn marker(self) -> Option<Marker> {
+        Some(match self {
+            RetKind::Unit => return None,
+            RetKind::Bool => Marker::Bool,
+            RetKind::Number(_) => Marker::Number,
+            RetKind::Smi => Marker::Smi,
+            RetKind::BigInt(_) => Marker::BigInt,
+            RetKind::String => Marker::String,
+            RetKind::StaticString => Marker::StaticString,
+            RetKind::OneByte => Marker::OneByte,
+            RetKind::Buffer => Marker::Buffer,
+            RetKind::ArrayBuffer => Marker::ArrayBuffer,
+            RetKind::External => Marker::External,
+            RetKind::Local | RetKind::Global => Marker::Handle,
+            RetKind::ToV8 => Marker::ToV8,
+        })
+    }
+
+    /// The slow-path strategy.
+    pub fn slow(self) -> SlowRet {
+        match self.marker() {
+            Some(marker) => SlowRet::Set(marker),
+            None => SlowRet::Undefined,
+        }
+    }
+
+    /// What of V8 setting this return value on the slow path needs: a handle scope for values
+    /// made on the V8 heap.
+    pub fn slow_access(self) -> V8Access {
+        match self {
+            RetKind::Unit | RetKind::Bool | RetKind::Number(_) | RetKind::Smi | RetKind::Local => {
+                V8Access::Nothing
+            }
+            RetKind::BigInt(_)
+            | RetKind::String
+            | RetKind::StaticString
+            | RetKind::OneByte
+            | RetKind::Buffer
+            | RetKind::ArrayBuffer
+            | RetKind::External
+            | RetKind::Global
+            | RetKind::ToV8 => V8Access::Scope,
+        }
+    }
+
+    /// The fast-path strategy.
+    pub fn fast(self) -> FastRet {
+        let value = |ctype, marker| FastRet::Value { ctype, marker };
+        match self {
+            RetKind::Unit => FastRet::Void,
+            RetKind::Bool => value(CType::Bool, Marker::Bool),
+            RetKind::Number(number) => value(number.ctype(), Marker::Number),
+            RetKind::Smi => value(CType::Int32, Marker::Smi),
+            RetKind::BigInt(bigint) => value(bigint.ctype(), Marker::BigInt),
+            RetKind::External => value(CType::Pointer, Marker::External),
+            RetKind::Local | RetKind::Global => FastRet::Unsupported(
+                "a fast call cannot return a handle; V8 takes numbers, booleans and pointers",
+            ),
+            RetKind::String
+            | RetKind::StaticString
+            | RetKind::OneByte
+            | RetKind::Buffer
+            | RetKind::ArrayBuffer
+            | RetKind::ToV8 => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
+        }
+    }
+}
+
+impl RetKind {
+    /// What JavaScript gets, for the generated docs table.
+    pub fn gives(self) -> &'static str {
+        match self {
+            RetKind::Unit => "`undefined`",
+            RetKind::Bool => "a boolean",
+            RetKind::Number(number) if number.is_wide() => {
+                "a Number; beyond 2^53 - 1 in magnitude a `RangeError`"
+            }
+            RetKind::Number(_) => "a Number",
+            RetKind::Smi => "a Number: the value cast to `i32` (wrapping)",
+            RetKind::BigInt(_) => "a BigInt",
+            RetKind::String => "a string (ASCII made one-byte)",
+            RetKind::StaticString => "a string; ASCII is an external string over the static bytes",
+            RetKind::OneByte => "a one-byte string of the bytes",
+            RetKind::Buffer => "a Uint8Array over the Rust memory (no copy)",
+            RetKind::ArrayBuffer => "an ArrayBuffer over the Rust memory (no copy)",
+            RetKind::External => "an External; null is `null`",
+            RetKind::Local | RetKind::Global => "the handle's value",
+            RetKind::ToV8 => "what `T: ToV8` makes",
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Conversion strategies: what the kind table in [`super::ArgKind`] and [`super::RetKind`] answers for each kind, and
+//! what the emitters in [`crate::codegen`] turn into code.
+
+use super::values::{LocalType, Marker};
+
+/// A V8 Fast API C type (`v8::fast_api::Type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CType {
+    /// `void`.
+    Void,
+    /// `bool`.
+    Bool,
+    /// `int32_t`.
+    Int32,
+    /// `uint32_t`.
+    Uint32,
+    /// `int64_t`.
+    Int64,
+    /// `uint64_t`.
+    Uint64,
+    /// `float`.
+    Float32,
+    /// `double`.
+    Float64,
+    /// `void*`: an External's pointer (or null).
+    Pointer,
+    /// `v8::Local<v8::Value>`: any value, unconverted.
+    V8Value,
+    /// A sequential one-byte string, passed as `const FastOneByteString&`; V8 takes the slow
+    /// path for any other string representation.
+    SeqOneByteString,
+}
+
+impl CType {
+    /// The `v8::fast_api::Type` variant name.
+    pub fn variant(self) -> &'static str {
+        match self {
+            CType::Void => "Void",
+            CType::Bool => "Bool",
+            CType::Int32 => "Int32",
+            CType::Uint32 => "Uint32",
+            CType::Int64 => "Int64",
+            CType::Uint64 => "Uint64",
+            CType::Float32 => "Float32",
+            CType::Float64 => "Float64",
+            CType::Pointer => "Pointer",
+            CType::V8Value => "V8Value",
+            CType::SeqOneByteString => "SeqOneByteString",
+        }
+    }
+
+    /// The primitive Rust type V8 passes for it; `None` for the non-primitive ones.
+    pub fn primitive(self) -> Option<&'static str> {
+        Some(match self {
+            CType::Bool => "bool",
+            CType::Int32 => "i32",
+            CType::Uint32 => "u32",
+            CType::Int64 => "i64",
+            CType::Uint64 => "u64",
+            CType::Float32 => "f32",
+            CType::Float64 => "f64",
+            CType::Void | CType::Pointer | CType::V8Value | CType::SeqOneByteString => return None,
+        })
+    }
+
+    /// Whether this type makes the function's 64-bit integers BigInts.
+    pub fn is_64_bit(self) -> bool {
+        matches!(self, CType::Int64 | CType::Uint64)
+    }
+}
+
+/// What of V8 a slow call holds, in increasing cost: nothing, the isolate (one V8 call, which
+/// also reads the return value and the function's data), or a handle scope (one more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum V8Access {
+    /// Nothing: arguments are read and numbers returned through the callback info.
+    Nothing,
+    /// The isolate.
+    Isolate,
+    /// A handle scope.
+    Scope,
+}
+
+/// How an argument reaches the function on the slow path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlowArg {
+    /// From the next JavaScript argument, through the argument type's `FromArg<kind>` impl.
+    Trait(Marker),
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index)`.
+    Convert {
+        /// The `runtime_core::__op::SlowCall` method that converts (and throws on bad input).
+        helper: &'static str,
+    },
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut buffer)`
+    /// with a `StringBuffer` that lives for the call.
+    Buffered {
+        /// The helper for an op that cannot run JavaScript: may borrow V8's memory in place.
+        in_place: &'static str,
+        /// The helper for an op that takes the scope (JavaScript may run and move the
+        /// string): always copies into the buffer.
+        copied: &'static str,
+    },
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut storage)`
+    /// with a `BufferStorage` that lives for the call (a small array on the V8 heap is copied
+    /// there: reading it allocates nothing).
+    WithStorage {
+        /// The helper.
+        helper: &'static str,
+    },
+    /// From the next JavaScript argument, checked to be a `v8::Local<T>` of this type.
+    Local(LocalType),
+    /// As `Local`, then made a `v8::Global<T>` with the isolate.
+    Global(LocalType),
+    /// From the next JavaScript argument, through the argument type's `FromV8`.
+    FromV8,
+    /// The call's scope.
+    Scope,
+    /// The isolate.
+    Isolate,
+    /// A shared borrow of the op state.
+    StateRef,
+    /// An exclusive borrow of the op state.
+    StateMut,
+    /// The op state handle.
+    StateRc,
+}
+
+/// How a fast-call parameter becomes the function's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastConvert {
+    /// Passed as is.
+    Direct,
+    /// Through the argument type's `FromFast<kind, C>` impl (V8 converted it already).
+    Trait(Marker),
+    /// Through the `runtime_core::__op` function of this name; `buffered` ones also take a
+    /// `StringBuffer` for the call.
+    Helper {
+        /// The helper's name.
+        name: &'static str,
+        /// Whether it takes a `&mut StringBuffer`.
+        buffered: bool,
+    },
+    /// Through `runtime_core::__op::<name>(value, options, index)`, which checks the value and
+    /// throws the same `TypeError` the slow path would (V8 allows throwing from a fast call);
+    /// `None` then, and the fast function returns at once.
+    Checked {
+        /// The helper's name.
+        name: &'static str,
+    },
+    /// As `Checked`, with a `BufferStorage` for the call: `<name>(value, options, index,
+    /// &mut storage)`.
+    CheckedWithStorage {
+        /// The helper's name.
+        name: &'static str,
+    },
+    /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
+    CheckedLocal(LocalType),
+    /// A `*mut c_void` made `*const c_void`.
+    CastConst,
+    /// `Option<number>`: through `runtime_core::__op::fast_option_number`: nullish is `None`, a
+    /// Number converts as on the slow path.
+    OptionalNumber,
+}
+
+/// How an argument reaches the function on the fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastArg {
+    /// A parameter of the fast function, of `ctype`, converted by `convert`.
+    Param {
+        /// The Fast API type V8 passes.
+        ctype: CType,
+        /// How it becomes the Rust argument.
+        convert: FastConvert,
+    },
+    /// A shared borrow of the op state, reached through the callback options.
+    StateRef,
+    /// An exclusive borrow of the op state.
+    StateMut,
+    /// The op state handle.
+    StateRc,
+    /// Cannot be passed to a fast call, for this reason.
+    Unsupported(&'static str),
+}
+
+/// How the return value reaches JavaScript on the slow path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlowRet {
+    /// Nothing: `undefined`.
+    Undefined,
+    /// Through the return type's `IntoReturn<kind>` impl.
+    Set(Marker),
+}
+
+/// How the return value leaves the fast function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastRet {
+    /// Nothing: `void`.
+    Void,
+    /// As `ctype`, through the return type's `IntoFast<kind, C>` impl.
+    Value {
+        /// The Fast API return type.
+        ctype: CType,
+        /// The kind.
+        marker: Marker,
+    },
+    /// Cannot be returned from a fast call, for this reason.
+    Unsupported(&'static str),
+}

@@ -1,0 +1,137 @@
+//! The conversion traits generated code calls. The macro decides *how* a value crosses (its
+//! kind: a marker type in [`kind`], picked by the IR's table from the type and its attribute);
+//! the Rust type decides the rest by implementing these traits for that marker. So an alias
+//! (`#[smi] ResourceId`) works without the macro knowing what it names, a type without an impl
+//! is a compile error at the user's type, and a new type of an existing kind is one impl here.
+//!
+//! The impls live with their value family (numbers, strings, buffers, handles), slow and fast
+//! side by side.
+
+use super::{FastApiCallbackOptions, SlowCall, Thrown};
+
+/// How a value crosses, one marker per strategy. Uninhabited: only ever type arguments.
+pub mod kind {
+    /// `bool`: ECMAScript `ToBoolean` in, a boolean out.
+    pub enum Bool {}
+    /// A Number: `i8`..`u32`, `f32`, `f64`, and with `#[number]` the 64-bit and pointer-sized
+    /// integers (a `RangeError` when a returned one is outside the safe integer range).
+    pub enum Number {}
+    /// `#[smi]`: any integer type, carried as an `i32` (wrapping), as deno's `#[smi]`.
+    pub enum Smi {}
+    /// `#[bigint]`: the 64-bit and pointer-sized integers as BigInts.
+    pub enum BigInt {}
+    /// A string made from Rust text (any lifetime: copied onto the V8 heap).
+    pub enum String {}
+    /// A string made from `'static` text: ASCII is not copied (an external string).
+    pub enum StaticString {}
+    /// `#[string(onebyte)]`: Latin-1 bytes as a one-byte string.
+    pub enum OneByte {}
+    /// A typed array of the element type over the value's memory (`Vec<T>`, `Box<[T]>`).
+    pub enum Buffer {}
+    /// An ArrayBuffer over the value's memory (`Vec<u8>`, `Box<[u8]>`).
+    pub enum ArrayBuffer {}
+    /// `*const c_void` / `*mut c_void`: an External (`null` for null).
+    pub enum External {}
+    /// A V8 handle: `v8::Local<T>`, `v8::Global<T>`.
+    pub enum Handle {}
+    /// `#[to_v8]`: through the type's `ToV8`.
+    pub enum ToV8 {}
+}
+
+/// An argument read on the slow path by kind `K`: converted, or a `TypeError` naming the op and
+/// the argument thrown.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an op argument of this kind",
+    label = "not convertible from JavaScript this way"
+)]
+pub trait FromArg<'s, K>: Sized {
+    /// Reads JavaScript argument `index`.
+    fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown>;
+}
+
+/// A return value set on the slow path by kind `K` (an error thrown instead when it cannot be
+/// made, e.g. a string longer than V8 allows).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an op's return value of this kind",
+    label = "not convertible to JavaScript this way"
+)]
+pub trait IntoReturn<K>: Sized {
+    /// Sets the call's return value.
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown>;
+}
+
+/// An argument V8 converts itself on the fast path, passing it as `C` (the Fast API type the
+/// IR's table names for kind `K`).
+pub trait FromFast<K, C>: Sized {
+    /// The Rust value, converted exactly as [`FromArg`] converts it.
+    fn from_fast(value: C) -> Self;
+}
+
+/// A return value a fast function hands V8 as `C`.
+pub trait IntoFast<K, C>: Sized {
+    /// The value, or `None` after throwing what [`IntoReturn`] would throw.
+    ///
+    /// # Safety
+    /// `options` must be the `FastApiCallbackOptions` V8 passed to the fast call.
+    unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<C>;
+}
+
+/// The calls generated code makes, as associated functions of each marker
+/// (`kind::Number::ret(call, value)`): short to read in an expansion, and typed.
+macro_rules! marker_calls {
+    ($($marker:ident),*) => {$(
+        impl kind::$marker {
+            /// Reads argument `index` into whatever the op takes there.
+            #[inline(always)]
+            pub fn arg<'s, T: FromArg<'s, Self>>(
+                call: &mut SlowCall<'_, 's>,
+                index: i32,
+            ) -> Result<T, Thrown> {
+                T::from_arg(call, index)
+            }
+
+            /// Sets the return value.
+            #[inline(always)]
+            pub fn ret<T: IntoReturn<Self>>(
+                call: &mut SlowCall<'_, '_>,
+                value: T,
+            ) -> Result<(), Thrown> {
+                value.set_return(call)
+            }
+
+            /// Converts a fast-call parameter.
+            #[inline(always)]
+            pub fn from_fast<C, T: FromFast<Self, C>>(value: C) -> T {
+                T::from_fast(value)
+            }
+
+            /// Converts a fast return value; `None` after throwing.
+            ///
+            /// # Safety
+            /// As [`IntoFast::into_fast`].
+            #[inline(always)]
+            pub unsafe fn into_fast<C, T: IntoFast<Self, C>>(
+                value: T,
+                options: *mut FastApiCallbackOptions<'_>,
+            ) -> Option<C> {
+                // SAFETY: forwarded from the caller.
+                unsafe { value.into_fast(options) }
+            }
+        }
+    )*};
+}
+
+marker_calls!(
+    Bool,
+    Number,
+    Smi,
+    BigInt,
+    String,
+    StaticString,
+    OneByte,
+    Buffer,
+    ArrayBuffer,
+    External,
+    Handle,
+    ToV8
+);

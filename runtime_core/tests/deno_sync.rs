@@ -1,0 +1,272 @@
+//! deno_ops' sync test cases and `valid_args`/`valid_retvals` rows, ported (the ops are in
+//! `testdata/ops/deno_sync.rs`): each gives the right value, on both paths where it has two.
+
+// The testdata files hold ops that other tests register.
+#![allow(dead_code)]
+
+mod common;
+
+use std::borrow::Cow;
+
+use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use runtime_core::{op, v8, Extension, OpState, Runtime};
+
+include!("../../testdata/ops/deno_sync.rs");
+
+fn runtime() -> Runtime {
+    let extension = Extension::new("deno_sync").ops(&[
+        op_smi_unsigned_return::DECL,
+        op_smi_option::DECL,
+        op_number_i64::DECL,
+        op_number_usize_double::DECL,
+        op_bigint_isize::DECL,
+        op_string_return::DECL,
+        op_string_return_ref::DECL,
+        op_string_return_cow::DECL,
+        op_string_option_return::DECL,
+        op_str_trim::DECL,
+        op_cow_lowercase::DECL,
+        op_latin1_from_bytes::DECL,
+        op_v8_lifetime::DECL,
+        op_v8_string::DECL,
+        op_v8_ref_length::DECL,
+        op_v8_ref_option::DECL,
+        op_v8_maybe_array::DECL,
+        op_global_keep::DECL,
+        op_global_kept::DECL,
+        op_arraybuffer_return::DECL,
+        op_buffer_return::DECL,
+    ]);
+    let mut runtime = counting_runtime(vec![extension]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    runtime
+}
+
+/// `op(args)` on both paths: the same outcome, `expected`, and the fast path taken when
+/// `fast` says the op has one.
+fn check(runtime: &mut Runtime, op: &str, warm: &str, args: &str, expected: &str, fast: bool) {
+    let [(slow, _), (optimized, path)] = call_both_ways(runtime, op, warm, args);
+    assert_eq!(slow, expected, "{op}({args}), slow");
+    assert_eq!(
+        optimized, expected,
+        "{op}({args}), optimized caller ({path})"
+    );
+    if fast {
+        assert_eq!(path, "fast", "{op}({args})");
+    }
+}
+
+fn eval(runtime: &mut Runtime, script: &str) -> String {
+    runtime
+        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
+        .unwrap()
+}
+
+#[test]
+fn smi_takes_any_integer_type_and_aliases() {
+    let mut rt = runtime();
+    let op = "op_smi_unsigned_return";
+    check(&mut rt, op, "1, 2, 3, 4", "1, 2, 3, 4", "number 10", true);
+    // -1 as an `i16` is 0xFFFF_FFFF as a `u32`: JavaScript sees the signed value again.
+    check(&mut rt, op, "1, 2, 3, 4", "-1, 0, 0, 0", "number -1", true);
+    // Each argument is `ToInt32`, then wraps to its type: 65536 is 0 as a `u16`.
+    check(
+        &mut rt,
+        op,
+        "1, 2, 3, 4",
+        "0, 0, 65537, 0",
+        "number 1",
+        true,
+    );
+    check(
+        &mut rt,
+        op,
+        "1, 2, 3, 4",
+        "0, 2**32 + 5, 0, 0.5",
+        "number 5",
+        true,
+    );
+    check(
+        &mut rt,
+        op,
+        "1, 2, 3, 4",
+        "'1', 0, 0, 0",
+        "throws TypeError: op_smi_unsigned_return: argument 1 (a) must be a number (smi), received a string",
+        false,
+    );
+    check(&mut rt, "op_smi_option", "1", "7", "number 7", false);
+    check(&mut rt, "op_smi_option", "1", "undefined", "null", false);
+}
+
+#[test]
+fn number_marked_wide_integers() {
+    let mut rt = runtime();
+    let op = "op_number_i64";
+    check(
+        &mut rt,
+        op,
+        "1, 2",
+        "2**52, 5",
+        "number 4503599627370501",
+        true,
+    );
+    // Truncated toward zero; a negative `u64` saturates at 0, NaN is 0.
+    check(&mut rt, op, "1, 2", "-1.5, -7", "number -1", true);
+    check(&mut rt, op, "1, 2", "NaN, 3", "number 3", true);
+    let op = "op_number_usize_double";
+    check(&mut rt, op, "1", "2**51", "number 4503599627370496", true);
+    // 2^53 is past the last integer a Number holds exactly (and all below it): a RangeError.
+    check(
+        &mut rt,
+        op,
+        "1",
+        "2**52",
+        "throws RangeError: op_number_usize_double: the returned integer 9007199254740992 is beyond 2^53 - 1 in magnitude, where a Number stops being exact; return it as #[bigint]",
+        true,
+    );
+}
+
+#[test]
+fn bigint_pointer_sized() {
+    let mut rt = runtime();
+    let op = "op_bigint_isize";
+    check(&mut rt, op, "1n, 2n", "5n, 7n", "bigint 12n", true);
+    check(&mut rt, op, "1n, 2n", "-1n, 0n", "bigint -1n", true);
+    check(
+        &mut rt,
+        op,
+        "1n, 2n",
+        "0n, 2n**64n - 1n",
+        "bigint -1n",
+        true,
+    );
+}
+
+#[test]
+fn string_returns() {
+    let mut rt = runtime();
+    assert_eq!(eval(&mut rt, "ops.op_string_return()"), r#"string """#);
+    assert_eq!(
+        eval(&mut rt, "ops.op_string_return_ref()"),
+        r#"string "static""#
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_string_return_cow()"),
+        r#"string "cow""#
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_string_option_return('x')"),
+        r#"string "x""#
+    );
+    assert_eq!(eval(&mut rt, "ops.op_string_option_return()"), "null");
+    // Borrowed returns: ASCII, non-ASCII, and beyond the stack buffer (a lent buffer).
+    assert_eq!(eval(&mut rt, "ops.op_str_trim('  hi  ')"), r#"string "hi""#);
+    assert_eq!(
+        eval(&mut rt, "ops.op_str_trim(' h\\u00e9llo \\u2713 ')"),
+        "string \"h\u{e9}llo \u{2713}\""
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "ops.op_str_trim('  ' + 'x\\u00e9'.repeat(5000) + ' ') === 'x\\u00e9'.repeat(5000)"
+        ),
+        "boolean true"
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_cow_lowercase('ABC')"),
+        r#"string "abc""#
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_cow_lowercase('abc')"),
+        r#"string "abc""#
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "ops.op_latin1_from_bytes(new Uint8Array([104, 233, 255])) === 'h\\u00e9\\u00ff'"
+        ),
+        "boolean true"
+    );
+}
+
+#[test]
+fn v8_handles_in_and_out() {
+    let mut rt = runtime();
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { const s = 'abc' + Math.random(); return ops.op_v8_lifetime(s) === s; })()"
+        ),
+        "boolean true"
+    );
+    check(
+        &mut rt,
+        "op_v8_string",
+        "'a', 'b'",
+        "'a', 'b'",
+        r#"string "ab""#,
+        false,
+    );
+    check(
+        &mut rt,
+        "op_v8_string",
+        "'a', 'b'",
+        "1, 'b'",
+        "throws TypeError: op_v8_string: argument 1 (str1) must be a string, received a number",
+        false,
+    );
+    check(
+        &mut rt,
+        "op_v8_ref_length",
+        "'a'",
+        "'hello'",
+        "number 5",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_v8_ref_length",
+        "'a'",
+        "5",
+        "throws TypeError: op_v8_ref_length: argument 1 (s) must be a string, received a number",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_v8_ref_option",
+        "'a', 'b'",
+        "undefined, 'ab'",
+        "number 2",
+        false,
+    );
+    assert_eq!(eval(&mut rt, "ops.op_v8_maybe_array(3)"), "null");
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { const f = () => 1; ops.op_global_keep(f); const kept = ops.op_global_kept(); \
+             return kept === f && ops.op_global_kept() === null; })()"
+        ),
+        "boolean true"
+    );
+}
+
+#[test]
+fn buffer_returns() {
+    let mut rt = runtime();
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { const b = ops.op_arraybuffer_return(4); \
+             return b instanceof ArrayBuffer && new Uint8Array(b).join() === '0,1,2,3'; })()"
+        ),
+        "boolean true"
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { const b = ops.op_buffer_return(3); \
+             return b instanceof Uint8Array && b.join() === '7,7,7'; })()"
+        ),
+        "boolean true"
+    );
+}

@@ -1,0 +1,160 @@
+// Ports of deno_ops 0.289's sync test cases (`op2/test_cases/sync/`) and of rows of its
+// `valid_args.md` / `valid_retvals.md`, in opwire's spelling (`#[op]` for `#[op2]`). Read by
+// the expansion snapshots and `include!`d by runtime_core's `deno_sync` test, which runs each
+// on both paths.
+
+pub type Int16 = i16;
+pub type Uint16 = u16;
+pub type ResourceId = u32;
+
+/// `smi.rs`: `#[smi]` on aliases of integer types.
+#[op(fast)]
+#[smi]
+fn op_smi_unsigned_return(
+    #[smi] a: Int16,
+    #[smi] b: i32,
+    #[smi] c: Uint16,
+    #[smi] d: ResourceId,
+) -> ResourceId {
+    (a as ResourceId)
+        .wrapping_add(b as ResourceId)
+        .wrapping_add(c as ResourceId)
+        .wrapping_add(d)
+}
+
+#[op]
+#[smi]
+fn op_smi_option(#[smi] a: Option<ResourceId>) -> Option<ResourceId> {
+    a
+}
+
+/// `#[number]` 64-bit and pointer-sized integers, in and out.
+#[op(fast)]
+#[number]
+fn op_number_i64(#[number] a: i64, #[number] b: u64) -> i64 {
+    a.wrapping_add(b as i64)
+}
+
+#[op(fast)]
+#[number]
+fn op_number_usize_double(#[number] a: usize) -> usize {
+    a.wrapping_mul(2)
+}
+
+/// `bigint.rs` with the pointer-sized rows.
+#[op(fast)]
+#[bigint]
+fn op_bigint_isize(#[bigint] a: isize, #[bigint] b: usize) -> isize {
+    a.wrapping_add(b as isize)
+}
+
+/// `string_return.rs`: string returns marked as deno marks them.
+#[op]
+#[string]
+pub fn op_string_return() -> String {
+    "".into()
+}
+
+#[op]
+#[string]
+pub fn op_string_return_ref() -> &'static str {
+    "static"
+}
+
+#[op]
+#[string]
+pub fn op_string_return_cow<'a>() -> Cow<'a, str> {
+    "cow".into()
+}
+
+/// `string_option_return.rs`.
+#[op]
+#[string]
+pub fn op_string_option_return(#[string] s: Option<String>) -> Option<String> {
+    s
+}
+
+/// A returned `&str` borrowing the argument: read into a buffer, returned before it goes.
+#[op]
+#[string]
+fn op_str_trim(#[string] s: &str) -> &str {
+    s.trim()
+}
+
+/// A returned `Cow<str>` that borrows when it can.
+#[op]
+fn op_cow_lowercase<'a>(#[string] s: Cow<'a, str>) -> Cow<'a, str> {
+    if s.chars().any(char::is_uppercase) {
+        Cow::Owned(s.to_lowercase())
+    } else {
+        s
+    }
+}
+
+/// `#[string(onebyte)]` return: bytes as Latin-1 characters.
+#[op]
+#[string(onebyte)]
+fn op_latin1_from_bytes(#[buffer] bytes: &[u8]) -> Cow<'_, [u8]> {
+    Cow::Borrowed(bytes)
+}
+
+/// `v8_lifetime.rs`: a handle in, the same handle out.
+#[op]
+pub fn op_v8_lifetime<'s>(s: v8::Local<'s, v8::String>) -> v8::Local<'s, v8::String> {
+    s
+}
+
+/// `v8_string.rs`: `&v8::String` and a made handle returned.
+#[op]
+fn op_v8_string<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    str1: &v8::String,
+    str2: v8::Local<v8::String>,
+) -> v8::Local<'s, v8::String> {
+    let joined = str1.to_rust_string_lossy(scope) + &str2.to_rust_string_lossy(scope);
+    v8::String::new(scope, &joined).expect("short")
+}
+
+/// `&v8::T` on the fast path.
+#[op(fast)]
+fn op_v8_ref_length(s: &v8::String) -> u32 {
+    s.length() as u32
+}
+
+/// `v8_ref_option.rs`.
+#[op]
+pub fn op_v8_ref_option(s: Option<&v8::String>, s2: Option<&v8::String>) -> u32 {
+    s.map_or(0, |s| s.length() as u32) + s2.map_or(0, |s| s.length() as u32)
+}
+
+/// `v8_handlescope.rs` with a shared scope: a made handle, `Option` of it.
+#[op]
+fn op_v8_maybe_array<'s>(scope: &v8::PinScope<'s, '_>, len: u32) -> Option<v8::Local<'s, v8::Array>> {
+    let _ = scope;
+    None.filter(|_: &v8::Local<v8::Array>| len > 0)
+}
+
+/// `v8::Global` in and out: kept in the op state across calls.
+#[op]
+fn op_global_keep(state: &mut OpState, f: v8::Global<v8::Function>) {
+    state.put(f);
+}
+
+#[op]
+fn op_global_kept(state: &mut OpState) -> Option<v8::Global<v8::Function>> {
+    state.take::<v8::Global<v8::Function>>()
+}
+
+/// `#[arraybuffer]` returns: an ArrayBuffer over the vector's memory.
+#[op]
+#[arraybuffer]
+fn op_arraybuffer_return(len: u32) -> Vec<u8> {
+    (0..len).map(|i| i as u8).collect()
+}
+
+/// `#[buffer]` on a return, as deno writes it.
+#[op]
+#[buffer]
+fn op_buffer_return(len: u32) -> Box<[u8]> {
+    vec![7; len as usize].into_boxed_slice()
+}
