@@ -13,6 +13,31 @@ use runtime_core::{op, v8, Extension, OpState, Runtime};
 
 include!("../../testdata/ops/deno_sync.rs");
 
+/// Room for a Uint32Array whose memory starts one byte past a 4-byte boundary.
+#[repr(align(4))]
+struct Misaligned([u8; 9]);
+/// (1 and 2 as little-endian `u32`s from the second byte on.)
+static MISALIGNED: Misaligned = Misaligned([0, 1, 0, 0, 0, 2, 0, 0, 0]);
+
+/// A Uint32Array over memory not aligned for `u32` (only Rust-made memory can be): borrowing it
+/// must throw, copying it must work.
+#[op]
+fn op_misaligned_u32s<'s>(scope: &mut v8::PinScope<'s, '_>) -> v8::Local<'s, v8::Uint32Array> {
+    unsafe extern "C" fn keep(_: *mut std::ffi::c_void, _: usize, _: *mut std::ffi::c_void) {}
+    // SAFETY: static memory, never freed (the deleter does nothing) and never written (the
+    // tests only read it).
+    let store = unsafe {
+        v8::ArrayBuffer::new_backing_store_from_ptr(
+            MISALIGNED.0.as_ptr().add(1).cast_mut().cast(),
+            8,
+            keep,
+            std::ptr::null_mut(),
+        )
+    };
+    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store.make_shared());
+    v8::Uint32Array::new(scope, buffer, 0, 2).unwrap()
+}
+
 fn runtime() -> Runtime {
     let extension = Extension::new("deno_sync").ops(&[
         op_smi_unsigned_return::DECL,
@@ -36,6 +61,13 @@ fn runtime() -> Runtime {
         op_global_kept::DECL,
         op_arraybuffer_return::DECL,
         op_buffer_return::DECL,
+        op_typed_sum_u32::DECL,
+        op_typed_fill_f64::DECL,
+        op_buffers_32::DECL,
+        op_typed_max_i64::DECL,
+        op_typed_return_u16::DECL,
+        op_typed_return_f32::DECL,
+        op_misaligned_u32s::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
@@ -268,5 +300,91 @@ fn buffer_returns() {
              return b instanceof Uint8Array && b.join() === '7,7,7'; })()"
         ),
         "boolean true"
+    );
+}
+
+#[test]
+fn typed_arrays_of_every_element_type() {
+    let mut rt = runtime();
+    // (Arguments without commas: `call_both_ways` counts them.)
+    rt.execute_script(
+        "arrays",
+        "globalThis.U = new Uint32Array([1, 2, 2**32 - 1]);
+         globalThis.U_OFFSET = new Uint32Array(new ArrayBuffer(16), 4, 2);
+         globalThis.U_12 = new Uint32Array([1, 2]);
+         globalThis.I64 = new BigInt64Array([-5n, 7n, -(2n**63n)]);",
+    )
+    .unwrap();
+    check(&mut rt, "op_typed_sum_u32", "U", "U", "number 2", true);
+    check(
+        &mut rt,
+        "op_typed_sum_u32",
+        "U",
+        "U_OFFSET",
+        "number 0",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_typed_sum_u32",
+        "U",
+        "new Int32Array(1)",
+        "throws TypeError: op_typed_sum_u32: argument 1 (values) must be a Uint32Array, received an object",
+        true,
+    );
+    // Writes reach JavaScript, on both paths.
+    let fill = "(() => { const a = new Float64Array(3); ops.op_typed_fill_f64(a.subarray(1), 2.5); return a.join(); })()";
+    assert_eq!(eval(&mut rt, fill), r#"string "0,2.5,2.5""#);
+    check(
+        &mut rt,
+        "op_typed_fill_f64",
+        "new Float64Array(2), 1",
+        "new Float64Array(4), 1",
+        "number 4",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_buffers_32",
+        "U_12, U_12",
+        "U_12, new Uint32Array(3)",
+        "number 3",
+        true,
+    );
+    check(&mut rt, "op_typed_max_i64", "I64", "I64", "bigint 7n", true);
+    assert_eq!(
+        eval(&mut rt, "(() => { const a = ops.op_typed_return_u16(3); return a instanceof Uint16Array && a.join(); })()"),
+        r#"string "0,1000,2000""#
+    );
+    assert_eq!(
+        eval(&mut rt, "(() => { const a = ops.op_typed_return_f32(); return a instanceof Float32Array && a.join(); })()"),
+        r#"string "0.5,-1""#
+    );
+}
+
+#[test]
+fn misaligned_typed_arrays_throw_when_borrowed() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "m",
+        "globalThis.M = ops.op_misaligned_u32s(); globalThis.A = new Uint32Array(2);",
+    )
+    .unwrap();
+    let aligned = "A";
+    check(
+        &mut rt,
+        "op_typed_sum_u32",
+        aligned,
+        "M",
+        "throws TypeError: op_typed_sum_u32: argument 1 (values) must be a Uint32Array aligned for its element type; this one's memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_buffers_32",
+        "A, A",
+        "M, new Uint32Array(1)",
+        "number 3",
+        true,
     );
 }

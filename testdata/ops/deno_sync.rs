@@ -158,3 +158,39 @@ fn op_arraybuffer_return(len: u32) -> Vec<u8> {
 fn op_buffer_return(len: u32) -> Box<[u8]> {
     vec![7; len as usize].into_boxed_slice()
 }
+
+/// `buffers.rs` / `buffers_copy.rs` with other element types (deno's `op_buffers_32`); one
+/// mutable borrow per op, as opwire requires (two borrows of one array would alias).
+#[op(fast)]
+fn op_typed_sum_u32(#[buffer] values: &[u32]) -> u32 {
+    values.iter().fold(0, |sum, &value| sum.wrapping_add(value))
+}
+
+#[op(fast)]
+fn op_typed_fill_f64(#[buffer] values: &mut [f64], value: f64) -> u32 {
+    values.fill(value);
+    values.len() as u32
+}
+
+#[op(fast)]
+#[allow(clippy::boxed_local)] // deno's signature: a `Box<[u32]>` argument is the point
+fn op_buffers_32(#[buffer(copy)] a: Vec<u32>, #[buffer(copy)] b: Box<[u32]>) -> u32 {
+    a.iter().chain(b.iter()).fold(0, |sum, &value| sum.wrapping_add(value))
+}
+
+#[op(fast)]
+#[bigint]
+fn op_typed_max_i64(#[buffer] values: &[i64]) -> i64 {
+    values.iter().copied().max().unwrap_or(i64::MIN)
+}
+
+#[op]
+#[buffer]
+fn op_typed_return_u16(len: u32) -> Vec<u16> {
+    (0..len as u16).map(|i| i * 1000).collect()
+}
+
+#[op]
+fn op_typed_return_f32() -> Box<[f32]> {
+    vec![0.5, -1.0].into_boxed_slice()
+}

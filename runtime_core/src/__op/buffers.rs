@@ -11,7 +11,9 @@ pub(super) const ON_HEAP_STORAGE: usize = v8::TYPED_ARRAY_MAX_SIZE_IN_HEAP;
 
 /// Room for the bytes of a small typed array that lives on the V8 heap: V8 copies those out
 /// rather than lend them (`ArrayBufferView::GetContents`). A shared `#[buffer] &[u8]` borrow
-/// of such an array borrows the copy, so reading it allocates nothing.
+/// of such an array borrows the copy, so reading it allocates nothing. Aligned for any typed
+/// array's elements.
+#[repr(C, align(16))]
 pub struct BufferStorage(pub(super) [u8; ON_HEAP_STORAGE]);
 
 impl BufferStorage {
@@ -403,54 +405,6 @@ impl<'a, 's> SlowCall<'a, 's> {
             Some((data, len)) => Ok(unsafe { bytes_mut(data, len) }),
             None => Err(self.throw_detached(index)),
         }
-    }
-
-    pub(super) fn set_bytes(
-        &mut self,
-        store: v8::UniqueRef<v8::BackingStore>,
-    ) -> Result<(), Thrown> {
-        let len = store.byte_length();
-        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store.make_shared());
-        match v8::Uint8Array::new(self.scope(), buffer, 0, len) {
-            Some(array) => {
-                self.rv().set(array.into());
-                Ok(())
-            }
-            None => {
-                let message = format!(
-                    "{}: the returned bytes are more than a Uint8Array holds",
-                    self.op_ctx().decl.name
-                );
-                throw_error_of_class(self.scope(), "RangeError", &message);
-                Err(Thrown(()))
-            }
-        }
-    }
-
-    /// Returns a `Vec<u8>` as a Uint8Array over the vector's memory (no copy).
-    #[inline(always)]
-    pub(super) fn ret_bytes_vec(&mut self, value: Vec<u8>) -> Result<(), Thrown> {
-        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_vec(value))
-    }
-
-    /// Returns a `Box<[u8]>` as a Uint8Array over its memory (no copy).
-    #[inline(always)]
-    pub(super) fn ret_bytes_box(&mut self, value: Box<[u8]>) -> Result<(), Thrown> {
-        self.set_bytes(v8::ArrayBuffer::new_backing_store_from_boxed_slice(value))
-    }
-}
-
-impl IntoReturn<kind::Buffer> for Vec<u8> {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_bytes_vec(self)
-    }
-}
-
-impl IntoReturn<kind::Buffer> for Box<[u8]> {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_bytes_box(self)
     }
 }
 

@@ -14,6 +14,7 @@ mod handles;
 mod kinds;
 mod numbers;
 mod strings;
+mod typed_arrays;
 
 pub use buffers::*;
 pub use call::*;
@@ -21,6 +22,7 @@ pub use handles::*;
 pub use kinds::*;
 pub use numbers::*;
 pub use strings::*;
+pub use typed_arrays::*;
 
 pub use crate::strings::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

@@ -7,7 +7,7 @@ use syn::{GenericArgument, PathArguments, Type};
 
 use super::ast::Param;
 use super::attr::{BufferMode, Markers, StringMode};
-use crate::ir::{Arg, ArgKind, BigIntType, LocalType, NumberType, Ret, RetKind};
+use crate::ir::{Arg, ArgKind, BigIntType, ElementType, LocalType, NumberType, Ret, RetKind};
 
 /// What a type looks like, for classification: enough structure to tell the supported kinds
 /// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
@@ -73,6 +73,16 @@ fn shape(ty: &Type) -> Shape<'_> {
 fn path_name(ty: &Type) -> Option<String> {
     match shape(ty) {
         Shape::Path { name, types, .. } if types.is_empty() => Some(name),
+        _ => None,
+    }
+}
+
+/// The element type of `[T]`, for typed arrays other than bytes.
+fn typed_slice(ty: &Type) -> Option<ElementType> {
+    match ty {
+        Type::Slice(slice) => path_name(&slice.elem)
+            .as_deref()
+            .and_then(ElementType::from_name),
         _ => None,
     }
 }
@@ -256,10 +266,26 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
             }
         }
         Shape::Path { name, types, .. } if name == "Vec" && types.len() == 1 => {
-            match (path_name(types[0]).as_deref(), buffer_mode) {
-                (Some("u8"), Some(BufferMode::Copy)) => ArgKind::BufferVec,
-                (Some("u8"), _) => return error("`Vec<u8>` needs `#[buffer(copy)]`".to_owned()),
+            let elem = path_name(types[0])
+                .as_deref()
+                .and_then(ElementType::from_name);
+            match (path_name(types[0]).as_deref(), elem, buffer_mode) {
+                (Some("u8"), _, Some(BufferMode::Copy)) => ArgKind::BufferVec,
+                (_, Some(elem), Some(BufferMode::Copy)) => {
+                    ArgKind::TypedCopy { elem, boxed: false }
+                }
+                (Some(name), _, _) if name == "u8" || elem.is_some() => {
+                    return error(format!("`Vec<{name}>` needs `#[buffer(copy)]`"))
+                }
                 _ => return error(unsupported_arg(ty)),
+            }
+        }
+        Shape::Path { name, types, .. }
+            if name == "Box" && types.len() == 1 && typed_slice(types[0]).is_some() =>
+        {
+            match (typed_slice(types[0]), buffer_mode) {
+                (Some(elem), Some(BufferMode::Copy)) => ArgKind::TypedCopy { elem, boxed: true },
+                _ => return error(format!("`{}` needs `#[buffer(copy)]`", type_text(ty))),
             }
         }
         Shape::Path { name, types, .. }
@@ -300,6 +326,17 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
         Shape::Pointer { mutable, target } if path_name(target).as_deref() == Some("c_void") => {
             ArgKind::External { mutable }
         }
+        Shape::Reference {
+            mutable, target, ..
+        } if typed_slice(target).is_some() => match (typed_slice(target), buffer_mode) {
+            (Some(elem), Some(BufferMode::View)) => ArgKind::Typed { elem, mutable },
+            _ => {
+                return error(format!(
+                    "`{}` needs `#[buffer]` (a typed array of that element type)",
+                    type_text(ty)
+                ))
+            }
+        },
         Shape::Reference {
             mutable, target, ..
         } if is_byte_slice(target) => match (buffer_mode, &markers.arraybuffer) {
@@ -375,11 +412,15 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
     if let Some((attr, _)) = &markers.buffer {
         if !matches!(
             kind,
-            ArgKind::Buffer { .. } | ArgKind::BufferVec | ArgKind::BufferBox
+            ArgKind::Buffer { .. }
+                | ArgKind::BufferVec
+                | ArgKind::BufferBox
+                | ArgKind::Typed { .. }
+                | ArgKind::TypedCopy { .. }
         ) {
             return misplaced(
                 attr,
-                "`#[buffer]` applies to `&[u8]` and `&mut [u8]`, `#[buffer(copy)]` to `Vec<u8>` and `Box<[u8]>`",
+                "`#[buffer]` applies to `&[T]` and `&mut [T]`, `#[buffer(copy)]` to `Vec<T>` and `Box<[T]>` (T: u8, i8, u16, i16, u32, i32, u64, i64, f32, f64)",
             );
         }
     }
@@ -484,6 +525,17 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
             (byte_ret_kind(markers), false)
         }
         Shape::Path { name, types, .. }
+            if (name == "Vec"
+                && types.len() == 1
+                && path_name(types[0])
+                    .as_deref()
+                    .and_then(ElementType::from_name)
+                    .is_some())
+                || (name == "Box" && types.len() == 1 && typed_slice(types[0]).is_some()) =>
+        {
+            (RetKind::Buffer, false)
+        }
+        Shape::Path { name, types, .. }
             if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
         {
             (byte_ret_kind(markers), false)
@@ -491,13 +543,8 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
         Shape::Path { name, types, .. }
             if (name == "Local" || name == "Global") && types.len() == 1 =>
         {
-            if local_type(types[0]).is_none() {
-                return error(format!(
-                    "unsupported `v8::{name}` type `{}`; supported: {}",
-                    type_text(types[0]),
-                    handle_types()
-                ));
-            }
+            // Any handle type: the runtime's `IntoReturn` impl takes whatever converts to a
+            // `v8::Value`.
             match name.as_str() {
                 "Local" => (RetKind::Local, false),
                 _ => (RetKind::Global, false),
@@ -576,7 +623,7 @@ fn check_ret_markers(kind: RetKind, markers: &Markers) -> Result<(), syn::Error>
         if kind != RetKind::Buffer || *mode == BufferMode::Copy {
             return misplaced(
                 attr,
-                "`#[buffer]` applies to `Vec<u8>` and `Box<[u8]>` returns (JavaScript gets their memory: no copy)",
+                "`#[buffer]` applies to `Vec<T>` and `Box<[T]>` returns (JavaScript gets their memory: no copy)",
             );
         }
     }

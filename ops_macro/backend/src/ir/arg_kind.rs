@@ -3,7 +3,7 @@
 //! kind is a variant here, and the compiler points at each decision it must make.
 
 use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
-use super::values::{BigIntType, LocalType, Marker, NumberType};
+use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType};
 
 /// Every argument type an op can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +35,20 @@ pub enum ArgKind {
     BufferVec,
     /// `#[buffer(copy)] Box<[u8]>`.
     BufferBox,
+    /// `#[buffer] &[T]` / `#[buffer] &mut [T]`: a typed array's elements, borrowed.
+    Typed {
+        /// The element type.
+        elem: ElementType,
+        /// `&mut [T]`.
+        mutable: bool,
+    },
+    /// `#[buffer(copy)] Vec<T>` / `Box<[T]>`: a typed array's elements, copied.
+    TypedCopy {
+        /// The element type.
+        elem: ElementType,
+        /// `Box<[T]>`.
+        boxed: bool,
+    },
     /// `#[arraybuffer] &[u8]` / `#[arraybuffer] &mut [u8]`: an ArrayBuffer's bytes.
     ArrayBuffer {
         /// `&mut [u8]`.
@@ -124,13 +138,25 @@ impl ArgKind {
             kinds.push(ArgKind::Buffer { mutable });
         }
         kinds.extend([ArgKind::BufferVec, ArgKind::BufferBox]);
+        for elem in ElementType::ALL {
+            for mutable in [false, true] {
+                kinds.push(ArgKind::Typed { elem, mutable });
+            }
+            for boxed in [false, true] {
+                kinds.push(ArgKind::TypedCopy { elem, boxed });
+            }
+        }
         for mutable in [false, true] {
             kinds.push(ArgKind::ArrayBuffer { mutable });
         }
         for by_ref in [false, true] {
-            kinds.extend(LocalType::ALL.map(|ty| ArgKind::Local { ty, by_ref }));
+            kinds.extend(
+                LocalType::ALL
+                    .iter()
+                    .map(|&ty| ArgKind::Local { ty, by_ref }),
+            );
         }
-        kinds.extend(LocalType::ALL.map(ArgKind::Global));
+        kinds.extend(LocalType::ALL.iter().map(|&ty| ArgKind::Global(ty)));
         for mutable in [false, true] {
             kinds.push(ArgKind::External { mutable });
         }
@@ -162,6 +188,20 @@ impl ArgKind {
             ArgKind::Buffer { mutable: true } => "#[buffer] &mut [u8]".into(),
             ArgKind::BufferVec => "#[buffer(copy)] Vec<u8>".into(),
             ArgKind::BufferBox => "#[buffer(copy)] Box<[u8]>".into(),
+            ArgKind::Typed {
+                elem,
+                mutable: false,
+            } => format!("#[buffer] &[{}]", elem.name()),
+            ArgKind::Typed {
+                elem,
+                mutable: true,
+            } => format!("#[buffer] &mut [{}]", elem.name()),
+            ArgKind::TypedCopy { elem, boxed: false } => {
+                format!("#[buffer(copy)] Vec<{}>", elem.name())
+            }
+            ArgKind::TypedCopy { elem, boxed: true } => {
+                format!("#[buffer(copy)] Box<[{}]>", elem.name())
+            }
             ArgKind::ArrayBuffer { mutable: false } => "#[arraybuffer] &[u8]".into(),
             ArgKind::ArrayBuffer { mutable: true } => "#[arraybuffer] &mut [u8]".into(),
             ArgKind::Local {
@@ -216,7 +256,13 @@ impl ArgKind {
                 borrows_buffer: Some(mutable),
                 ..PLAIN
             },
-            ArgKind::BufferVec | ArgKind::BufferBox => PLAIN,
+            ArgKind::BufferVec | ArgKind::BufferBox | ArgKind::TypedCopy { .. } => PLAIN,
+            // As the bytes of a view (they are read as those, then checked and cast).
+            ArgKind::Typed { mutable, .. } => ArgTraits {
+                may_allocate_during_call: mutable,
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
             ArgKind::ArrayBuffer { mutable } => ArgTraits {
                 borrows_buffer: Some(mutable),
                 ..PLAIN
@@ -284,6 +330,13 @@ impl ArgKind {
             ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
             ArgKind::BufferVec => convert("arg_buffer_vec"),
             ArgKind::BufferBox => convert("arg_buffer_box"),
+            // The element type is inferred from the function's parameter.
+            ArgKind::Typed { mutable: false, .. } => SlowArg::WithStorage {
+                helper: "arg_typed",
+            },
+            ArgKind::Typed { mutable: true, .. } => convert("arg_typed_mut"),
+            ArgKind::TypedCopy { boxed: false, .. } => convert("arg_typed_vec"),
+            ArgKind::TypedCopy { boxed: true, .. } => convert("arg_typed_box"),
             ArgKind::ArrayBuffer { mutable: false } => convert("arg_arraybuffer"),
             ArgKind::ArrayBuffer { mutable: true } => convert("arg_arraybuffer_mut"),
             ArgKind::Local { ty, .. } => SlowArg::Local(ty),
@@ -326,6 +379,13 @@ impl ArgKind {
             ArgKind::Buffer { mutable: true } => checked("fast_buffer_mut"),
             ArgKind::BufferVec => checked("fast_buffer_vec"),
             ArgKind::BufferBox => checked("fast_buffer_box"),
+            ArgKind::Typed { mutable: false, .. } => param(
+                CType::V8Value,
+                FastConvert::CheckedWithStorage { name: "fast_typed" },
+            ),
+            ArgKind::Typed { mutable: true, .. } => checked("fast_typed_mut"),
+            ArgKind::TypedCopy { boxed: false, .. } => checked("fast_typed_vec"),
+            ArgKind::TypedCopy { boxed: true, .. } => checked("fast_typed_box"),
             ArgKind::ArrayBuffer { mutable: false } => checked("fast_arraybuffer"),
             ArgKind::ArrayBuffer { mutable: true } => checked("fast_arraybuffer_mut"),
             ArgKind::Local {
@@ -369,6 +429,8 @@ impl ArgKind {
             | ArgKind::Buffer { .. }
             | ArgKind::BufferVec
             | ArgKind::BufferBox
+            | ArgKind::Typed { .. }
+            | ArgKind::TypedCopy { .. }
             | ArgKind::ArrayBuffer { .. }
             | ArgKind::Local { .. }
             | ArgKind::Global(_)
@@ -436,6 +498,11 @@ impl ArgKind {
                 "the bytes of any ArrayBufferView, borrowed; detached: `TypeError`"
             }
             ArgKind::BufferVec | ArgKind::BufferBox => "likewise, copied: safe to keep",
+            ArgKind::Typed { .. } => {
+                "a typed array of that element type (`u64`: BigUint64Array, `f32`: Float32Array, \
+                 ...), borrowed; memory not aligned for the type: `TypeError`"
+            }
+            ArgKind::TypedCopy { .. } => "likewise, copied (any alignment)",
             ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",
             ArgKind::Local {
                 ty: LocalType::Value,

@@ -23,7 +23,7 @@ pub enum RetKind {
     StaticString,
     /// `#[string(onebyte)] Cow<[u8]>` / `Vec<u8>`: Latin-1 bytes as a string.
     OneByte,
-    /// `Vec<u8>` / `Box<[u8]>` (optionally `#[buffer]`): a Uint8Array over the memory.
+    /// `Vec<T>` / `Box<[T]>` (optionally `#[buffer]`): a typed array over the memory.
     Buffer,
     /// `#[arraybuffer] Vec<u8>` / `Box<[u8]>`: an ArrayBuffer over the memory.
     ArrayBuffer,
@@ -76,7 +76,7 @@ impl RetKind {
             RetKind::String => list(&["String", "&str", "Cow<str>", "ByteString"]),
             RetKind::StaticString => list(&["&'static str", "Cow<'static, str>"]),
             RetKind::OneByte => list(&["#[string(onebyte)] Cow<[u8]>"]),
-            RetKind::Buffer => list(&["Vec<u8>", "Box<[u8]>"]),
+            RetKind::Buffer => list(&["Vec<u8>", "Box<[u8]>", "Vec<T>", "Box<[T]>"]),
             RetKind::ArrayBuffer => list(&["#[arraybuffer] Vec<u8>", "#[arraybuffer] Box<[u8]>"]),
             RetKind::External => list(&["*const c_void", "*mut c_void"]),
             RetKind::Local => list(&["v8::Local<v8::T>"]),
@@ -169,7 +169,9 @@ impl RetKind {
             RetKind::String => "a string (ASCII made one-byte)",
             RetKind::StaticString => "a string; ASCII is an external string over the static bytes",
             RetKind::OneByte => "a one-byte string of the bytes",
-            RetKind::Buffer => "a Uint8Array over the Rust memory (no copy)",
+            RetKind::Buffer => {
+                "a Uint8Array (for `T`, the typed array of `T`) over the Rust memory (no copy)"
+            }
             RetKind::ArrayBuffer => "an ArrayBuffer over the Rust memory (no copy)",
             RetKind::External => "an External; null is `null`",
             RetKind::Local | RetKind::Global => "the handle's value",

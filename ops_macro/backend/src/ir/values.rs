@@ -3,113 +3,93 @@
 
 use super::strategy::CType;
 
-/// The V8 handle types a `v8::Local<T>` argument may name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LocalType {
-    /// `v8::Value`: anything, unchecked.
-    Value,
-    /// `v8::Object`.
-    Object,
-    /// `v8::String`.
-    String,
-    /// `v8::Function`.
-    Function,
-    /// `v8::Array`.
-    Array,
-    /// `v8::Number`.
-    Number,
-    /// `v8::BigInt`.
-    BigInt,
-    /// `v8::Boolean`.
-    Boolean,
-    /// `v8::Symbol`.
-    Symbol,
-    /// `v8::Promise`.
-    Promise,
-    /// `v8::Uint8Array`.
-    Uint8Array,
-    /// `v8::ArrayBuffer`.
-    ArrayBuffer,
-    /// `v8::ArrayBufferView`.
-    ArrayBufferView,
-    /// `v8::External`.
-    External,
+/// Declares [`LocalType`]: one row per V8 handle type an argument may name, with what a
+/// `TypeError` says was expected and whether the handle can reach a buffer's memory (and so
+/// alias a borrowed one).
+macro_rules! local_types {
+    ($($variant:ident => $expected:literal, reaches_buffers: $reaches:literal;)*) => {
+        /// The V8 handle types a `v8::Local<T>`, `&v8::T` or `v8::Global<T>` argument may name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum LocalType {
+            $(
+                #[doc = concat!("`v8::", stringify!($variant), "`.")]
+                $variant,
+            )*
+        }
+
+        impl LocalType {
+            /// Every handle type, in declaration order.
+            pub const ALL: &'static [LocalType] = &[$(LocalType::$variant),*];
+
+            /// The `v8::` type name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(LocalType::$variant => stringify!($variant),)*
+                }
+            }
+
+            /// What a `TypeError` says was expected.
+            pub fn expected(self) -> &'static str {
+                match self {
+                    $(LocalType::$variant => $expected,)*
+                }
+            }
+
+            /// Whether a handle of this type can reach a buffer's bytes (and so alias a
+            /// borrowed `&mut [u8]`).
+            pub fn can_reach_buffers(self) -> bool {
+                match self {
+                    $(LocalType::$variant => $reaches,)*
+                }
+            }
+        }
+    };
+}
+
+local_types! {
+    Value => "any value", reaches_buffers: true;
+    Object => "an object", reaches_buffers: true;
+    String => "a string", reaches_buffers: false;
+    Function => "a function", reaches_buffers: true;
+    Array => "an array", reaches_buffers: true;
+    Number => "a number", reaches_buffers: false;
+    Integer => "an integer", reaches_buffers: false;
+    Int32 => "a 32-bit integer", reaches_buffers: false;
+    Uint32 => "an unsigned 32-bit integer", reaches_buffers: false;
+    BigInt => "a BigInt", reaches_buffers: false;
+    Boolean => "a boolean", reaches_buffers: false;
+    Symbol => "a symbol", reaches_buffers: false;
+    Name => "a string or a symbol", reaches_buffers: false;
+    Primitive => "a primitive", reaches_buffers: false;
+    Promise => "a promise", reaches_buffers: true;
+    Map => "a Map", reaches_buffers: true;
+    Set => "a Set", reaches_buffers: true;
+    Date => "a Date", reaches_buffers: true;
+    RegExp => "a RegExp", reaches_buffers: true;
+    Proxy => "a Proxy", reaches_buffers: true;
+    ArrayBuffer => "an ArrayBuffer", reaches_buffers: true;
+    SharedArrayBuffer => "a SharedArrayBuffer", reaches_buffers: true;
+    ArrayBufferView => "a TypedArray or DataView", reaches_buffers: true;
+    TypedArray => "a TypedArray", reaches_buffers: true;
+    DataView => "a DataView", reaches_buffers: true;
+    Uint8Array => "a Uint8Array", reaches_buffers: true;
+    Uint8ClampedArray => "a Uint8ClampedArray", reaches_buffers: true;
+    Int8Array => "an Int8Array", reaches_buffers: true;
+    Uint16Array => "a Uint16Array", reaches_buffers: true;
+    Int16Array => "an Int16Array", reaches_buffers: true;
+    Uint32Array => "a Uint32Array", reaches_buffers: true;
+    Int32Array => "an Int32Array", reaches_buffers: true;
+    Float32Array => "a Float32Array", reaches_buffers: true;
+    Float64Array => "a Float64Array", reaches_buffers: true;
+    BigInt64Array => "a BigInt64Array", reaches_buffers: true;
+    BigUint64Array => "a BigUint64Array", reaches_buffers: true;
+    External => "an External", reaches_buffers: false;
 }
 
 impl LocalType {
-    /// Every handle type, in declaration order.
-    pub const ALL: [LocalType; 14] = [
-        LocalType::Value,
-        LocalType::Object,
-        LocalType::String,
-        LocalType::Function,
-        LocalType::Array,
-        LocalType::Number,
-        LocalType::BigInt,
-        LocalType::Boolean,
-        LocalType::Symbol,
-        LocalType::Promise,
-        LocalType::Uint8Array,
-        LocalType::ArrayBuffer,
-        LocalType::ArrayBufferView,
-        LocalType::External,
-    ];
-
-    /// The `v8::` type name.
-    pub fn name(self) -> &'static str {
-        match self {
-            LocalType::Value => "Value",
-            LocalType::Object => "Object",
-            LocalType::String => "String",
-            LocalType::Function => "Function",
-            LocalType::Array => "Array",
-            LocalType::Number => "Number",
-            LocalType::BigInt => "BigInt",
-            LocalType::Boolean => "Boolean",
-            LocalType::Symbol => "Symbol",
-            LocalType::Promise => "Promise",
-            LocalType::Uint8Array => "Uint8Array",
-            LocalType::ArrayBuffer => "ArrayBuffer",
-            LocalType::ArrayBufferView => "ArrayBufferView",
-            LocalType::External => "External",
-        }
-    }
-
-    /// What a `TypeError` says was expected.
-    pub fn expected(self) -> &'static str {
-        match self {
-            LocalType::Value => "any value",
-            LocalType::Object => "an object",
-            LocalType::String => "a string",
-            LocalType::Function => "a function",
-            LocalType::Array => "an array",
-            LocalType::Number => "a number",
-            LocalType::BigInt => "a BigInt",
-            LocalType::Boolean => "a boolean",
-            LocalType::Symbol => "a symbol",
-            LocalType::Promise => "a promise",
-            LocalType::Uint8Array => "a Uint8Array",
-            LocalType::ArrayBuffer => "an ArrayBuffer",
-            LocalType::ArrayBufferView => "a TypedArray or DataView",
-            LocalType::External => "an External",
-        }
-    }
-
-    /// Whether a handle of this type can reach a buffer's bytes (and so alias a `&mut [u8]`).
-    pub fn can_reach_buffers(self) -> bool {
-        !matches!(
-            self,
-            LocalType::String
-                | LocalType::Number
-                | LocalType::BigInt
-                | LocalType::Boolean
-                | LocalType::Symbol
-                | LocalType::External
-        )
-    }
-
+    /// The handle type named `name`, if any.
     pub fn from_name(name: &str) -> Option<LocalType> {
-        Self::ALL.into_iter().find(|local| local.name() == name)
+        Self::ALL.iter().copied().find(|local| local.name() == name)
     }
 }
 
@@ -297,5 +277,64 @@ impl Marker {
             Marker::Handle => "Handle",
             Marker::ToV8 => "ToV8",
         }
+    }
+}
+
+/// The element types of typed arrays other than bytes (`u8` is the byte buffer kinds, which
+/// take any view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementType {
+    /// `i8`: an Int8Array.
+    I8,
+    /// `u16`: a Uint16Array.
+    U16,
+    /// `i16`: an Int16Array.
+    I16,
+    /// `u32`: a Uint32Array.
+    U32,
+    /// `i32`: an Int32Array.
+    I32,
+    /// `u64`: a BigUint64Array.
+    U64,
+    /// `i64`: a BigInt64Array.
+    I64,
+    /// `f32`: a Float32Array.
+    F32,
+    /// `f64`: a Float64Array.
+    F64,
+}
+
+impl ElementType {
+    /// Every element type.
+    pub const ALL: [ElementType; 9] = [
+        ElementType::I8,
+        ElementType::U16,
+        ElementType::I16,
+        ElementType::U32,
+        ElementType::I32,
+        ElementType::U64,
+        ElementType::I64,
+        ElementType::F32,
+        ElementType::F64,
+    ];
+
+    /// The Rust type's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementType::I8 => "i8",
+            ElementType::U16 => "u16",
+            ElementType::I16 => "i16",
+            ElementType::U32 => "u32",
+            ElementType::I32 => "i32",
+            ElementType::U64 => "u64",
+            ElementType::I64 => "i64",
+            ElementType::F32 => "f32",
+            ElementType::F64 => "f64",
+        }
+    }
+
+    /// The element type named `name`, if any.
+    pub fn from_name(name: &str) -> Option<ElementType> {
+        Self::ALL.into_iter().find(|element| element.name() == name)
     }
 }

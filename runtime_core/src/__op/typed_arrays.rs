@@ -1,0 +1,355 @@
+//! Typed arrays of every element type: `#[buffer] &[T]` / `&mut [T]` borrowed, `#[buffer(copy)]
+//! Vec<T>` / `Box<[T]>` copied, `Vec<T>` / `Box<[T]>` returned without a copy. One generic path
+//! through the [`Element`] trait, built on the byte path of `buffers` (`u8` itself keeps that
+//! path, which accepts any view). A borrow needs the memory aligned for `T`: JavaScript's own
+//! arrays always are, but a buffer made from Rust bytes may not be; a misaligned one throws a
+//! `TypeError` (never undefined behaviour) and `#[buffer(copy)]` takes it anyway.
+
+use std::mem::{align_of, size_of};
+
+use super::buffers::{fast_buffer, fast_buffer_mut};
+use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
+use super::kinds::{kind, IntoReturn};
+use super::{BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
+
+/// A typed array's element type: plain data (every bit pattern a value), with its array type.
+pub trait Element: Copy + Default + 'static {
+    /// What a `TypeError` says was expected: `"a Uint16Array"`.
+    const EXPECTED: &'static str;
+    /// Whether `value` is an array of this element type.
+    fn is_array(value: &v8::Value) -> bool;
+    /// A backing store over the vector's memory (no copy).
+    fn store_from_vec(values: Vec<Self>) -> v8::UniqueRef<v8::BackingStore>;
+    /// An array of `len` elements over `buffer`.
+    fn new_array<'s>(
+        scope: &v8::PinScope<'s, '_>,
+        buffer: v8::Local<'_, v8::ArrayBuffer>,
+        len: usize,
+    ) -> Option<v8::Local<'s, v8::Value>>;
+}
+
+macro_rules! elements {
+    ($($ty:ty => $array:ident, $is:ident, $expected:literal;)*) => {$(
+        impl Element for $ty {
+            const EXPECTED: &'static str = $expected;
+            #[inline(always)]
+            fn is_array(value: &v8::Value) -> bool {
+                value.$is()
+            }
+            #[inline(always)]
+            fn store_from_vec(values: Vec<Self>) -> v8::UniqueRef<v8::BackingStore> {
+                v8::ArrayBuffer::new_backing_store_from_bytes(values)
+            }
+            #[inline(always)]
+            fn new_array<'s>(
+                scope: &v8::PinScope<'s, '_>,
+                buffer: v8::Local<'_, v8::ArrayBuffer>,
+                len: usize,
+            ) -> Option<v8::Local<'s, v8::Value>> {
+                v8::$array::new(scope, buffer, 0, len).map(Into::into)
+            }
+        }
+    )*};
+}
+
+elements! {
+    u8 => Uint8Array, is_uint8_array, "a Uint8Array";
+    i8 => Int8Array, is_int8_array, "an Int8Array";
+    u16 => Uint16Array, is_uint16_array, "a Uint16Array";
+    i16 => Int16Array, is_int16_array, "an Int16Array";
+    u32 => Uint32Array, is_uint32_array, "a Uint32Array";
+    i32 => Int32Array, is_int32_array, "an Int32Array";
+    u64 => BigUint64Array, is_big_uint64_array, "a BigUint64Array";
+    i64 => BigInt64Array, is_big_int64_array, "a BigInt64Array";
+    f32 => Float32Array, is_float32_array, "a Float32Array";
+    f64 => Float64Array, is_float64_array, "a Float64Array";
+}
+
+/// The bytes as elements, if they are aligned for `T` (an empty slice always is).
+fn cast<T: Element>(bytes: &[u8]) -> Option<&[T]> {
+    if bytes.is_empty() {
+        return Some(&[]);
+    }
+    let aligned = (bytes.as_ptr() as usize).is_multiple_of(align_of::<T>());
+    (aligned && bytes.len().is_multiple_of(size_of::<T>())).then(|| {
+        // SAFETY: aligned, a whole number of elements, and every bit pattern is a `T`.
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), bytes.len() / size_of::<T>()) }
+    })
+}
+
+/// Likewise, mutably.
+fn cast_mut<T: Element>(bytes: &mut [u8]) -> Option<&mut [T]> {
+    if bytes.is_empty() {
+        return Some(&mut []);
+    }
+    let aligned = (bytes.as_ptr() as usize).is_multiple_of(align_of::<T>());
+    (aligned && bytes.len().is_multiple_of(size_of::<T>())).then(|| {
+        // SAFETY: as `cast`, and the borrow is the bytes' only one.
+        unsafe {
+            std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast(), bytes.len() / size_of::<T>())
+        }
+    })
+}
+
+/// A copy of the bytes as elements, whatever their alignment.
+fn copy<T: Element>(bytes: &[u8]) -> Vec<T> {
+    let mut values = vec![T::default(); bytes.len() / size_of::<T>()];
+    let len = values.len() * size_of::<T>();
+    // SAFETY: `values` has room for `len` bytes, every bit pattern is a `T`, and the two do
+    // not overlap (one is new).
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), values.as_mut_ptr().cast(), len) };
+    values
+}
+
+fn misaligned_message(op: &str, name: &str, index: i32, expected: &str) -> String {
+    format!(
+        "{op}: argument {} ({name}) must be {expected} aligned for its element type; this one's \
+         memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
+        index + 1
+    )
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_misaligned(
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    throw_error_of_class(
+        scope,
+        "TypeError",
+        &misaligned_message(decl.name, name, index, expected),
+    );
+}
+
+/// Throws unless `value` is an array of `T` (`false` then).
+#[inline(always)]
+unsafe fn fast_check_array<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> bool {
+    let is_array = T::is_array(&value);
+    if !is_array {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_arg_type_error(options, index, T::EXPECTED, value) };
+    }
+    is_array
+}
+
+/// `#[buffer] &[T]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_typed<'a, T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    storage: &'a mut BufferStorage,
+) -> Option<&'a [T]> {
+    // SAFETY: forwarded from the caller.
+    let bytes = unsafe {
+        if !fast_check_array::<T>(value, options, index) {
+            return None;
+        }
+        fast_buffer(value, options, index, storage)?
+    };
+    let values = cast(bytes);
+    if values.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
+    }
+    values
+}
+
+/// `#[buffer] &mut [T]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer_mut`].
+#[inline(always)]
+pub unsafe fn fast_typed_mut<'a, T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [T]> {
+    // SAFETY: forwarded from the caller.
+    let bytes = unsafe {
+        if !fast_check_array::<T>(value, options, index) {
+            return None;
+        }
+        fast_buffer_mut(value, options, index)?
+    };
+    let values = cast_mut(bytes);
+    if values.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
+    }
+    values
+}
+
+/// `#[buffer(copy)] Vec<T>` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_typed_vec<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Vec<T>> {
+    let mut storage = BufferStorage::new();
+    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    unsafe {
+        if !fast_check_array::<T>(value, options, index) {
+            return None;
+        }
+        fast_buffer(value, options, index, &mut storage).map(copy)
+    }
+}
+
+/// `#[buffer(copy)] Box<[T]>` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_typed_box<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Box<[T]>> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_typed_vec(value, options, index) }.map(Vec::into_boxed_slice)
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    fn check_array<T: Element>(&mut self, index: i32) -> Result<(), Thrown> {
+        if T::is_array(&self.args.get(index)) {
+            Ok(())
+        } else {
+            Err(self.throw_arg_type_error(index, T::EXPECTED))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn throw_misaligned(&mut self, index: i32, expected: &str) -> Thrown {
+        let decl = self.op_ctx().decl;
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        let message = misaligned_message(decl.name, name, index, expected);
+        self.throw_type_error(&message)
+    }
+
+    /// `#[buffer] &[T]`: the elements of a typed array of `T`, borrowed.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`].
+    #[inline(always)]
+    pub unsafe fn arg_typed<'b, T: Element>(
+        &mut self,
+        index: i32,
+        storage: &'b mut BufferStorage,
+    ) -> Result<&'b [T], Thrown> {
+        self.check_array::<T>(index)?;
+        // SAFETY: forwarded from the caller.
+        let bytes = unsafe { self.arg_buffer(index, storage)? };
+        cast(bytes).ok_or_else(|| self.throw_misaligned(index, T::EXPECTED))
+    }
+
+    /// `#[buffer] &mut [T]`: likewise, mutably.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer_mut`].
+    #[inline(always)]
+    pub unsafe fn arg_typed_mut<T: Element>(&mut self, index: i32) -> Result<&'s mut [T], Thrown> {
+        self.check_array::<T>(index)?;
+        // SAFETY: forwarded from the caller.
+        let bytes = unsafe { self.arg_buffer_mut(index)? };
+        match cast_mut(bytes) {
+            Some(values) => Ok(values),
+            None => Err(self.throw_misaligned(index, T::EXPECTED)),
+        }
+    }
+
+    /// `#[buffer(copy)] Vec<T>`: a copy of a typed array's elements.
+    #[inline(always)]
+    pub fn arg_typed_vec<T: Element>(&mut self, index: i32) -> Result<Vec<T>, Thrown> {
+        self.check_array::<T>(index)?;
+        let mut storage = BufferStorage::new();
+        // SAFETY: the borrow ends with the copy, before anything else runs.
+        unsafe { self.arg_buffer(index, &mut storage) }.map(copy)
+    }
+
+    /// `#[buffer(copy)] Box<[T]>`: likewise.
+    #[inline(always)]
+    pub fn arg_typed_box<T: Element>(&mut self, index: i32) -> Result<Box<[T]>, Thrown> {
+        self.arg_typed_vec(index).map(Vec::into_boxed_slice)
+    }
+
+    /// Returns a typed array over `store`'s memory.
+    fn set_typed<T: Element>(
+        &mut self,
+        store: v8::UniqueRef<v8::BackingStore>,
+    ) -> Result<(), Thrown> {
+        let len = store.byte_length() / size_of::<T>();
+        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store.make_shared());
+        match T::new_array(self.scope(), buffer, len) {
+            Some(array) => {
+                self.rv().set(array);
+                Ok(())
+            }
+            None => {
+                let message = format!(
+                    "{}: the returned elements are more than {} holds",
+                    self.op_ctx().decl.name,
+                    &T::EXPECTED[T::EXPECTED.find(' ').map_or(0, |i| i + 1)..]
+                );
+                throw_error_of_class(self.scope(), "RangeError", &message);
+                Err(Thrown(()))
+            }
+        }
+    }
+}
+
+// Not a copy: JavaScript gets the vector's memory.
+impl<T: Element> IntoReturn<kind::Buffer> for Vec<T> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.set_typed::<T>(T::store_from_vec(self))
+    }
+}
+
+impl<T: Element> IntoReturn<kind::Buffer> for Box<[T]> {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        call.set_typed::<T>(T::store_from_vec(self.into_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn casts_need_alignment_copies_do_not() {
+        let words = [0x0102_0304u32, 0x0506_0708];
+        // SAFETY: the array's bytes, read as bytes.
+        let bytes: &[u8] = unsafe { std::slice::from_raw_parts(words.as_ptr().cast(), 8) };
+        assert_eq!(cast::<u32>(bytes), Some(&words[..]));
+        assert_eq!(cast::<u32>(&bytes[1..5]), None, "misaligned");
+        assert_eq!(cast::<u32>(&bytes[..6]), None, "not whole elements");
+        assert_eq!(cast::<u32>(&bytes[1..1]), Some(&[][..]), "empty is aligned");
+        assert_eq!(copy::<u32>(&bytes[4..]), vec![0x0506_0708]);
+        let shifted: Vec<u8> = std::iter::once(0).chain(bytes.iter().copied()).collect();
+        assert_eq!(
+            copy::<u32>(&shifted[1..]),
+            words.to_vec(),
+            "a copy takes any alignment"
+        );
+    }
+}
