@@ -46,6 +46,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc_counter;
+mod buffer;
 pub mod convert;
 mod error;
 mod extension;
@@ -64,6 +65,7 @@ mod v8_traits;
 #[doc(hidden)]
 pub mod __op;
 
+pub use buffer::{DetachedBuffer, JsBuffer};
 pub use error::{JsError, JsErrorKind};
 pub use extension::Extension;
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};

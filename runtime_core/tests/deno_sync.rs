@@ -9,7 +9,7 @@ mod common;
 use std::borrow::Cow;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
-use runtime_core::{op, v8, Extension, OpState, Runtime};
+use runtime_core::{op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime};
 
 include!("../../testdata/ops/deno_sync.rs");
 
@@ -68,6 +68,17 @@ fn runtime() -> Runtime {
         op_typed_return_u16::DECL,
         op_typed_return_f32::DECL,
         op_misaligned_u32s::DECL,
+        op_buffers::DECL,
+        op_buffers_option::DECL,
+        op_arraybuffers::DECL,
+        op_js_buffer_keep::DECL,
+        op_js_buffer_kept_sum::DECL,
+        op_detach_sum::DECL,
+        op_detach_reverse_elsewhere::DECL,
+        op_buffers_ptrs::DECL,
+        op_buffer_ptr_write::DECL,
+        op_anybuffer_sum::DECL,
+        op_arraybuffer_copy_len::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
@@ -384,6 +395,139 @@ fn misaligned_typed_arrays_throw_when_borrowed() {
         "op_buffers_32",
         "A, A",
         "M, new Uint32Array(1)",
+        "number 3",
+        true,
+    );
+}
+
+#[test]
+fn kept_buffers_share_memory() {
+    let mut rt = runtime();
+    let same =
+        "(() => { const a = new Uint8Array([1, 2, 3]); const b = ops.op_buffers(a.subarray(1)); \
+                b[0] = 9; return b instanceof Uint8Array && b.length === 2 && a.join(); })()";
+    assert_eq!(eval(&mut rt, same), r#"string "1,9,3""#);
+    assert_eq!(eval(&mut rt, "ops.op_buffers_option(null)"), "null");
+    assert_eq!(
+        eval(&mut rt, "ops.op_buffers(new ArrayBuffer(2))"),
+        "throws TypeError: op_buffers: argument 1 (buffer) must be a Uint8Array or another ArrayBufferView, received an object"
+    );
+    let whole = "(() => { const a = new ArrayBuffer(4); const b = ops.op_arraybuffers(a); \
+                 new Uint8Array(b)[3] = 7; return b instanceof ArrayBuffer && new Uint8Array(a)[3]; })()";
+    assert_eq!(eval(&mut rt, whole), "number 7");
+    for refused in [
+        "new Uint8Array(new SharedArrayBuffer(4))",
+        "new Uint8Array(new ArrayBuffer(4, { maxByteLength: 8 }))",
+    ] {
+        let outcome = eval(&mut rt, &format!("ops.op_buffers({refused})"));
+        assert!(
+            outcome.starts_with("throws TypeError: op_buffers: argument 1 (buffer) is "),
+            "{outcome}"
+        );
+    }
+    // Kept across calls, on both paths: JavaScript's writes show, and the op's show to it.
+    rt.execute_script("keep", "globalThis.K = new Uint8Array([1, 2, 3]);")
+        .unwrap();
+    check(
+        &mut rt,
+        "op_js_buffer_keep",
+        "new ArrayBuffer(1)",
+        "K",
+        "number 3",
+        true,
+    );
+    rt.execute_script("write", "K[2] = 10;").unwrap();
+    check(
+        &mut rt,
+        "op_js_buffer_kept_sum",
+        "5",
+        "5",
+        "number 17",
+        true,
+    );
+    assert_eq!(eval(&mut rt, "K[0]"), "number 5");
+}
+
+#[test]
+fn detached_buffers_are_taken() {
+    let mut rt = runtime();
+    let taken = "(() => { const a = new Uint8Array([1, 2, 3]); const sum = ops.op_detach_sum(a); \
+                 return sum + ',' + a.length + ',' + a.buffer.detached; })()";
+    assert_eq!(eval(&mut rt, taken), r#"string "6,0,true""#);
+    let again = "(() => { const a = new Uint8Array([1]); ops.op_detach_sum(a); return ops.op_detach_sum(a); })()";
+    assert_eq!(
+        eval(&mut rt, again),
+        "throws TypeError: op_detach_sum: argument 1 (buffer) is backed by a detached ArrayBuffer"
+    );
+    let reversed = "(() => { const a = new Uint8Array([1, 2, 3]).buffer; \
+                    return ops.op_detach_reverse_elsewhere(a).join() + ',' + a.byteLength; })()";
+    assert_eq!(eval(&mut rt, reversed), r#"string "3,2,1,0""#);
+    assert_eq!(
+        eval(
+            &mut rt,
+            "ops.op_detach_sum(new Uint8Array(new SharedArrayBuffer(2)))"
+        )
+        .split(':')
+        .next(),
+        Some("throws TypeError")
+    );
+}
+
+#[test]
+fn pointers_anybuffers_and_arraybuffer_copies() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "b",
+        "globalThis.B3 = new Uint8Array([1, 2, 3]); globalThis.B0 = new Uint8Array(0);",
+    )
+    .unwrap();
+    check(
+        &mut rt,
+        "op_buffers_ptrs",
+        "B3, B3, B3",
+        "B3, B0, B3",
+        "number 310",
+        true,
+    );
+    let write = "(() => { const a = new Uint8Array(2); ops.op_buffer_ptr_write(a.subarray(1), 4); return a.join(); })()";
+    assert_eq!(eval(&mut rt, write), r#"string "0,4""#);
+    check(
+        &mut rt,
+        "op_buffer_ptr_write",
+        "B3, 1",
+        "B0, 1",
+        "undefined undefined",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_anybuffer_sum",
+        "B3",
+        "B3.buffer",
+        "number 6",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_anybuffer_sum",
+        "B3",
+        "B3.subarray(2)",
+        "number 3",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_anybuffer_sum",
+        "B3",
+        "[1]",
+        "throws TypeError: op_anybuffer_sum: argument 1 (bytes) must be an ArrayBuffer or an ArrayBufferView, received an array",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_arraybuffer_copy_len",
+        "B3.buffer, B3.buffer",
+        "B3.buffer, B0.buffer",
         "number 3",
         true,
     );

@@ -65,4 +65,25 @@ fn op_string_and_handle(#[string] text: &str, value: v8::Local<v8::Object>) {
     let _ = (text, value);
 }
 
+
+#[op]
+fn op_js_buffer_without_marker(buffer: runtime_core::JsBuffer) -> u32 {
+    buffer.len() as u32
+}
+
+#[op]
+fn op_detached_without_detach(#[buffer] buffer: runtime_core::DetachedBuffer) -> u32 {
+    buffer.len() as u32
+}
+
+#[op]
+fn op_js_buffer_and_borrow(#[buffer] kept: runtime_core::JsBuffer, #[buffer] bytes: &mut [u8]) {
+    let _ = (kept, bytes);
+}
+
+#[op]
+fn op_buffer_on_number(#[buffer] n: u32) -> u32 {
+    n
+}
+
 fn main() {}

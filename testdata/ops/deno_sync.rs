@@ -194,3 +194,86 @@ fn op_typed_return_u16(len: u32) -> Vec<u16> {
 fn op_typed_return_f32() -> Box<[f32]> {
     vec![0.5, -1.0].into_boxed_slice()
 }
+
+/// `buffers_out.rs`: a `JsBuffer` in, the same memory out (no copy either way).
+#[op]
+#[buffer]
+fn op_buffers(#[buffer] buffer: JsBuffer) -> JsBuffer {
+    buffer
+}
+
+#[op]
+#[buffer]
+fn op_buffers_option(#[buffer] buffer: Option<JsBuffer>) -> Option<JsBuffer> {
+    buffer
+}
+
+#[op]
+#[arraybuffer]
+fn op_arraybuffers(#[arraybuffer] buffer: JsBuffer) -> JsBuffer {
+    buffer
+}
+
+/// A `JsBuffer` kept in the op state; JavaScript's later writes show in it.
+#[op(fast)]
+fn op_js_buffer_keep(state: &mut OpState, #[anybuffer] buffer: JsBuffer) -> u32 {
+    let len = buffer.len() as u32;
+    state.put(buffer);
+    len
+}
+
+/// Writes `value` to the kept buffer's first byte and sums its bytes.
+#[op(fast)]
+fn op_js_buffer_kept_sum(state: &mut OpState, value: u8) -> u32 {
+    let buffer = state.borrow::<JsBuffer>();
+    if let Some(first) = buffer.as_cells().first() {
+        first.set(value);
+    }
+    buffer.as_cells().iter().map(|byte| u32::from(byte.get())).sum()
+}
+
+/// `#[buffer(detach)]`: the memory is taken; JavaScript's array is empty afterwards.
+#[op]
+fn op_detach_sum(#[buffer(detach)] buffer: DetachedBuffer) -> u32 {
+    buffer.iter().map(|&byte| u32::from(byte)).sum()
+}
+
+/// A detached buffer goes to another thread (it is `Send`), is reversed there, and comes back
+/// as a Uint8Array over the same memory.
+#[op]
+#[buffer]
+fn op_detach_reverse_elsewhere(#[arraybuffer(detach)] buffer: DetachedBuffer) -> DetachedBuffer {
+    std::thread::spawn(move || {
+        let mut buffer = buffer;
+        buffer.reverse();
+        buffer
+    })
+    .join()
+    .expect("the reversing thread")
+}
+
+/// `buffers.rs`: raw pointers beside a shared borrow (null when empty).
+#[op(fast)]
+fn op_buffers_ptrs(#[buffer] a: &[u8], #[buffer] c: *const u8, #[buffer] d: *mut u8) -> u32 {
+    a.len() as u32 * 100 + u32::from(c.is_null()) * 10 + u32::from(d.is_null())
+}
+
+/// Writes through a raw pointer (the op's own `unsafe`).
+#[op(fast)]
+fn op_buffer_ptr_write(#[buffer] d: *mut u8, value: u8) {
+    if !d.is_null() {
+        // SAFETY: a non-null pointer from `#[buffer]` points at the view's first byte.
+        unsafe { d.write(value) };
+    }
+}
+
+#[op(fast)]
+fn op_anybuffer_sum(#[anybuffer] bytes: &[u8]) -> u32 {
+    bytes.iter().map(|&byte| u32::from(byte)).sum()
+}
+
+#[op(fast)]
+#[allow(clippy::boxed_local)] // the kind under test
+fn op_arraybuffer_copy_len(#[arraybuffer(copy)] a: Vec<u8>, #[arraybuffer(copy)] b: Box<[u8]>) -> u32 {
+    (a.len() + b.len()) as u32
+}

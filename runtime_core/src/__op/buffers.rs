@@ -170,24 +170,26 @@ pub unsafe fn fast_buffer<'a>(
     }
 }
 
-/// `#[buffer] &mut [u8]` on the fast path: the bytes in place. A small array on the V8 heap
-/// is first moved off it (which allocates; the macro gives no fast path to ops that also take
-/// strings, whose bytes V8 passes as pointers into its heap).
+/// A view's bytes in place on the fast path, as a pointer and a length (no Rust reference is
+/// made: raw pointer arguments use this too). A small array on the V8 heap is first moved off
+/// it (which allocates; the macro gives no fast path to ops that also take strings, whose bytes
+/// V8 passes as pointers into its heap). Empty: a dangling pointer.
 ///
 /// # Safety
-/// As [`fast_buffer`]; and no other argument may borrow the same memory.
+/// As [`fast_call_guarded`].
 #[inline(always)]
-pub unsafe fn fast_buffer_mut<'a>(
+pub(super) unsafe fn fast_view_in_place(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
-) -> Option<&'a mut [u8]> {
+) -> Option<(*mut u8, usize)> {
     // SAFETY: forwarded from the caller.
     let view: v8::Local<v8::ArrayBufferView> =
         unsafe { fast_local(value, options, index, BYTES_VIEW)? };
     let mut storage = [0; ON_HEAP_STORAGE];
+    let empty = (std::ptr::NonNull::dangling().as_ptr(), 0);
     let contents = match view_contents(view, &mut storage) {
-        Contents::Copied(0) => return Some(&mut []),
+        Contents::Copied(0) => return Some(empty),
         Contents::Copied(_) => {
             // SAFETY: forwarded from the caller.
             let scope_source = unsafe { &*options };
@@ -198,12 +200,10 @@ pub unsafe fn fast_buffer_mut<'a>(
         contents => contents,
     };
     match contents {
-        // SAFETY: the view's off-heap memory, unmoved during the fast call, borrowed by no
-        // other argument.
-        Contents::InPlace(data, len) => Some(unsafe { bytes_mut(data, len) }),
+        Contents::InPlace(data, len) => Some((data, len)),
         // SAFETY: forwarded from the caller.
         Contents::Absent => {
-            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&mut [])
+            unsafe { fast_empty_unless_detached(view, options, index) }.then_some(empty)
         }
         // Still on the heap after moving (V8 aborts first, in practice): as the slow path.
         Contents::Copied(_) => {
@@ -212,6 +212,21 @@ pub unsafe fn fast_buffer_mut<'a>(
             None
         }
     }
+}
+
+/// `#[buffer] &mut [u8]` on the fast path: the bytes in place (see [`fast_view_in_place`]).
+///
+/// # Safety
+/// As [`fast_buffer`]; and no other argument may borrow the same memory.
+#[inline(always)]
+pub unsafe fn fast_buffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    // SAFETY: forwarded from the caller: the view's off-heap memory, unmoved during the fast
+    // call, borrowed by no other argument.
+    unsafe { fast_view_in_place(value, options, index).map(|(data, len)| bytes_mut(data, len)) }
 }
 
 /// `#[buffer(copy)] Vec<u8>` on the fast path.
@@ -333,19 +348,17 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
-    /// `#[buffer] &mut [u8]`: a Uint8Array's bytes, borrowed mutably. A small array on the V8
-    /// heap is first moved off it (asking for its `ArrayBuffer` does that, allocating once per
-    /// array), so that writes reach JavaScript.
-    ///
-    /// # Safety
-    /// As [`SlowCall::arg_buffer`]; and no other argument may borrow the same memory (the
-    /// macro ensures it: a `&mut [u8]` is the op's only buffer or handle that could).
+    /// A view's bytes in place, as a pointer and a length (no Rust reference is made: raw
+    /// pointer arguments use this too). A small array on the V8 heap is first moved off it
+    /// (asking for its `ArrayBuffer` does that, allocating once per array), so that writes
+    /// reach JavaScript. Empty: a dangling pointer.
     #[inline(always)]
-    pub unsafe fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+    pub(super) fn view_in_place(&mut self, index: i32) -> Result<(*mut u8, usize), Thrown> {
         let view = self.arg_bytes_view(index)?;
         let mut storage = [0; ON_HEAP_STORAGE];
+        let empty = (std::ptr::NonNull::dangling().as_ptr(), 0);
         let contents = match view_contents(view, &mut storage) {
-            Contents::Copied(0) => return Ok(&mut []),
+            Contents::Copied(0) => return Ok(empty),
             Contents::Copied(_) => {
                 self.with_scope(|scope| view.buffer(scope).map(|_| ()));
                 view_contents(view, &mut storage)
@@ -353,15 +366,26 @@ impl<'a, 's> SlowCall<'a, 's> {
             contents => contents,
         };
         match contents {
-            // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs, borrowed by
-            // no other argument.
-            Contents::InPlace(data, len) => Ok(unsafe { bytes_mut(data, len) }),
+            Contents::InPlace(data, len) => Ok((data, len)),
             Contents::Absent if !self.with_scope(|scope| view_is_detached(scope, view)) => {
-                Ok(&mut [])
+                Ok(empty)
             }
             // Detached, or (V8 aborts first, in practice) still on the heap after moving.
             Contents::Absent | Contents::Copied(_) => Err(self.throw_detached(index)),
         }
+    }
+
+    /// `#[buffer] &mut [u8]`: a view's bytes, borrowed mutably (see `view_in_place`).
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`]; and no other argument may borrow the same memory (the
+    /// macro ensures it: a `&mut [u8]` is the op's only buffer or handle that could).
+    #[inline(always)]
+    pub unsafe fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs, borrowed by
+        // no other argument.
+        self.view_in_place(index)
+            .map(|(data, len)| unsafe { bytes_mut(data, len) })
     }
 
     /// `#[buffer(copy)] Vec<u8>`: a copy of a Uint8Array's bytes.

@@ -8,19 +8,23 @@
 //! handles (V8 locals, externals, `FromV8`/`ToV8` user types, the op state); `call` holds the
 //! machinery they share (the `SlowCall`, panics, throwing, metering).
 
+mod buffer_sources;
 mod buffers;
 mod call;
 mod handles;
 mod kinds;
 mod numbers;
+mod owned_buffers;
 mod strings;
 mod typed_arrays;
 
+pub use buffer_sources::*;
 pub use buffers::*;
 pub use call::*;
 pub use handles::*;
 pub use kinds::*;
 pub use numbers::*;
+pub use owned_buffers::*;
 pub use strings::*;
 pub use typed_arrays::*;
 

@@ -9,7 +9,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    buffer_ident, call_args, internal_ident, marker_type, plain_ident, storage_ident, v8_type,
+    buffer_ident, buffer_source, call_args, internal_ident, marker_type, plain_ident,
+    storage_ident, v8_type,
 };
 use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
 
@@ -141,6 +142,16 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             // result is used only during it.
                             let #ident =
                                 (unsafe { ::runtime_core::__op::#helper(#ident, #options, #index) })?;
+                        });
+                    }
+                    FastConvert::CheckedWithSource { name, source } => {
+                        let helper = plain_ident(name);
+                        let source = buffer_source(source);
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call.
+                            let #ident = (unsafe {
+                                ::runtime_core::__op::#helper(#ident, #options, #index, #source)
+                            })?;
                         });
                     }
                     FastConvert::CastConst => {

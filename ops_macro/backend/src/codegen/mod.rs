@@ -29,7 +29,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::internals::ast::strip_op_attributes;
-use crate::ir::{Marker, Op};
+use crate::ir::{BufferSource, Marker, Op};
 
 /// The whole expansion of one op.
 pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
@@ -117,4 +117,10 @@ pub(crate) fn v8_type(name: &str) -> TokenStream {
 pub(crate) fn marker_type(marker: Marker) -> TokenStream {
     let name = format_ident!("{}", marker.name());
     quote!(::runtime_core::__op::kind::#name)
+}
+
+/// `runtime_core::__op::BufferSource::<variant>`.
+pub(crate) fn buffer_source(source: BufferSource) -> TokenStream {
+    let variant = format_ident!("{}", source.variant());
+    quote!(::runtime_core::__op::BufferSource::#variant)
 }

@@ -4,7 +4,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{
-    buffer_ident, call_args, internal_ident, marker_type, plain_ident, storage_ident, v8_type,
+    buffer_ident, buffer_source, call_args, internal_ident, marker_type, plain_ident,
+    storage_ident, v8_type,
 };
 use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet, V8Access};
 
@@ -35,6 +36,11 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let buffer = buffer_ident(ident);
             buffer_decl = quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new(););
             quote!(#call.#helper(#index, &mut #buffer)?)
+        }
+        SlowArg::FromSource { helper, source } => {
+            let helper = plain_ident(helper);
+            let source = buffer_source(source);
+            quote!(#call.#helper(#index, #source)?)
         }
         SlowArg::WithStorage { helper } => {
             let helper = plain_ident(helper);

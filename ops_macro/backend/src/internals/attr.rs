@@ -100,6 +100,7 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "string",
     "buffer",
     "arraybuffer",
+    "anybuffer",
     "from_v8",
     "to_v8",
     "serde",
@@ -114,13 +115,45 @@ pub enum StringMode {
     OneByte,
 }
 
-/// How a `#[buffer]` argument is read.
+/// How a buffer argument is read: `#[buffer]`, `#[buffer(copy)]`, `#[buffer(detach)]` (and
+/// likewise for `#[arraybuffer]` and `#[anybuffer]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BufferMode {
-    /// `#[buffer]`: borrowed from the Uint8Array.
+    /// Bare: borrowed, or kept without a copy (`JsBuffer`).
     View,
-    /// `#[buffer(copy)]`: copied into an owned `Vec<u8>` / `Box<[u8]>`.
+    /// `copy`: copied into memory the op owns.
     Copy,
+    /// `detach`: taken, JavaScript's ArrayBuffer detached.
+    Detach,
+}
+
+/// Which buffer marker it is: what JavaScript may pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferMarker {
+    /// `#[buffer]`: a view (typed array or DataView).
+    View,
+    /// `#[arraybuffer]`: an ArrayBuffer.
+    ArrayBuffer,
+    /// `#[anybuffer]`: either.
+    Any,
+}
+
+impl BufferMarker {
+    /// Every buffer marker.
+    pub const ALL: [BufferMarker; 3] = [
+        BufferMarker::View,
+        BufferMarker::ArrayBuffer,
+        BufferMarker::Any,
+    ];
+
+    /// The attribute's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BufferMarker::View => "buffer",
+            BufferMarker::ArrayBuffer => "arraybuffer",
+            BufferMarker::Any => "anybuffer",
+        }
+    }
 }
 
 /// Marker attributes found on one argument or on the function (for its return value); each
@@ -135,10 +168,8 @@ pub struct Markers {
     pub smi: Option<Attribute>,
     /// `#[string]` / `#[string(onebyte)]`.
     pub string: Option<(Attribute, StringMode)>,
-    /// `#[buffer]` / `#[buffer(copy)]`.
-    pub buffer: Option<(Attribute, BufferMode)>,
-    /// `#[arraybuffer]`.
-    pub arraybuffer: Option<Attribute>,
+    /// `#[buffer]`, `#[arraybuffer]` or `#[anybuffer]`, with its mode.
+    pub buffer: Option<(Attribute, BufferMarker, BufferMode)>,
     /// `#[from_v8]` (argument) / `#[to_v8]` (function, for the return value).
     pub v8_trait: Option<Attribute>,
 }
@@ -151,8 +182,7 @@ impl Markers {
             .or(self.number.as_ref())
             .or(self.smi.as_ref())
             .or(self.string.as_ref().map(|(attr, _)| attr))
-            .or(self.buffer.as_ref().map(|(attr, _)| attr))
-            .or(self.arraybuffer.as_ref())
+            .or(self.buffer.as_ref().map(|(attr, _, _)| attr))
             .or(self.v8_trait.as_ref())
     }
 }
@@ -194,6 +224,35 @@ fn set_mode<M>(
     }
 }
 
+/// Records a buffer marker and its mode, or the error for a malformed or second one.
+fn set_buffer(
+    cx: &Ctxt,
+    slot: &mut Option<(Attribute, BufferMarker, BufferMode)>,
+    attr: &Attribute,
+    marker: BufferMarker,
+) {
+    let name = marker.name();
+    let mode = match &attr.meta {
+        Meta::Path(_) => Some(BufferMode::View),
+        _ => single_word(attr).and_then(|word| match word.to_string().as_str() {
+            "copy" => Some(BufferMode::Copy),
+            "detach" => Some(BufferMode::Detach),
+            _ => None,
+        }),
+    };
+    match mode {
+        None => cx.error_spanned_by(
+            attr,
+            format!("expected `#[{name}]`, `#[{name}(copy)]` or `#[{name}(detach)]`"),
+        ),
+        Some(_) if slot.is_some() => cx.error_spanned_by(
+            attr,
+            "one buffer marker per argument: `#[buffer]`, `#[arraybuffer]` or `#[anybuffer]`",
+        ),
+        Some(mode) => *slot = Some((attr.clone(), marker, mode)),
+    }
+}
+
 /// The single word inside `#[name(word)]`, if the attribute is of that form.
 fn single_word(attr: &Attribute) -> Option<syn::Ident> {
     match &attr.meta {
@@ -214,8 +273,11 @@ impl Markers {
                 set_flag(cx, &mut markers.number, attr, "number");
             } else if path.is_ident("smi") {
                 set_flag(cx, &mut markers.smi, attr, "smi");
-            } else if path.is_ident("arraybuffer") {
-                set_flag(cx, &mut markers.arraybuffer, attr, "arraybuffer");
+            } else if let Some(marker) = BufferMarker::ALL
+                .into_iter()
+                .find(|marker| path.is_ident(marker.name()))
+            {
+                set_buffer(cx, &mut markers.buffer, attr, marker);
             } else if path.is_ident("from_v8") || path.is_ident("to_v8") {
                 let name = if path.is_ident("from_v8") {
                     "from_v8"
@@ -239,16 +301,6 @@ impl Markers {
                     "`#[serde]` is not supported yet: implement `runtime_core::FromV8` for the \
                      argument's type (or `runtime_core::ToV8` for a return) and mark it \
                      `#[from_v8]` (or the function `#[to_v8]`)",
-                );
-            } else if path.is_ident("buffer") {
-                let mode = mode_of(attr, "copy", BufferMode::View, BufferMode::Copy);
-                set_mode(
-                    cx,
-                    &mut markers.buffer,
-                    attr,
-                    mode,
-                    "#[buffer]",
-                    "#[buffer(copy)]",
                 );
             }
         }

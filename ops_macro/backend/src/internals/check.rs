@@ -49,8 +49,9 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
     if let (Some(local), Some(_)) = (reaching_local, borrowed.first()) {
         cx.error_at(
             local.span,
-            "this handle could reach (detach, or write) the memory the op's buffer argument \
-             borrows: take the buffer with `#[buffer(copy)]`, or this argument as a narrower type",
+            "through this argument (a handle, or a kept buffer) the op could reach (detach, or \
+             write) the memory its buffer argument borrows: take the buffer with \
+             `#[buffer(copy)]`, or this argument as a narrower type",
         );
     }
     if borrowed.len() > 1 {

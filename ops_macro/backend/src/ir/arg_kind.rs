@@ -3,7 +3,7 @@
 //! kind is a variant here, and the compiler points at each decision it must make.
 
 use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
-use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType};
+use super::values::{BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType};
 
 /// Every argument type an op can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +54,25 @@ pub enum ArgKind {
         /// `&mut [u8]`.
         mutable: bool,
     },
+    /// `#[anybuffer] &[u8]` / `&mut [u8]`: an ArrayBuffer's or a view's bytes.
+    AnyBuffer {
+        /// `&mut [u8]`.
+        mutable: bool,
+    },
+    /// `#[arraybuffer(copy)] Vec<u8>` / `Box<[u8]>`.
+    ArrayBufferCopy {
+        /// `Box<[u8]>`.
+        boxed: bool,
+    },
+    /// `#[buffer] *const u8` / `*mut u8`: a pointer to a view's bytes (null when empty).
+    BufferPtr {
+        /// `*mut u8`.
+        mutable: bool,
+    },
+    /// `JsBuffer`: JavaScript's memory kept without a copy.
+    JsBuffer(BufferSource),
+    /// `DetachedBuffer` (`#[buffer(detach)]`, ...): JavaScript's memory taken.
+    Detached(BufferSource),
     /// `v8::Local<v8::T>`, or `&v8::T` (deno's form: the same handle, dereferenced).
     Local {
         /// The handle type.
@@ -204,6 +223,17 @@ impl ArgKind {
             }
             ArgKind::ArrayBuffer { mutable: false } => "#[arraybuffer] &[u8]".into(),
             ArgKind::ArrayBuffer { mutable: true } => "#[arraybuffer] &mut [u8]".into(),
+            ArgKind::AnyBuffer { mutable: false } => "#[anybuffer] &[u8]".into(),
+            ArgKind::AnyBuffer { mutable: true } => "#[anybuffer] &mut [u8]".into(),
+            ArgKind::ArrayBufferCopy { boxed: false } => "#[arraybuffer(copy)] Vec<u8>".into(),
+            ArgKind::ArrayBufferCopy { boxed: true } => "#[arraybuffer(copy)] Box<[u8]>".into(),
+            ArgKind::BufferPtr { mutable: false } => "#[buffer] *const u8".into(),
+            ArgKind::BufferPtr { mutable: true } => "#[buffer] *mut u8".into(),
+            ArgKind::JsBuffer(source) => format!("{} JsBuffer", source.attribute()),
+            ArgKind::Detached(source) => format!(
+                "{}(detach)] DetachedBuffer",
+                source.attribute().trim_end_matches(']')
+            ),
             ArgKind::Local {
                 ty: LocalType::Value,
                 by_ref: false,
@@ -265,6 +295,33 @@ impl ArgKind {
             },
             ArgKind::ArrayBuffer { mutable } => ArgTraits {
                 borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            // As a view's bytes, which it may be.
+            ArgKind::AnyBuffer { mutable } => ArgTraits {
+                may_allocate_during_call: mutable,
+                borrows_buffer: Some(mutable),
+                ..PLAIN
+            },
+            ArgKind::ArrayBufferCopy { .. } => PLAIN,
+            // No Rust borrow (what the op does with the pointer is its own `unsafe`), but a
+            // small array is moved off the V8 heap first, as for `&mut [u8]`.
+            ArgKind::BufferPtr { .. } => ArgTraits {
+                may_allocate_during_call: true,
+                ..PLAIN
+            },
+            // A view's buffer may be made on the V8 heap to keep; through its cells the op can
+            // write memory another argument borrows.
+            ArgKind::JsBuffer(_) => ArgTraits {
+                may_allocate_during_call: true,
+                reaches_buffers: true,
+                ..PLAIN
+            },
+            // Detaching needs the view's ArrayBuffer (made on the V8 heap, in a scope).
+            ArgKind::Detached(_) => ArgTraits {
+                may_allocate_during_call: true,
+                reaches_buffers: true,
+                slow_access: V8Access::Scope,
                 ..PLAIN
             },
             // A handle that can reach a buffer lets the op move or detach its bytes
@@ -339,6 +396,22 @@ impl ArgKind {
             ArgKind::TypedCopy { boxed: true, .. } => convert("arg_typed_box"),
             ArgKind::ArrayBuffer { mutable: false } => convert("arg_arraybuffer"),
             ArgKind::ArrayBuffer { mutable: true } => convert("arg_arraybuffer_mut"),
+            ArgKind::AnyBuffer { mutable: false } => SlowArg::WithStorage {
+                helper: "arg_anybuffer",
+            },
+            ArgKind::AnyBuffer { mutable: true } => convert("arg_anybuffer_mut"),
+            ArgKind::ArrayBufferCopy { boxed: false } => convert("arg_arraybuffer_vec"),
+            ArgKind::ArrayBufferCopy { boxed: true } => convert("arg_arraybuffer_box"),
+            ArgKind::BufferPtr { mutable: false } => convert("arg_buffer_ptr_const"),
+            ArgKind::BufferPtr { mutable: true } => convert("arg_buffer_ptr"),
+            ArgKind::JsBuffer(source) => SlowArg::FromSource {
+                helper: "arg_js_buffer",
+                source,
+            },
+            ArgKind::Detached(source) => SlowArg::FromSource {
+                helper: "arg_detached",
+                source,
+            },
             ArgKind::Local { ty, .. } => SlowArg::Local(ty),
             ArgKind::Global(ty) => SlowArg::Global(ty),
             ArgKind::External { mutable: false } => convert("arg_external"),
@@ -388,6 +461,27 @@ impl ArgKind {
             ArgKind::TypedCopy { boxed: true, .. } => checked("fast_typed_box"),
             ArgKind::ArrayBuffer { mutable: false } => checked("fast_arraybuffer"),
             ArgKind::ArrayBuffer { mutable: true } => checked("fast_arraybuffer_mut"),
+            ArgKind::AnyBuffer { mutable: false } => param(
+                CType::V8Value,
+                FastConvert::CheckedWithStorage {
+                    name: "fast_anybuffer",
+                },
+            ),
+            ArgKind::AnyBuffer { mutable: true } => checked("fast_anybuffer_mut"),
+            ArgKind::ArrayBufferCopy { boxed: false } => checked("fast_arraybuffer_vec"),
+            ArgKind::ArrayBufferCopy { boxed: true } => checked("fast_arraybuffer_box"),
+            ArgKind::BufferPtr { mutable: false } => checked("fast_buffer_ptr_const"),
+            ArgKind::BufferPtr { mutable: true } => checked("fast_buffer_ptr"),
+            ArgKind::JsBuffer(source) => param(
+                CType::V8Value,
+                FastConvert::CheckedWithSource {
+                    name: "fast_js_buffer",
+                    source,
+                },
+            ),
+            ArgKind::Detached(_) => FastArg::Unsupported(
+                "detaching an ArrayBuffer needs a handle scope, which a fast call does not hold",
+            ),
             ArgKind::Local {
                 ty: LocalType::Value,
                 ..
@@ -432,6 +526,11 @@ impl ArgKind {
             | ArgKind::Typed { .. }
             | ArgKind::TypedCopy { .. }
             | ArgKind::ArrayBuffer { .. }
+            | ArgKind::AnyBuffer { .. }
+            | ArgKind::ArrayBufferCopy { .. }
+            | ArgKind::BufferPtr { .. }
+            | ArgKind::JsBuffer(_)
+            | ArgKind::Detached(_)
             | ArgKind::Local { .. }
             | ArgKind::Global(_)
             | ArgKind::External { .. }
@@ -504,6 +603,17 @@ impl ArgKind {
             }
             ArgKind::TypedCopy { .. } => "likewise, copied (any alignment)",
             ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",
+            ArgKind::AnyBuffer { .. } => "an ArrayBuffer's or any view's bytes, borrowed",
+            ArgKind::ArrayBufferCopy { .. } => "an ArrayBuffer's bytes, copied",
+            ArgKind::BufferPtr { .. } => {
+                "a pointer to a view's bytes (null when empty); what the op does with it is its `unsafe`"
+            }
+            ArgKind::JsBuffer(_) => {
+                "that buffer's memory, kept alive without a copy (as cells: JavaScript may write it); shared or resizable memory: `TypeError`"
+            }
+            ArgKind::Detached(_) => {
+                "that buffer's memory, taken: JavaScript's ArrayBuffer is detached; `Send`, derefs to `[u8]`"
+            }
             ArgKind::Local {
                 ty: LocalType::Value,
                 ..

@@ -76,8 +76,20 @@ impl RetKind {
             RetKind::String => list(&["String", "&str", "Cow<str>", "ByteString"]),
             RetKind::StaticString => list(&["&'static str", "Cow<'static, str>"]),
             RetKind::OneByte => list(&["#[string(onebyte)] Cow<[u8]>"]),
-            RetKind::Buffer => list(&["Vec<u8>", "Box<[u8]>", "Vec<T>", "Box<[T]>"]),
-            RetKind::ArrayBuffer => list(&["#[arraybuffer] Vec<u8>", "#[arraybuffer] Box<[u8]>"]),
+            RetKind::Buffer => list(&[
+                "Vec<u8>",
+                "Box<[u8]>",
+                "Vec<T>",
+                "Box<[T]>",
+                "JsBuffer",
+                "DetachedBuffer",
+            ]),
+            RetKind::ArrayBuffer => list(&[
+                "#[arraybuffer] Vec<u8>",
+                "#[arraybuffer] Box<[u8]>",
+                "#[arraybuffer] JsBuffer",
+                "#[arraybuffer] DetachedBuffer",
+            ]),
             RetKind::External => list(&["*const c_void", "*mut c_void"]),
             RetKind::Local => list(&["v8::Local<v8::T>"]),
             RetKind::Global => list(&["v8::Global<v8::T>"]),
@@ -172,7 +184,9 @@ impl RetKind {
             RetKind::Buffer => {
                 "a Uint8Array (for `T`, the typed array of `T`) over the Rust memory (no copy)"
             }
-            RetKind::ArrayBuffer => "an ArrayBuffer over the Rust memory (no copy)",
+            RetKind::ArrayBuffer => {
+                "an ArrayBuffer over the memory (no copy; a `JsBuffer` of part of a buffer: a copy of the part)"
+            }
             RetKind::External => "an External; null is `null`",
             RetKind::Local | RetKind::Global => "the handle's value",
             RetKind::ToV8 => "what `T: ToV8` makes",

@@ -1,7 +1,7 @@
 //! Conversion strategies: what the kind table in [`super::ArgKind`] and [`super::RetKind`] answers for each kind, and
 //! what the emitters in [`crate::codegen`] turn into code.
 
-use super::values::{LocalType, Marker};
+use super::values::{BufferSource, LocalType, Marker};
 
 /// A V8 Fast API C type (`v8::fast_api::Type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +107,13 @@ pub enum SlowArg {
         /// The helper.
         helper: &'static str,
     },
+    /// From the next JavaScript argument, through `SlowCall::<helper>(index, source)`.
+    FromSource {
+        /// The helper.
+        helper: &'static str,
+        /// What JavaScript may pass.
+        source: BufferSource,
+    },
     /// From the next JavaScript argument, checked to be a `v8::Local<T>` of this type.
     Local(LocalType),
     /// As `Local`, then made a `v8::Global<T>` with the isolate.
@@ -152,6 +159,13 @@ pub enum FastConvert {
     CheckedWithStorage {
         /// The helper's name.
         name: &'static str,
+    },
+    /// As `Checked`, with what JavaScript may pass: `<name>(value, options, index, source)`.
+    CheckedWithSource {
+        /// The helper's name.
+        name: &'static str,
+        /// What JavaScript may pass.
+        source: BufferSource,
     },
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),

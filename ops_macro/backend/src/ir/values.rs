@@ -338,3 +338,42 @@ impl ElementType {
         Self::ALL.into_iter().find(|element| element.name() == name)
     }
 }
+
+/// What JavaScript may pass for a buffer that is kept (`JsBuffer`) or taken (`DetachedBuffer`):
+/// `runtime_core::__op::BufferSource`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferSource {
+    /// `#[buffer]`: a typed array or DataView.
+    View,
+    /// `#[arraybuffer]`: an ArrayBuffer.
+    ArrayBuffer,
+    /// `#[anybuffer]`: either.
+    Any,
+}
+
+impl BufferSource {
+    /// Every source.
+    pub const ALL: [BufferSource; 3] = [
+        BufferSource::View,
+        BufferSource::ArrayBuffer,
+        BufferSource::Any,
+    ];
+
+    /// The runtime's variant name.
+    pub fn variant(self) -> &'static str {
+        match self {
+            BufferSource::View => "View",
+            BufferSource::ArrayBuffer => "ArrayBuffer",
+            BufferSource::Any => "Any",
+        }
+    }
+
+    /// The marker attribute that asks for it.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            BufferSource::View => "#[buffer]",
+            BufferSource::ArrayBuffer => "#[arraybuffer]",
+            BufferSource::Any => "#[anybuffer]",
+        }
+    }
+}

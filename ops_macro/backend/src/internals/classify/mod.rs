@@ -5,9 +5,13 @@
 use proc_macro2::Span;
 use syn::{GenericArgument, PathArguments, Type};
 
+mod buffers;
+
+use buffers::{buffer_arg_kind, buffer_ret_kind, buffer_shape};
+
 use super::ast::Param;
-use super::attr::{BufferMode, Markers, StringMode};
-use crate::ir::{Arg, ArgKind, BigIntType, ElementType, LocalType, NumberType, Ret, RetKind};
+use super::attr::{Markers, StringMode};
+use crate::ir::{Arg, ArgKind, BigIntType, LocalType, NumberType, Ret, RetKind};
 
 /// What a type looks like, for classification: enough structure to tell the supported kinds
 /// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
@@ -73,16 +77,6 @@ fn shape(ty: &Type) -> Shape<'_> {
 fn path_name(ty: &Type) -> Option<String> {
     match shape(ty) {
         Shape::Path { name, types, .. } if types.is_empty() => Some(name),
-        _ => None,
-    }
-}
-
-/// The element type of `[T]`, for typed arrays other than bytes.
-fn typed_slice(ty: &Type) -> Option<ElementType> {
-    match ty {
-        Type::Slice(slice) => path_name(&slice.elem)
-            .as_deref()
-            .and_then(ElementType::from_name),
         _ => None,
     }
 }
@@ -230,9 +224,13 @@ fn numeric_kind(ty: &Type, markers: &Markers) -> Option<Result<ArgKind, syn::Err
 fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
     let error = |message: String| Err(syn::Error::new_spanned(ty, message));
     let string_mode = markers.string.as_ref().map(|(_, mode)| *mode);
-    let buffer_mode = markers.buffer.as_ref().map(|(_, mode)| *mode);
     if markers.v8_trait.is_some() {
         return Ok(ArgKind::FromV8);
+    }
+    if let Some(buffer) = buffer_shape(ty) {
+        let kind = buffer_arg_kind(ty, buffer, markers).or_else(error)?;
+        check_arg_markers(kind, markers)?;
+        return Ok(kind);
     }
     if let Some(numeric) = numeric_kind(ty, markers) {
         let kind = numeric?;
@@ -265,37 +263,6 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
                 _ => return error(unsupported_arg(ty)),
             }
         }
-        Shape::Path { name, types, .. } if name == "Vec" && types.len() == 1 => {
-            let elem = path_name(types[0])
-                .as_deref()
-                .and_then(ElementType::from_name);
-            match (path_name(types[0]).as_deref(), elem, buffer_mode) {
-                (Some("u8"), _, Some(BufferMode::Copy)) => ArgKind::BufferVec,
-                (_, Some(elem), Some(BufferMode::Copy)) => {
-                    ArgKind::TypedCopy { elem, boxed: false }
-                }
-                (Some(name), _, _) if name == "u8" || elem.is_some() => {
-                    return error(format!("`Vec<{name}>` needs `#[buffer(copy)]`"))
-                }
-                _ => return error(unsupported_arg(ty)),
-            }
-        }
-        Shape::Path { name, types, .. }
-            if name == "Box" && types.len() == 1 && typed_slice(types[0]).is_some() =>
-        {
-            match (typed_slice(types[0]), buffer_mode) {
-                (Some(elem), Some(BufferMode::Copy)) => ArgKind::TypedCopy { elem, boxed: true },
-                _ => return error(format!("`{}` needs `#[buffer(copy)]`", type_text(ty))),
-            }
-        }
-        Shape::Path { name, types, .. }
-            if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
-        {
-            match buffer_mode {
-                Some(BufferMode::Copy) => ArgKind::BufferBox,
-                _ => return error("`Box<[u8]>` needs `#[buffer(copy)]`".to_owned()),
-            }
-        }
         Shape::Path { name, types, .. } if name == "Rc" && types.len() == 1 => {
             match shape(types[0]) {
                 Shape::Path { name, types, .. }
@@ -326,29 +293,6 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
         Shape::Pointer { mutable, target } if path_name(target).as_deref() == Some("c_void") => {
             ArgKind::External { mutable }
         }
-        Shape::Reference {
-            mutable, target, ..
-        } if typed_slice(target).is_some() => match (typed_slice(target), buffer_mode) {
-            (Some(elem), Some(BufferMode::View)) => ArgKind::Typed { elem, mutable },
-            _ => {
-                return error(format!(
-                    "`{}` needs `#[buffer]` (a typed array of that element type)",
-                    type_text(ty)
-                ))
-            }
-        },
-        Shape::Reference {
-            mutable, target, ..
-        } if is_byte_slice(target) => match (buffer_mode, &markers.arraybuffer) {
-            (Some(BufferMode::View), None) => ArgKind::Buffer { mutable },
-            (None, Some(_)) => ArgKind::ArrayBuffer { mutable },
-            _ => {
-                return error(format!(
-                    "`{}` needs `#[buffer]` (a Uint8Array) or `#[arraybuffer]` (an ArrayBuffer)",
-                    type_text(ty)
-                ))
-            }
-        },
         Shape::Reference {
             mutable, target, ..
         } => match (path_name(target).as_deref(), mutable) {
@@ -409,26 +353,47 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             );
         }
     }
-    if let Some((attr, _)) = &markers.buffer {
-        if !matches!(
-            kind,
+    if let Some((attr, marker, _)) = &markers.buffer {
+        let is_buffer = match kind {
             ArgKind::Buffer { .. }
-                | ArgKind::BufferVec
-                | ArgKind::BufferBox
-                | ArgKind::Typed { .. }
-                | ArgKind::TypedCopy { .. }
-        ) {
+            | ArgKind::BufferVec
+            | ArgKind::BufferBox
+            | ArgKind::Typed { .. }
+            | ArgKind::TypedCopy { .. }
+            | ArgKind::ArrayBuffer { .. }
+            | ArgKind::AnyBuffer { .. }
+            | ArgKind::ArrayBufferCopy { .. }
+            | ArgKind::BufferPtr { .. }
+            | ArgKind::JsBuffer(_)
+            | ArgKind::Detached(_) => true,
+            ArgKind::Bool
+            | ArgKind::Number(_)
+            | ArgKind::Smi
+            | ArgKind::BigInt(_)
+            | ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString
+            | ArgKind::Local { .. }
+            | ArgKind::Global(_)
+            | ArgKind::External { .. }
+            | ArgKind::FromV8
+            | ArgKind::OpStateRef
+            | ArgKind::OpStateMut
+            | ArgKind::OpStateRc
+            | ArgKind::Scope
+            | ArgKind::Isolate => false,
+        };
+        if !is_buffer {
             return misplaced(
                 attr,
-                "`#[buffer]` applies to `&[T]` and `&mut [T]`, `#[buffer(copy)]` to `Vec<T>` and `Box<[T]>` (T: u8, i8, u16, i16, u32, i32, u64, i64, f32, f64)",
-            );
-        }
-    }
-    if let Some(attr) = &markers.arraybuffer {
-        if !matches!(kind, ArgKind::ArrayBuffer { .. }) {
-            return misplaced(
-                attr,
-                "`#[arraybuffer]` applies to `&[u8]` and `&mut [u8]` only",
+                &format!(
+                    "`#[{}]` applies to buffer types: `&[T]`, `&mut [T]`, `Vec<T>`, `Box<[T]>` \
+                     (T: u8, i8, u16, i16, u32, i32, u64, i64, f32, f64), `*const u8`, \
+                     `*mut u8`, `JsBuffer`, `DetachedBuffer`",
+                    marker.name()
+                ),
             );
         }
     }
@@ -503,6 +468,12 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
         return Ok((kind, false));
     }
     let onebyte = matches!(markers.string, Some((_, StringMode::OneByte)));
+    if let Some(buffer) = buffer_shape(ty).filter(|_| !onebyte) {
+        let kind = buffer_ret_kind(ty, buffer, markers)
+            .map_err(|message| syn::Error::new_spanned(ty, message))?;
+        check_ret_markers(kind, markers)?;
+        return Ok((kind, false));
+    }
     let (kind, borrows) = match shape(ty) {
         Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
             "bool" => (RetKind::Bool, false),
@@ -519,26 +490,13 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
             None if onebyte && is_byte_slice(types[0]) => (RetKind::OneByte, true),
             _ => return unsupported(),
         },
+        // `#[string(onebyte)] Vec<u8>` (other byte returns are buffers, above).
         Shape::Path { name, types, .. }
-            if name == "Vec" && types.len() == 1 && path_name(types[0]).as_deref() == Some("u8") =>
-        {
-            (byte_ret_kind(markers), false)
-        }
-        Shape::Path { name, types, .. }
-            if (name == "Vec"
+            if name == "Vec"
                 && types.len() == 1
-                && path_name(types[0])
-                    .as_deref()
-                    .and_then(ElementType::from_name)
-                    .is_some())
-                || (name == "Box" && types.len() == 1 && typed_slice(types[0]).is_some()) =>
+                && path_name(types[0]).as_deref() == Some("u8") =>
         {
-            (RetKind::Buffer, false)
-        }
-        Shape::Path { name, types, .. }
-            if name == "Box" && types.len() == 1 && is_byte_slice(types[0]) =>
-        {
-            (byte_ret_kind(markers), false)
+            (RetKind::OneByte, false)
         }
         Shape::Path { name, types, .. }
             if (name == "Local" || name == "Global") && types.len() == 1 =>
@@ -564,28 +522,10 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
                 (RetKind::String, true)
             }
         }
-        Shape::Reference { target, .. } if is_byte_slice(target) => {
-            return error(format!(
-                "an op cannot return `{}`: return an owned `Vec<u8>` (no copy: JavaScript gets its memory)",
-                type_text(ty)
-            ))
-        }
         _ => return unsupported(),
     };
     check_ret_markers(kind, markers)?;
     Ok((kind, borrows))
-}
-
-/// `Vec<u8>` / `Box<[u8]>`: a Uint8Array, an ArrayBuffer with `#[arraybuffer]`, a one-byte
-/// string with `#[string(onebyte)]`.
-fn byte_ret_kind(markers: &Markers) -> RetKind {
-    if markers.arraybuffer.is_some() {
-        RetKind::ArrayBuffer
-    } else if matches!(markers.string, Some((_, StringMode::OneByte))) {
-        RetKind::OneByte
-    } else {
-        RetKind::Buffer
-    }
 }
 
 /// Refuses markers that do not apply to this return kind. The function's markers describe the
@@ -619,19 +559,14 @@ fn check_ret_markers(kind: RetKind, markers: &Markers) -> Result<(), syn::Error>
             );
         }
     }
-    if let Some((attr, mode)) = &markers.buffer {
-        if kind != RetKind::Buffer || *mode == BufferMode::Copy {
+    if let Some((attr, marker, _)) = &markers.buffer {
+        if !matches!(kind, RetKind::Buffer | RetKind::ArrayBuffer) {
             return misplaced(
                 attr,
-                "`#[buffer]` applies to `Vec<T>` and `Box<[T]>` returns (JavaScript gets their memory: no copy)",
-            );
-        }
-    }
-    if let Some(attr) = &markers.arraybuffer {
-        if kind != RetKind::ArrayBuffer {
-            return misplaced(
-                attr,
-                "`#[arraybuffer]` applies to `Vec<u8>` and `Box<[u8]>` returns",
+                &format!(
+                    "`#[{}]` applies to buffer returns: `Vec<T>`, `Box<[T]>`, `JsBuffer`, `DetachedBuffer`",
+                    marker.name()
+                ),
             );
         }
     }

@@ -1,0 +1,201 @@
+//! The other ways to read a buffer argument: `#[anybuffer]` (an ArrayBuffer or any view),
+//! `#[arraybuffer(copy)]`, and raw pointers to a view's bytes (deno's `#[buffer] *const u8`),
+//! each built on the view and ArrayBuffer paths of `buffers`, on both paths.
+
+use super::buffers::{
+    fast_arraybuffer, fast_arraybuffer_mut, fast_buffer, fast_buffer_mut, fast_view_in_place,
+};
+use super::call::fast_throw_arg_type_error;
+use super::{BufferSource, BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
+
+/// Whether `value` is an ArrayBuffer (`Some(true)`), a view (`Some(false)`), or neither.
+#[inline(always)]
+fn any_buffer_kind(value: v8::Local<'_, v8::Value>) -> Option<bool> {
+    if value.is_array_buffer() {
+        Some(true)
+    } else if value.is_array_buffer_view() {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A raw pointer to the bytes: null when there are none (as deno: V8 passes empty arrays so).
+fn pointer_to((data, len): (*mut u8, usize)) -> *mut u8 {
+    if len == 0 {
+        std::ptr::null_mut()
+    } else {
+        data
+    }
+}
+
+/// `#[anybuffer] &[u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_anybuffer<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    storage: &'a mut BufferStorage,
+) -> Option<&'a [u8]> {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match any_buffer_kind(value) {
+            Some(true) => fast_arraybuffer(value, options, index),
+            Some(false) => fast_buffer(value, options, index, storage),
+            None => {
+                fast_throw_arg_type_error(options, index, BufferSource::Any.expected(), value);
+                None
+            }
+        }
+    }
+}
+
+/// `#[anybuffer] &mut [u8]` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer_mut`].
+#[inline(always)]
+pub unsafe fn fast_anybuffer_mut<'a>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<&'a mut [u8]> {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match any_buffer_kind(value) {
+            Some(true) => fast_arraybuffer_mut(value, options, index),
+            Some(false) => fast_buffer_mut(value, options, index),
+            None => {
+                fast_throw_arg_type_error(options, index, BufferSource::Any.expected(), value);
+                None
+            }
+        }
+    }
+}
+
+/// `#[arraybuffer(copy)] Vec<u8>` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_vec(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Vec<u8>> {
+    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    unsafe { fast_arraybuffer(value, options, index) }.map(<[u8]>::to_vec)
+}
+
+/// `#[arraybuffer(copy)] Box<[u8]>` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_box(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<Box<[u8]>> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_arraybuffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
+}
+
+/// `#[buffer] *mut u8` on the fast path: the view's bytes in place (a small array on the V8
+/// heap moved off it first, as for `&mut [u8]`); null when empty. No reference is made.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_buffer_ptr(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*mut u8> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_view_in_place(value, options, index) }.map(pointer_to)
+}
+
+/// `#[buffer] *const u8` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer_mut`].
+#[inline(always)]
+pub unsafe fn fast_buffer_ptr_const(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*const u8> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_buffer_ptr(value, options, index) }.map(<*mut u8>::cast_const)
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// `#[anybuffer] &[u8]`: the bytes of an ArrayBuffer or of any view, borrowed.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer`].
+    #[inline(always)]
+    pub unsafe fn arg_anybuffer<'b>(
+        &mut self,
+        index: i32,
+        storage: &'b mut BufferStorage,
+    ) -> Result<&'b [u8], Thrown>
+    where
+        's: 'b,
+    {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match any_buffer_kind(self.args.get(index)) {
+                Some(true) => self.arg_arraybuffer(index),
+                Some(false) => self.arg_buffer(index, storage),
+                None => Err(self.throw_arg_type_error(index, BufferSource::Any.expected())),
+            }
+        }
+    }
+
+    /// `#[anybuffer] &mut [u8]`: likewise, mutably.
+    ///
+    /// # Safety
+    /// As [`SlowCall::arg_buffer_mut`].
+    #[inline(always)]
+    pub unsafe fn arg_anybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match any_buffer_kind(self.args.get(index)) {
+                Some(true) => self.arg_arraybuffer_mut(index),
+                Some(false) => self.arg_buffer_mut(index),
+                None => Err(self.throw_arg_type_error(index, BufferSource::Any.expected())),
+            }
+        }
+    }
+
+    /// `#[arraybuffer(copy)] Vec<u8>`: a copy of an ArrayBuffer's bytes.
+    #[inline(always)]
+    pub fn arg_arraybuffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
+        // SAFETY: the borrow ends with the copy, before anything else runs.
+        unsafe { self.arg_arraybuffer(index) }.map(<[u8]>::to_vec)
+    }
+
+    /// `#[arraybuffer(copy)] Box<[u8]>`: likewise.
+    #[inline(always)]
+    pub fn arg_arraybuffer_box(&mut self, index: i32) -> Result<Box<[u8]>, Thrown> {
+        self.arg_arraybuffer_vec(index).map(Vec::into_boxed_slice)
+    }
+
+    /// `#[buffer] *mut u8`: a pointer to a view's bytes (null when empty); no reference is
+    /// made, so it may point where another argument borrows.
+    #[inline(always)]
+    pub fn arg_buffer_ptr(&mut self, index: i32) -> Result<*mut u8, Thrown> {
+        self.view_in_place(index).map(pointer_to)
+    }
+
+    /// `#[buffer] *const u8`: likewise.
+    #[inline(always)]
+    pub fn arg_buffer_ptr_const(&mut self, index: i32) -> Result<*const u8, Thrown> {
+        self.arg_buffer_ptr(index).map(<*mut u8>::cast_const)
+    }
+}

@@ -1,0 +1,313 @@
+//! `JsBuffer` (JavaScript's memory, shared and kept alive) and `DetachedBuffer` (taken from
+//! JavaScript) arguments and returns, from a view, an ArrayBuffer, or either.
+
+use std::ops::Range;
+
+use crate::{DetachedBuffer, JsBuffer};
+
+use super::buffers::view_is_detached;
+use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
+use super::kinds::{kind, IntoReturn};
+use super::{FastApiCallbackOptions, SlowCall, Thrown};
+
+/// Where the memory of a buffer argument may come from.
+#[derive(Clone, Copy, Debug)]
+pub enum BufferSource {
+    /// A view (`#[buffer]`): any typed array or DataView.
+    View,
+    /// An ArrayBuffer (`#[arraybuffer]`).
+    ArrayBuffer,
+    /// Either (`#[anybuffer]`).
+    Any,
+}
+
+impl BufferSource {
+    /// What a `TypeError` says was expected.
+    pub(super) fn expected(self) -> &'static str {
+        match self {
+            BufferSource::View => "a Uint8Array or another ArrayBufferView",
+            BufferSource::ArrayBuffer => "an ArrayBuffer",
+            BufferSource::Any => "an ArrayBuffer or an ArrayBufferView",
+        }
+    }
+
+    /// The value as an ArrayBuffer (`Ok`) or a view (`Err`), if this source takes it.
+    pub(super) fn classify<'s>(
+        self,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Option<Result<v8::Local<'s, v8::ArrayBuffer>, v8::Local<'s, v8::ArrayBufferView>>> {
+        let as_buffer = || v8::Local::<v8::ArrayBuffer>::try_from(value).ok().map(Ok);
+        let as_view = || {
+            v8::Local::<v8::ArrayBufferView>::try_from(value)
+                .ok()
+                .map(Err)
+        };
+        match self {
+            BufferSource::View => as_view(),
+            BufferSource::ArrayBuffer => as_buffer(),
+            BufferSource::Any => as_buffer().or_else(as_view),
+        }
+    }
+}
+
+/// Why a buffer argument was refused: the end of the `TypeError`'s message.
+enum Refusal {
+    /// Not of the source's type.
+    WrongType,
+    /// Anything else, said after the argument's name.
+    Said(&'static str),
+}
+
+const DETACHED: &str = "is backed by a detached ArrayBuffer";
+
+fn check_store(store: &v8::SharedRef<v8::BackingStore>) -> Result<(), Refusal> {
+    if store.is_shared() {
+        Err(Refusal::Said(
+            "is shared memory, which other threads may write: take it with #[buffer(copy)]",
+        ))
+    } else if store.is_resizable_by_user_javascript() {
+        Err(Refusal::Said(
+            "is a resizable ArrayBuffer, whose memory may go when it shrinks: take a copy",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The backing store and byte range of a buffer argument, kept alive; `is_detached` tells an
+/// empty view's story (it needs a scope: a rare path).
+fn store_and_range<'s>(
+    value: v8::Local<'s, v8::Value>,
+    source: BufferSource,
+    is_detached: impl FnOnce(v8::Local<'s, v8::ArrayBufferView>) -> bool,
+) -> Result<(v8::SharedRef<v8::BackingStore>, Range<usize>), Refusal> {
+    match source.classify(value).ok_or(Refusal::WrongType)? {
+        Ok(buffer) => {
+            if buffer.was_detached() {
+                return Err(Refusal::Said(DETACHED));
+            }
+            let store = buffer.get_backing_store();
+            check_store(&store)?;
+            Ok((store, 0..buffer.byte_length()))
+        }
+        Err(view) => {
+            let store = view.get_backing_store().ok_or(Refusal::Said(DETACHED))?;
+            check_store(&store)?;
+            let start = view.byte_offset();
+            let len = view.byte_length();
+            if len == 0 && is_detached(view) {
+                return Err(Refusal::Said(DETACHED));
+            }
+            Ok((store, start..start + len))
+        }
+    }
+}
+
+fn refusal_message(op: &str, name: &str, index: i32, what: &str) -> String {
+    format!("{op}: argument {} ({name}) {what}", index + 1)
+}
+
+/// `JsBuffer` on the fast path.
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_js_buffer(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    source: BufferSource,
+) -> Option<JsBuffer> {
+    let is_detached = |view: v8::Local<'_, v8::ArrayBufferView>| {
+        // SAFETY: forwarded from the caller.
+        let scope_source = unsafe { &*options };
+        v8::callback_scope!(unsafe scope, scope_source);
+        view_is_detached(scope, view)
+    };
+    match store_and_range(value, source, is_detached) {
+        Ok((store, range)) => Some(JsBuffer::new(store, range)),
+        Err(refusal) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_refuse(options, index, source, value, refusal) };
+            None
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_refuse(
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    source: BufferSource,
+    value: v8::Local<'_, v8::Value>,
+    refusal: Refusal,
+) {
+    match refusal {
+        // SAFETY: forwarded from the caller.
+        Refusal::WrongType => unsafe {
+            fast_throw_arg_type_error(options, index, source.expected(), value)
+        },
+        Refusal::Said(what) => {
+            // SAFETY: forwarded from the caller.
+            let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+            v8::callback_scope!(unsafe scope, scope_source);
+            let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+            let message = refusal_message(decl.name, name, index, what);
+            throw_error_of_class(scope, "TypeError", &message);
+        }
+    }
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, index: i32, source: BufferSource, refusal: Refusal) -> Thrown {
+        match refusal {
+            Refusal::WrongType => self.throw_arg_type_error(index, source.expected()),
+            Refusal::Said(what) => {
+                let decl = self.op_ctx().decl;
+                let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+                self.throw_type_error(&refusal_message(decl.name, name, index, what))
+            }
+        }
+    }
+
+    /// `JsBuffer`: the memory of a view, an ArrayBuffer or either, kept alive without a copy.
+    #[inline(always)]
+    pub fn arg_js_buffer(&mut self, index: i32, source: BufferSource) -> Result<JsBuffer, Thrown> {
+        let value = self.args.get(index);
+        let info = self.info;
+        let is_detached = |view: v8::Local<'s, v8::ArrayBufferView>| {
+            // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
+            v8::callback_scope!(unsafe scope, info);
+            view_is_detached(scope, view)
+        };
+        match store_and_range(value, source, is_detached) {
+            Ok((store, range)) => Ok(JsBuffer::new(store, range)),
+            Err(refusal) => Err(self.refuse(index, source, refusal)),
+        }
+    }
+
+    /// `#[buffer(detach)] DetachedBuffer`: the memory of a view, an ArrayBuffer or either,
+    /// taken: JavaScript's ArrayBuffer is detached (every view of it becomes empty).
+    #[inline(always)]
+    pub fn arg_detached(
+        &mut self,
+        index: i32,
+        source: BufferSource,
+    ) -> Result<DetachedBuffer, Thrown> {
+        let value = self.args.get(index);
+        let taken = self.with_scope(|scope| {
+            let (buffer, range) = match source.classify(value).ok_or(Refusal::WrongType)? {
+                Ok(buffer) => (buffer, 0..buffer.byte_length()),
+                Err(view) => {
+                    let buffer = view.buffer(scope).ok_or(Refusal::Said(DETACHED))?;
+                    let start = view.byte_offset();
+                    (buffer, start..start + view.byte_length())
+                }
+            };
+            if buffer.was_detached() {
+                return Err(Refusal::Said(DETACHED));
+            }
+            if !buffer.is_detachable() {
+                return Err(Refusal::Said(
+                    "cannot be detached (WebAssembly memory, or a buffer with a detach key): take it with #[buffer(copy)]",
+                ));
+            }
+            let store = buffer.get_backing_store();
+            check_store(&store)?;
+            match buffer.detach(None) {
+                Some(true) => Ok(DetachedBuffer::new(store, range)),
+                _ => Err(Refusal::Said(
+                    "cannot be detached (its detach key is set): take it with #[buffer(copy)]",
+                )),
+            }
+        });
+        taken.map_err(|refusal| self.refuse(index, source, refusal))
+    }
+
+    /// Returns `range` of `store` as a Uint8Array (no copy).
+    fn set_store_view(
+        &mut self,
+        store: v8::SharedRef<v8::BackingStore>,
+        range: Range<usize>,
+    ) -> Result<(), Thrown> {
+        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store);
+        match v8::Uint8Array::new(self.scope(), buffer, range.start, range.len()) {
+            Some(array) => {
+                self.rv().set(array.into());
+                Ok(())
+            }
+            None => {
+                let message = format!(
+                    "{}: the returned bytes are more than a Uint8Array holds",
+                    self.op_ctx().decl.name
+                );
+                throw_error_of_class(self.scope(), "RangeError", &message);
+                Err(Thrown(()))
+            }
+        }
+    }
+
+    /// Returns `range` of `store` as an ArrayBuffer: the store itself when the range is all of
+    /// it, else a copy of the range (an ArrayBuffer cannot start inside its memory).
+    fn set_store_buffer(
+        &mut self,
+        store: v8::SharedRef<v8::BackingStore>,
+        range: Range<usize>,
+    ) -> Result<(), Thrown> {
+        let store = if range == (0..store.byte_length()) {
+            store
+        } else {
+            let copy = match store.data() {
+                // SAFETY: `range` is within the store, alive while `store` is; nothing writes
+                // it during the copy (no JavaScript runs).
+                Some(data) => unsafe {
+                    std::slice::from_raw_parts(
+                        data.as_ptr().cast::<u8>().add(range.start),
+                        range.len(),
+                    )
+                }
+                .to_vec(),
+                None => Vec::new(),
+            };
+            v8::ArrayBuffer::new_backing_store_from_vec(copy).make_shared()
+        };
+        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store);
+        self.rv().set(buffer.into());
+        Ok(())
+    }
+}
+
+impl IntoReturn<kind::Buffer> for JsBuffer {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let (store, range) = self.into_parts();
+        call.set_store_view(store, range)
+    }
+}
+
+impl IntoReturn<kind::Buffer> for DetachedBuffer {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let (store, range) = self.into_parts();
+        call.set_store_view(store, range)
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for JsBuffer {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let (store, range) = self.into_parts();
+        call.set_store_buffer(store, range)
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for DetachedBuffer {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let (store, range) = self.into_parts();
+        call.set_store_buffer(store, range)
+    }
+}
