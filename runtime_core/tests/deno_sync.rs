@@ -79,6 +79,10 @@ fn runtime() -> Runtime {
         op_buffer_ptr_write::DECL,
         op_anybuffer_sum::DECL,
         op_arraybuffer_copy_len::DECL,
+        op_buffers_copy::DECL,
+        op_arraybuffer_bytes_len::DECL,
+        op_bytes_mut_return::DECL,
+        op_bytes_arraybuffer_return::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
@@ -530,5 +534,35 @@ fn pointers_anybuffers_and_arraybuffer_copies() {
         "B3.buffer, B0.buffer",
         "number 3",
         true,
+    );
+}
+
+#[test]
+fn bytes_crate_copies_and_returns() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "b",
+        "globalThis.B3 = new Uint8Array([1, 2, 3]); globalThis.B1 = B3.subarray(2);",
+    )
+    .unwrap();
+    check(
+        &mut rt,
+        "op_buffers_copy",
+        "B3, B3, B3",
+        "B3, B1, B1",
+        "number 311",
+        true,
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_arraybuffer_bytes_len(new ArrayBuffer(5))"),
+        "number 5"
+    );
+    assert_eq!(
+        eval(&mut rt, "(() => { const a = ops.op_bytes_mut_return(2); return a instanceof Uint8Array && a.join(); })()"),
+        r#"string "3,3""#
+    );
+    assert_eq!(
+        eval(&mut rt, "(() => { const a = ops.op_bytes_arraybuffer_return(); return a instanceof ArrayBuffer && new Uint8Array(a).join(); })()"),
+        r#"string "1,2""#
     );
 }

@@ -277,3 +277,32 @@ fn op_anybuffer_sum(#[anybuffer] bytes: &[u8]) -> u32 {
 fn op_arraybuffer_copy_len(#[arraybuffer(copy)] a: Vec<u8>, #[arraybuffer(copy)] b: Box<[u8]>) -> u32 {
     (a.len() + b.len()) as u32
 }
+
+/// `buffers_copy.rs`: every owned copy of a view's bytes, `bytes::Bytes` included.
+#[op(fast)]
+#[allow(clippy::boxed_local)] // deno's signature
+fn op_buffers_copy(
+    #[buffer(copy)] a: Vec<u8>,
+    #[buffer(copy)] b: Box<[u8]>,
+    #[buffer(copy)] c: bytes::Bytes,
+) -> u32 {
+    (a.len() * 100 + b.len() * 10 + c.len()) as u32
+}
+
+#[op]
+fn op_arraybuffer_bytes_len(#[arraybuffer(copy)] bytes: bytes::BytesMut) -> u32 {
+    bytes.len() as u32
+}
+
+/// `valid_retvals.md`: `#[buffer] bytes::BytesMut` and `#[arraybuffer]` returns.
+#[op]
+#[buffer]
+fn op_bytes_mut_return(len: u32) -> bytes::BytesMut {
+    bytes::BytesMut::from(&vec![3; len as usize][..])
+}
+
+#[op]
+#[arraybuffer]
+fn op_bytes_arraybuffer_return() -> bytes::Bytes {
+    bytes::Bytes::from(vec![1, 2])
+}

@@ -6,7 +6,7 @@ use super::buffers::{
     fast_arraybuffer, fast_arraybuffer_mut, fast_buffer, fast_buffer_mut, fast_view_in_place,
 };
 use super::call::fast_throw_arg_type_error;
-use super::{BufferSource, BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
+use super::{BufferSource, BufferStorage, CopiedBytes, FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Whether `value` is an ArrayBuffer (`Some(true)`), a view (`Some(false)`), or neither.
 #[inline(always)]
@@ -76,32 +76,18 @@ pub unsafe fn fast_anybuffer_mut<'a>(
     }
 }
 
-/// `#[arraybuffer(copy)] Vec<u8>` on the fast path.
+/// `#[arraybuffer(copy)] T` on the fast path.
 ///
 /// # Safety
 /// As [`fast_buffer`].
 #[inline(always)]
-pub unsafe fn fast_arraybuffer_vec(
+pub unsafe fn fast_arraybuffer_copy<T: CopiedBytes>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
-) -> Option<Vec<u8>> {
+) -> Option<T> {
     // SAFETY: forwarded from the caller; the borrow ends with the copy.
-    unsafe { fast_arraybuffer(value, options, index) }.map(<[u8]>::to_vec)
-}
-
-/// `#[arraybuffer(copy)] Box<[u8]>` on the fast path.
-///
-/// # Safety
-/// As [`fast_buffer`].
-#[inline(always)]
-pub unsafe fn fast_arraybuffer_box(
-    value: v8::Local<'_, v8::Value>,
-    options: *mut FastApiCallbackOptions<'_>,
-    index: i32,
-) -> Option<Box<[u8]>> {
-    // SAFETY: forwarded from the caller.
-    unsafe { fast_arraybuffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
+    unsafe { fast_arraybuffer(value, options, index) }.map(T::copy_of)
 }
 
 /// `#[buffer] *mut u8` on the fast path: the view's bytes in place (a small array on the V8
@@ -173,17 +159,11 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
-    /// `#[arraybuffer(copy)] Vec<u8>`: a copy of an ArrayBuffer's bytes.
+    /// `#[arraybuffer(copy)] T`: a copy of an ArrayBuffer's bytes.
     #[inline(always)]
-    pub fn arg_arraybuffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
+    pub fn arg_arraybuffer_copy<T: CopiedBytes>(&mut self, index: i32) -> Result<T, Thrown> {
         // SAFETY: the borrow ends with the copy, before anything else runs.
-        unsafe { self.arg_arraybuffer(index) }.map(<[u8]>::to_vec)
-    }
-
-    /// `#[arraybuffer(copy)] Box<[u8]>`: likewise.
-    #[inline(always)]
-    pub fn arg_arraybuffer_box(&mut self, index: i32) -> Result<Box<[u8]>, Thrown> {
-        self.arg_arraybuffer_vec(index).map(Vec::into_boxed_slice)
+        unsafe { self.arg_arraybuffer(index) }.map(T::copy_of)
     }
 
     /// `#[buffer] *mut u8`: a pointer to a view's bytes (null when empty); no reference is

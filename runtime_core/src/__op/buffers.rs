@@ -229,33 +229,54 @@ pub unsafe fn fast_buffer_mut<'a>(
     unsafe { fast_view_in_place(value, options, index).map(|(data, len)| bytes_mut(data, len)) }
 }
 
-/// `#[buffer(copy)] Vec<u8>` on the fast path.
-///
-/// # Safety
-/// As [`fast_call_guarded`].
-#[inline(always)]
-pub unsafe fn fast_buffer_vec(
-    value: v8::Local<'_, v8::Value>,
-    options: *mut FastApiCallbackOptions<'_>,
-    index: i32,
-) -> Option<Vec<u8>> {
-    let mut storage = BufferStorage::new();
-    // SAFETY: forwarded from the caller; the borrow ends with the copy.
-    unsafe { fast_buffer(value, options, index, &mut storage) }.map(<[u8]>::to_vec)
+/// The owned types a buffer's bytes are copied into (`#[buffer(copy)]`,
+/// `#[arraybuffer(copy)]`): one exact allocation each.
+pub trait CopiedBytes: Sized {
+    /// A copy of `bytes`.
+    fn copy_of(bytes: &[u8]) -> Self;
 }
 
-/// `#[buffer(copy)] Box<[u8]>` on the fast path.
+impl CopiedBytes for Vec<u8> {
+    #[inline(always)]
+    fn copy_of(bytes: &[u8]) -> Self {
+        bytes.to_vec()
+    }
+}
+
+impl CopiedBytes for Box<[u8]> {
+    #[inline(always)]
+    fn copy_of(bytes: &[u8]) -> Self {
+        bytes.into()
+    }
+}
+
+impl CopiedBytes for bytes::Bytes {
+    #[inline(always)]
+    fn copy_of(bytes: &[u8]) -> Self {
+        bytes::Bytes::copy_from_slice(bytes)
+    }
+}
+
+impl CopiedBytes for bytes::BytesMut {
+    #[inline(always)]
+    fn copy_of(bytes: &[u8]) -> Self {
+        bytes::BytesMut::from(bytes)
+    }
+}
+
+/// `#[buffer(copy)] T` on the fast path: a copy of a view's bytes.
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
 #[inline(always)]
-pub unsafe fn fast_buffer_box(
+pub unsafe fn fast_buffer_copy<T: CopiedBytes>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
-) -> Option<Box<[u8]>> {
-    // SAFETY: forwarded from the caller.
-    unsafe { fast_buffer_vec(value, options, index) }.map(Vec::into_boxed_slice)
+) -> Option<T> {
+    let mut storage = BufferStorage::new();
+    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    unsafe { fast_buffer(value, options, index, &mut storage) }.map(T::copy_of)
 }
 
 /// An ArrayBuffer argument's memory on the fast path, or the slow path's `TypeError`.
@@ -388,18 +409,12 @@ impl<'a, 's> SlowCall<'a, 's> {
             .map(|(data, len)| unsafe { bytes_mut(data, len) })
     }
 
-    /// `#[buffer(copy)] Vec<u8>`: a copy of a Uint8Array's bytes.
+    /// `#[buffer(copy)] T`: a copy of a view's bytes.
     #[inline(always)]
-    pub fn arg_buffer_vec(&mut self, index: i32) -> Result<Vec<u8>, Thrown> {
+    pub fn arg_buffer_copy<T: CopiedBytes>(&mut self, index: i32) -> Result<T, Thrown> {
         let mut storage = BufferStorage::new();
         // SAFETY: the borrow ends with the copy, before anything else runs.
-        unsafe { self.arg_buffer(index, &mut storage) }.map(<[u8]>::to_vec)
-    }
-
-    /// `#[buffer(copy)] Box<[u8]>`: likewise.
-    #[inline(always)]
-    pub fn arg_buffer_box(&mut self, index: i32) -> Result<Box<[u8]>, Thrown> {
-        self.arg_buffer_vec(index).map(Vec::into_boxed_slice)
+        unsafe { self.arg_buffer(index, &mut storage) }.map(T::copy_of)
     }
 
     /// `#[arraybuffer] &[u8]`: an ArrayBuffer's bytes, borrowed.

@@ -311,3 +311,43 @@ impl IntoReturn<kind::ArrayBuffer> for DetachedBuffer {
         call.set_store_buffer(store, range)
     }
 }
+
+/// `bytes::BytesMut`: a Uint8Array over its memory (no copy).
+impl IntoReturn<kind::Buffer> for bytes::BytesMut {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let len = self.len();
+        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(self)).make_shared();
+        call.set_store_view(store, 0..len)
+    }
+}
+
+/// `bytes::Bytes`: likewise when it is the only handle to its memory, else copied once.
+impl IntoReturn<kind::Buffer> for bytes::Bytes {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let unique = self
+            .try_into_mut()
+            .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
+        IntoReturn::<kind::Buffer>::set_return(unique, call)
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for bytes::BytesMut {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let len = self.len();
+        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(self)).make_shared();
+        call.set_store_buffer(store, 0..len)
+    }
+}
+
+impl IntoReturn<kind::ArrayBuffer> for bytes::Bytes {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let unique = self
+            .try_into_mut()
+            .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
+        IntoReturn::<kind::ArrayBuffer>::set_return(unique, call)
+    }
+}

@@ -31,10 +31,9 @@ pub enum ArgKind {
         /// `&mut [u8]`.
         mutable: bool,
     },
-    /// `#[buffer(copy)] Vec<u8>`.
-    BufferVec,
-    /// `#[buffer(copy)] Box<[u8]>`.
-    BufferBox,
+    /// `#[buffer(copy)] Vec<u8>`, `Box<[u8]>`, `bytes::Bytes`, `bytes::BytesMut`: a view's
+    /// bytes, copied (the type is inferred: `runtime_core::__op::CopiedBytes`).
+    BufferCopy,
     /// `#[buffer] &[T]` / `#[buffer] &mut [T]`: a typed array's elements, borrowed.
     Typed {
         /// The element type.
@@ -59,11 +58,8 @@ pub enum ArgKind {
         /// `&mut [u8]`.
         mutable: bool,
     },
-    /// `#[arraybuffer(copy)] Vec<u8>` / `Box<[u8]>`.
-    ArrayBufferCopy {
-        /// `Box<[u8]>`.
-        boxed: bool,
-    },
+    /// `#[arraybuffer(copy)]` of the same types: an ArrayBuffer's bytes, copied.
+    ArrayBufferCopy,
     /// `#[buffer] *const u8` / `*mut u8`: a pointer to a view's bytes (null when empty).
     BufferPtr {
         /// `*mut u8`.
@@ -156,7 +152,7 @@ impl ArgKind {
         for mutable in [false, true] {
             kinds.push(ArgKind::Buffer { mutable });
         }
-        kinds.extend([ArgKind::BufferVec, ArgKind::BufferBox]);
+        kinds.push(ArgKind::BufferCopy);
         for elem in ElementType::ALL {
             for mutable in [false, true] {
                 kinds.push(ArgKind::Typed { elem, mutable });
@@ -205,8 +201,9 @@ impl ArgKind {
             ArgKind::ByteString => "ByteString".into(),
             ArgKind::Buffer { mutable: false } => "#[buffer] &[u8]".into(),
             ArgKind::Buffer { mutable: true } => "#[buffer] &mut [u8]".into(),
-            ArgKind::BufferVec => "#[buffer(copy)] Vec<u8>".into(),
-            ArgKind::BufferBox => "#[buffer(copy)] Box<[u8]>".into(),
+            ArgKind::BufferCopy => {
+                "#[buffer(copy)] Vec<u8> / Box<[u8]> / bytes::Bytes / bytes::BytesMut".into()
+            }
             ArgKind::Typed {
                 elem,
                 mutable: false,
@@ -225,8 +222,9 @@ impl ArgKind {
             ArgKind::ArrayBuffer { mutable: true } => "#[arraybuffer] &mut [u8]".into(),
             ArgKind::AnyBuffer { mutable: false } => "#[anybuffer] &[u8]".into(),
             ArgKind::AnyBuffer { mutable: true } => "#[anybuffer] &mut [u8]".into(),
-            ArgKind::ArrayBufferCopy { boxed: false } => "#[arraybuffer(copy)] Vec<u8>".into(),
-            ArgKind::ArrayBufferCopy { boxed: true } => "#[arraybuffer(copy)] Box<[u8]>".into(),
+            ArgKind::ArrayBufferCopy => {
+                "#[arraybuffer(copy)] Vec<u8> / Box<[u8]> / bytes::Bytes / bytes::BytesMut".into()
+            }
             ArgKind::BufferPtr { mutable: false } => "#[buffer] *const u8".into(),
             ArgKind::BufferPtr { mutable: true } => "#[buffer] *mut u8".into(),
             ArgKind::JsBuffer(source) => format!("{} JsBuffer", source.attribute()),
@@ -286,7 +284,7 @@ impl ArgKind {
                 borrows_buffer: Some(mutable),
                 ..PLAIN
             },
-            ArgKind::BufferVec | ArgKind::BufferBox | ArgKind::TypedCopy { .. } => PLAIN,
+            ArgKind::BufferCopy | ArgKind::TypedCopy { .. } => PLAIN,
             // As the bytes of a view (they are read as those, then checked and cast).
             ArgKind::Typed { mutable, .. } => ArgTraits {
                 may_allocate_during_call: mutable,
@@ -303,7 +301,7 @@ impl ArgKind {
                 borrows_buffer: Some(mutable),
                 ..PLAIN
             },
-            ArgKind::ArrayBufferCopy { .. } => PLAIN,
+            ArgKind::ArrayBufferCopy => PLAIN,
             // No Rust borrow (what the op does with the pointer is its own `unsafe`), but a
             // small array is moved off the V8 heap first, as for `&mut [u8]`.
             ArgKind::BufferPtr { .. } => ArgTraits {
@@ -385,8 +383,8 @@ impl ArgKind {
                 helper: "arg_buffer",
             },
             ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
-            ArgKind::BufferVec => convert("arg_buffer_vec"),
-            ArgKind::BufferBox => convert("arg_buffer_box"),
+            // The owned type is inferred from the function's parameter.
+            ArgKind::BufferCopy => convert("arg_buffer_copy"),
             // The element type is inferred from the function's parameter.
             ArgKind::Typed { mutable: false, .. } => SlowArg::WithStorage {
                 helper: "arg_typed",
@@ -400,8 +398,7 @@ impl ArgKind {
                 helper: "arg_anybuffer",
             },
             ArgKind::AnyBuffer { mutable: true } => convert("arg_anybuffer_mut"),
-            ArgKind::ArrayBufferCopy { boxed: false } => convert("arg_arraybuffer_vec"),
-            ArgKind::ArrayBufferCopy { boxed: true } => convert("arg_arraybuffer_box"),
+            ArgKind::ArrayBufferCopy => convert("arg_arraybuffer_copy"),
             ArgKind::BufferPtr { mutable: false } => convert("arg_buffer_ptr_const"),
             ArgKind::BufferPtr { mutable: true } => convert("arg_buffer_ptr"),
             ArgKind::JsBuffer(source) => SlowArg::FromSource {
@@ -450,8 +447,7 @@ impl ArgKind {
                 FastConvert::CheckedWithStorage { name: "fast_buffer" },
             ),
             ArgKind::Buffer { mutable: true } => checked("fast_buffer_mut"),
-            ArgKind::BufferVec => checked("fast_buffer_vec"),
-            ArgKind::BufferBox => checked("fast_buffer_box"),
+            ArgKind::BufferCopy => checked("fast_buffer_copy"),
             ArgKind::Typed { mutable: false, .. } => param(
                 CType::V8Value,
                 FastConvert::CheckedWithStorage { name: "fast_typed" },
@@ -468,8 +464,7 @@ impl ArgKind {
                 },
             ),
             ArgKind::AnyBuffer { mutable: true } => checked("fast_anybuffer_mut"),
-            ArgKind::ArrayBufferCopy { boxed: false } => checked("fast_arraybuffer_vec"),
-            ArgKind::ArrayBufferCopy { boxed: true } => checked("fast_arraybuffer_box"),
+            ArgKind::ArrayBufferCopy => checked("fast_arraybuffer_copy"),
             ArgKind::BufferPtr { mutable: false } => checked("fast_buffer_ptr_const"),
             ArgKind::BufferPtr { mutable: true } => checked("fast_buffer_ptr"),
             ArgKind::JsBuffer(source) => param(
@@ -521,13 +516,12 @@ impl ArgKind {
             | ArgKind::OneByte
             | ArgKind::ByteString
             | ArgKind::Buffer { .. }
-            | ArgKind::BufferVec
-            | ArgKind::BufferBox
+            | ArgKind::BufferCopy
             | ArgKind::Typed { .. }
             | ArgKind::TypedCopy { .. }
             | ArgKind::ArrayBuffer { .. }
             | ArgKind::AnyBuffer { .. }
-            | ArgKind::ArrayBufferCopy { .. }
+            | ArgKind::ArrayBufferCopy
             | ArgKind::BufferPtr { .. }
             | ArgKind::JsBuffer(_)
             | ArgKind::Detached(_)
@@ -596,7 +590,7 @@ impl ArgKind {
             ArgKind::Buffer { .. } => {
                 "the bytes of any ArrayBufferView, borrowed; detached: `TypeError`"
             }
-            ArgKind::BufferVec | ArgKind::BufferBox => "likewise, copied: safe to keep",
+            ArgKind::BufferCopy => "likewise, copied: safe to keep",
             ArgKind::Typed { .. } => {
                 "a typed array of that element type (`u64`: BigUint64Array, `f32`: Float32Array, \
                  ...), borrowed; memory not aligned for the type: `TypeError`"
@@ -604,7 +598,7 @@ impl ArgKind {
             ArgKind::TypedCopy { .. } => "likewise, copied (any alignment)",
             ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",
             ArgKind::AnyBuffer { .. } => "an ArrayBuffer's or any view's bytes, borrowed",
-            ArgKind::ArrayBufferCopy { .. } => "an ArrayBuffer's bytes, copied",
+            ArgKind::ArrayBufferCopy => "an ArrayBuffer's bytes, copied",
             ArgKind::BufferPtr { .. } => {
                 "a pointer to a view's bytes (null when empty); what the op does with it is its `unsafe`"
             }

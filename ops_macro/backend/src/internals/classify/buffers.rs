@@ -20,6 +20,8 @@ pub(super) enum BufferShape {
         elem: Option<ElementType>,
         boxed: bool,
     },
+    /// `bytes::Bytes` / `bytes::BytesMut`.
+    Bytes,
     /// `*const u8` / `*mut u8`.
     Pointer { mutable: bool },
     /// `JsBuffer`.
@@ -57,6 +59,7 @@ pub(super) fn buffer_shape(ty: &Type) -> Option<BufferShape> {
         },
         Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
             "JsBuffer" => Some(BufferShape::JsBuffer),
+            "Bytes" | "BytesMut" => Some(BufferShape::Bytes),
             "DetachedBuffer" => Some(BufferShape::Detached),
             _ => None,
         },
@@ -112,20 +115,16 @@ pub(super) fn buffer_arg_kind(
                 "`{text}` needs `#[buffer]` (a view), `#[arraybuffer]` (an ArrayBuffer) or `#[anybuffer]` (either)"
             ))
         }
-        (BufferShape::Owned { elem: None, boxed }, Some((View, Copy))) => {
-            if boxed {
-                ArgKind::BufferBox
-            } else {
-                ArgKind::BufferVec
-            }
+        (BufferShape::Owned { elem: None, .. } | BufferShape::Bytes, Some((View, Copy))) => {
+            ArgKind::BufferCopy
         }
-        (BufferShape::Owned { elem: None, boxed }, Some((ArrayBuffer, Copy))) => {
-            ArgKind::ArrayBufferCopy { boxed }
+        (BufferShape::Owned { elem: None, .. } | BufferShape::Bytes, Some((ArrayBuffer, Copy))) => {
+            ArgKind::ArrayBufferCopy
         }
         (BufferShape::Owned { elem: Some(elem), boxed }, Some((View, Copy))) => {
             ArgKind::TypedCopy { elem, boxed }
         }
-        (BufferShape::Owned { .. }, _) => {
+        (BufferShape::Owned { .. } | BufferShape::Bytes, _) => {
             return Err(format!(
                 "`{text}` needs `#[buffer(copy)]` (a view's bytes, copied) or, for bytes, `#[arraybuffer(copy)]`"
             ))

@@ -356,13 +356,12 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
     if let Some((attr, marker, _)) = &markers.buffer {
         let is_buffer = match kind {
             ArgKind::Buffer { .. }
-            | ArgKind::BufferVec
-            | ArgKind::BufferBox
+            | ArgKind::BufferCopy
             | ArgKind::Typed { .. }
             | ArgKind::TypedCopy { .. }
             | ArgKind::ArrayBuffer { .. }
             | ArgKind::AnyBuffer { .. }
-            | ArgKind::ArrayBufferCopy { .. }
+            | ArgKind::ArrayBufferCopy
             | ArgKind::BufferPtr { .. }
             | ArgKind::JsBuffer(_)
             | ArgKind::Detached(_) => true,
