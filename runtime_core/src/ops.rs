@@ -4,6 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::metrics::OpMetricsFn;
+use crate::stack_trace::OpStackTraceFn;
 use crate::{OpState, TerminationHandle};
 
 /// What `#[op]` generates for one op: everything `Runtime` needs to install it.
@@ -47,6 +48,9 @@ pub struct OpFlags {
     /// `#[op(no_side_effects)]`: V8 may call the op while evaluating side-effect-free code
     /// (e.g. the inspector's eager evaluation).
     pub no_side_effects: bool,
+    /// `#[op(stack_trace)]`: with `RuntimeOptions::op_stack_trace_callback` set, each call's
+    /// JavaScript stack is captured and handed to it.
+    pub stack_trace: bool,
 }
 
 impl OpFlags {
@@ -54,6 +58,7 @@ impl OpFlags {
     pub const fn empty() -> Self {
         Self {
             no_side_effects: false,
+            stack_trace: false,
         }
     }
 }
@@ -73,6 +78,8 @@ pub struct OpCtx {
     pub(crate) decl: &'static OpDecl,
     /// The op's metrics observer (the call counters are one).
     pub(crate) metrics: Option<OpMetricsFn>,
+    /// Told of each call's JavaScript stack (`#[op(stack_trace)]` ops, when the runtime asks).
+    pub(crate) stack_trace: Option<OpStackTraceFn>,
     pub(crate) fast_calls: Cell<u64>,
     pub(crate) slow_calls: Cell<u64>,
     pub(crate) state: Rc<RefCell<OpState>>,
@@ -96,12 +103,14 @@ impl OpCtx {
     pub(crate) fn new(
         decl: &'static OpDecl,
         metrics: Option<OpMetricsFn>,
+        stack_trace: Option<OpStackTraceFn>,
         state: Rc<RefCell<OpState>>,
         termination: TerminationHandle,
     ) -> Self {
         Self {
             decl,
             metrics,
+            stack_trace,
             fast_calls: Cell::new(0),
             slow_calls: Cell::new(0),
             state,

@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
-use crate::{init_v8, Extension, JsError, OpCallCounts, OpDecl, OpState, TerminationHandle};
+use crate::{
+    init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
+};
 
 /// How to build a [`Runtime`].
 pub struct RuntimeOptions {
@@ -23,6 +25,10 @@ pub struct RuntimeOptions {
     /// deno_core's `op_metrics_factory_fn`). Ops it gives none run variants of their
     /// functions that do no metrics work at all.
     pub op_metrics_factory_fn: Option<OpMetricsFactoryFn>,
+    /// Told of the JavaScript stack of every call of an op marked `#[op(stack_trace)]` (see
+    /// [`OpStackTraceFn`]). Those ops then capture it first, on the slow path only; unset, they
+    /// cost what any op costs.
+    pub op_stack_trace_callback: Option<OpStackTraceFn>,
 }
 
 impl Default for RuntimeOptions {
@@ -32,6 +38,7 @@ impl Default for RuntimeOptions {
             ops_object_name: "ops",
             op_call_counters: false,
             op_metrics_factory_fn: None,
+            op_stack_trace_callback: None,
         }
     }
 }
@@ -135,9 +142,14 @@ impl Runtime {
                     (true, None) => Some(metrics::call_counter()),
                     (false, observer) => observer,
                 };
+                let stack_trace = options
+                    .op_stack_trace_callback
+                    .clone()
+                    .filter(|_| decl.flags.stack_trace);
                 op_ctxs.push(OpCtx::new(
                     decl,
                     metrics,
+                    stack_trace,
                     state.clone(),
                     termination.clone(),
                 ));
@@ -284,7 +296,10 @@ fn install_op<'s>(
     } else {
         v8::SideEffectType::HasSideEffect
     };
-    let metered = op_ctx.metrics.is_some();
+    // Capturing a stack allocates on the V8 heap, which a fast call must not: a traced op goes
+    // through the metered slow variant, which captures first.
+    let traced = op_ctx.stack_trace.is_some();
+    let metered = op_ctx.metrics.is_some() || traced;
     let slow_fn = if metered {
         decl.slow_fn_metered
     } else {
@@ -298,7 +313,7 @@ fn install_op<'s>(
         // path the op has (`build_fast` does the same for ops with a fast path).
         .constructor_behavior(v8::ConstructorBehavior::Throw);
     let template = match &decl.fast_fn {
-        Some(fast_fn) => {
+        Some(fast_fn) if !traced => {
             let c_function = if metered {
                 &fast_fn.metered
             } else {
@@ -306,7 +321,7 @@ fn install_op<'s>(
             };
             builder.build_fast(scope, std::slice::from_ref(c_function))
         }
-        None => builder.build(scope),
+        Some(_) | None => builder.build(scope),
     };
     let name = v8::String::new(scope, decl.name).expect("op name fits in a V8 string");
     template.set_class_name(name);

@@ -7,9 +7,13 @@
 mod common;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
-use runtime_core::{op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime};
+use runtime_core::{
+    op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime, RuntimeOptions, StackFrame,
+};
 
 include!("../../testdata/ops/deno_sync.rs");
 
@@ -83,6 +87,11 @@ fn runtime() -> Runtime {
         op_arraybuffer_bytes_len::DECL,
         op_bytes_mut_return::DECL,
         op_bytes_arraybuffer_return::DECL,
+        op_generic_len::<Cat>::DECL,
+        op_generic_name::<Horse>::DECL,
+        op_slow_add::DECL,
+        op_fast_add::DECL,
+        op_stack_trace::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
@@ -565,4 +574,78 @@ fn bytes_crate_copies_and_returns() {
         eval(&mut rt, "(() => { const a = ops.op_bytes_arraybuffer_return(); return a instanceof ArrayBuffer && new Uint8Array(a).join(); })()"),
         r#"string "1,2""#
     );
+}
+
+#[test]
+fn generic_ops_are_one_declaration_per_type() {
+    let mut rt = runtime();
+    check(&mut rt, "op_generic_len", "1", "2", "number 5", true);
+    assert_eq!(eval(&mut rt, "ops.op_generic_name()"), r#"string "horse""#);
+    // Another instantiation is another declaration (registered under the same name).
+    let horse = Extension::new("horse").ops(&[op_generic_len::<Horse>::DECL]);
+    let mut other = common::counting_runtime(vec![horse]);
+    let len = other
+        .execute_script_to_string("len", "ops.op_generic_len(0)")
+        .unwrap();
+    assert_eq!(len, "5");
+}
+
+#[test]
+fn a_slow_op_may_borrow_another_ops_fast_path() {
+    assert!(op_slow_add::DECL.fast_fn.is_some());
+    let mut rt = runtime();
+    check(&mut rt, "op_slow_add", "1, 2", "40, 2", "number 42", true);
+}
+
+#[test]
+fn stack_traces_when_asked_only() {
+    // Not asked: the op keeps its fast path, and nothing is captured.
+    let mut rt = runtime();
+    check(
+        &mut rt,
+        "op_stack_trace",
+        "",
+        "",
+        "undefined undefined",
+        true,
+    );
+
+    type Seen = Vec<(String, Vec<StackFrame>)>;
+    let seen: Rc<RefCell<Seen>> = Rc::default();
+    let record = seen.clone();
+    common::init_test_flags();
+    let mut rt = Runtime::new(RuntimeOptions {
+        extensions: vec![Extension::new("traced").ops(&[op_stack_trace::DECL, op_fast_add::DECL])],
+        op_stack_trace_callback: Some(Rc::new(move |decl, frames| {
+            record
+                .borrow_mut()
+                .push((decl.name.to_owned(), frames.to_vec()));
+        })),
+        ..Default::default()
+    });
+    rt.execute_script(
+        "trace.js",
+        "function opens() { ops.op_stack_trace(); }\n\
+         %PrepareFunctionForOptimization(opens); opens(); opens();\n\
+         %OptimizeFunctionOnNextCall(opens); opens();\n\
+         ops.op_fast_add(1, 2);",
+    )
+    .unwrap();
+    let seen = seen.borrow();
+    // Every call, optimized or not (a traced op has no fast path); only the traced op.
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    for (name, frames) in seen.iter() {
+        assert_eq!(name, "op_stack_trace");
+        assert_eq!(
+            frames[0],
+            StackFrame {
+                function: "opens".into(),
+                script: "trace.js".into(),
+                line: 1,
+                column: 24, // `op_stack_trace` in `ops.op_stack_trace()`
+            }
+        );
+        assert_eq!(frames[1].function, "");
+        assert_eq!(frames[1].script, "trace.js");
+    }
 }

@@ -124,7 +124,8 @@ fn declarations_say_arity_fast_path_and_flags() {
     assert_eq!(
         op_square_f64::DECL.flags,
         OpFlags {
-            no_side_effects: true
+            no_side_effects: true,
+            stack_trace: false,
         }
     );
     assert_eq!(op_add_i32::DECL.flags, OpFlags::empty());

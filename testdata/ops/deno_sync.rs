@@ -306,3 +306,50 @@ fn op_bytes_mut_return(len: u32) -> bytes::BytesMut {
 fn op_bytes_arraybuffer_return() -> bytes::Bytes {
     bytes::Bytes::from(vec![1, 2])
 }
+
+pub trait Named {
+    const NAME: &'static str;
+}
+
+pub struct Cat;
+
+impl Named for Cat {
+    const NAME: &'static str = "cat";
+}
+
+pub struct Horse;
+
+impl Named for Horse {
+    const NAME: &'static str = "horse";
+}
+
+/// `generics.rs`: one declaration per instantiation (`op_generic_len::<Cat>::DECL`).
+#[op(fast)]
+fn op_generic_len<T: Named>(extra: u32) -> u32 {
+    T::NAME.len() as u32 + extra
+}
+
+#[op]
+#[string]
+fn op_generic_name<T>() -> &'static str
+where
+    T: Named + 'static,
+{
+    T::NAME
+}
+
+/// `fast_alternative.rs`: a slow op (it takes the scope) whose fast path is another op's.
+#[op(fast(op_fast_add))]
+fn op_slow_add(scope: &mut v8::PinScope, a: u32, b: u32) -> u32 {
+    let _ = scope;
+    a.wrapping_add(b)
+}
+
+#[op(fast)]
+fn op_fast_add(a: u32, b: u32) -> u32 {
+    a.wrapping_add(b)
+}
+
+/// `stack_trace.rs`.
+#[op(fast, stack_trace)]
+fn op_stack_trace() {}

@@ -129,8 +129,11 @@ pub(super) fn run_guarded<'a, 's>(
 
 /// Runs a slow call through the op's metrics observer: dispatch, then completion or error.
 ///
+/// An op with a stack trace callback reports its stack first.
+///
 /// # Safety
-/// As [`slow_call`]; the op must have an observer (`Runtime` registers this variant only then).
+/// As [`slow_call`]; the op must have an observer or a stack trace callback (`Runtime`
+/// registers this variant only then).
 #[inline(always)]
 pub unsafe fn metered_slow_call(
     info: *const v8::FunctionCallbackInfo,
@@ -141,10 +144,28 @@ pub unsafe fn metered_slow_call(
     let op_ctx = unsafe {
         op_ctx_from_data(v8::FunctionCallbackArguments::from_function_callback_info(&*info).data())
     };
+    if let Some(callback) = &op_ctx.stack_trace {
+        // SAFETY: as above.
+        let info = unsafe { &*info };
+        report_stack(info, op_ctx.decl, callback);
+    }
     // SAFETY: forwarded from the caller.
     op_ctx.metered(OpMetricsSource::Slow, || {
         unsafe { call(info) }.then_some(())
     });
+}
+
+/// Hands the JavaScript stack of this call to an op's stack trace callback.
+#[cold]
+#[inline(never)]
+fn report_stack(info: &v8::FunctionCallbackInfo, decl: &OpDecl, callback: &crate::OpStackTraceFn) {
+    let frames = {
+        // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
+        v8::callback_scope!(unsafe scope, info);
+        v8::scope!(let scope, scope);
+        crate::stack_trace::capture(scope)
+    };
+    callback(decl, &frames);
 }
 
 /// # Safety

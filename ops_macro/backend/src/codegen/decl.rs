@@ -11,7 +11,20 @@ pub fn decl(op: &Op) -> TokenStream {
     let name = op.ident.to_string();
     let arg_names = op.js_args().map(|(_, arg)| arg.ident.to_string());
     let no_side_effects = op.no_side_effects;
-    let fast_fn = if op.has_fast_path() {
+    let stack_trace = op.stack_trace;
+    let arity = op.js_args().count();
+    let fast_fn = if let Some(other) = &op.fast_alternative {
+        let message = format!(
+            "`#[op(fast(...))]`: the other op must take the same JavaScript arguments as `{}`",
+            op.ident
+        );
+        quote! {
+            {
+                ::std::assert!(#other::DECL.arg_names.len() == #arity, #message);
+                #other::DECL.fast_fn
+            }
+        }
+    } else if op.has_fast_path() {
         quote! {
             ::std::option::Option::Some(::runtime_core::FastFn {
                 plain: ::runtime_core::v8::fast_api::CFunction::new(
@@ -36,6 +49,7 @@ pub fn decl(op: &Op) -> TokenStream {
             fast_fn: #fast_fn,
             flags: ::runtime_core::OpFlags {
                 no_side_effects: #no_side_effects,
+                stack_trace: #stack_trace,
             },
         };
     }

@@ -9,8 +9,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    buffer_ident, buffer_source, call_args, internal_ident, marker_type, plain_ident,
-    storage_ident, v8_type,
+    buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
+    plain_ident, storage_ident, v8_type,
 };
 use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
 
@@ -203,7 +203,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             FastArg::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
         }
     }
-    let function = &op.ident;
+    let function = function_path(op);
     let args = call_args(op, None);
     // A panic is caught here and thrown as an `Error` naming the op (`None` then).
     let guarded = quote! {

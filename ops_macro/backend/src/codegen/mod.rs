@@ -47,18 +47,76 @@ pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
         let function = fast_fn(op);
         quote! { #info #function }
     });
+    // A generic op's struct carries the type parameters (one declaration per instantiation);
+    // lifetimes stay on the function.
+    let struct_generics = struct_generics(&op.generics);
+    let (impl_generics, type_generics, where_clause) = struct_generics.split_for_impl();
+    let type_params: Vec<&syn::Ident> = struct_generics
+        .type_params()
+        .map(|param| &param.ident)
+        .collect();
+    let body = if type_params.is_empty() {
+        quote!({})
+    } else {
+        quote!({ _types: ::std::marker::PhantomData<fn() -> (#(#type_params,)*)> })
+    };
     quote! {
         #item_fn
 
         #[doc = #doc]
         #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #vis struct #ident #impl_generics #where_clause #body
 
-        impl #ident {
+        impl #impl_generics #ident #type_generics #where_clause {
             #decl
             #slow
             #fast
         }
+    }
+}
+
+/// The function's generics without its lifetimes (and their where-clause predicates).
+fn struct_generics(generics: &syn::Generics) -> syn::Generics {
+    let mut generics = generics.clone();
+    generics.params = generics
+        .params
+        .into_iter()
+        .filter(|param| !matches!(param, syn::GenericParam::Lifetime(_)))
+        .collect();
+    if let Some(where_clause) = &mut generics.where_clause {
+        where_clause.predicates = where_clause
+            .predicates
+            .clone()
+            .into_iter()
+            .filter(|predicate| !matches!(predicate, syn::WherePredicate::Lifetime(_)))
+            .collect();
+    }
+    generics
+}
+
+/// The user's function, with its type and const parameters given (`op_x::<T>`), to call.
+pub(crate) fn function_path(op: &Op) -> TokenStream {
+    let ident = &op.ident;
+    let args: Vec<TokenStream> = op
+        .generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(param) => {
+                let ident = &param.ident;
+                Some(quote!(#ident))
+            }
+            syn::GenericParam::Const(param) => {
+                let ident = &param.ident;
+                Some(quote!(#ident))
+            }
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    if args.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident::<#(#args),*>)
     }
 }
 

@@ -4,8 +4,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{
-    buffer_ident, buffer_source, call_args, internal_ident, marker_type, plain_ident,
-    storage_ident, v8_type,
+    buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
+    plain_ident, storage_ident, v8_type,
 };
 use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet, V8Access};
 
@@ -118,7 +118,7 @@ pub fn slow_fn(op: &Op) -> TokenStream {
     let result = internal_ident("result");
     let error = internal_ident("error");
     let bindings: Vec<TokenStream> = op.args.iter().map(|arg| bind_arg(op, arg)).collect();
-    let function = &op.ident;
+    let function = function_path(op);
     let takes_scope = op
         .args
         .iter()

@@ -1,7 +1,7 @@
 //! The function as written: name, visibility, arguments with their marker attributes, return
-//! type. Rejects shapes an op cannot have (generics, `self`, `async`, patterns).
+//! type, generics. Rejects shapes an op cannot have (`self`, `async`, patterns).
 
-use syn::{FnArg, GenericParam, ItemFn, Pat, ReturnType, Type};
+use syn::{FnArg, ItemFn, Pat, ReturnType, Type};
 
 use super::attr::{is_marker, Markers};
 use super::Ctxt;
@@ -18,6 +18,9 @@ pub struct OpFn {
     pub ret: Option<Type>,
     /// Markers on the function, which apply to the return value.
     pub ret_markers: Markers,
+    /// The generic parameters and where clause: a generic op has one declaration per
+    /// instantiation (`op_x::<T>::DECL`), as in deno.
+    pub generics: syn::Generics,
 }
 
 /// One argument as written.
@@ -58,23 +61,6 @@ impl OpFn {
         if let Some(variadic) = &sig.variadic {
             cx.error_spanned_by(variadic, "an op cannot be variadic");
         }
-        let mut generic = false;
-        for param in &sig.generics.params {
-            match param {
-                GenericParam::Lifetime(_) => {}
-                GenericParam::Type(_) | GenericParam::Const(_) => {
-                    generic = true;
-                    cx.error_spanned_by(
-                        param,
-                        "an op cannot be generic: V8 calls one concrete function; write one op per type",
-                    )
-                }
-            }
-        }
-        if let Some(where_clause) = &sig.generics.where_clause {
-            cx.error_spanned_by(where_clause, "an op cannot have a `where` clause");
-        }
-
         let mut params = Vec::new();
         for input in &sig.inputs {
             match input {
@@ -104,11 +90,6 @@ impl OpFn {
             }
         }
 
-        if generic {
-            // Its argument types name the generic parameters: classifying them only repeats
-            // the error above.
-            return None;
-        }
         let ret = match &sig.output {
             ReturnType::Default => None,
             ReturnType::Type(_, ty) => Some((**ty).clone()),
@@ -119,6 +100,7 @@ impl OpFn {
             params,
             ret,
             ret_markers: Markers::from_attributes(cx, &item.attrs),
+            generics: sig.generics.clone(),
         })
     }
 }

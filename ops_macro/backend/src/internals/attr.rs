@@ -20,20 +20,31 @@ pub enum FastMode {
 }
 
 /// The options inside `#[op(...)]`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct OpAttrs {
     /// `fast` / `nofast` / neither.
     pub fast: FastMode,
+    /// `fast(op_other)`: this op's fast path is another op's (deno's "fast alternative": a
+    /// slow op that takes the scope, say, and a fast op with the same JavaScript arguments).
+    pub fast_alternative: Option<syn::ExprPath>,
     /// `no_side_effects`.
     pub no_side_effects: bool,
+    /// `stack_trace`: when the runtime asks for them, each call's JavaScript stack is handed
+    /// to its callback.
+    pub stack_trace: bool,
 }
+
+const OP_OPTIONS: &str =
+    "op options: `fast`, `fast(op_other)`, `nofast`, `no_side_effects`, `stack_trace`";
 
 impl OpAttrs {
     /// Parses the tokens inside `#[op(...)]`, recording errors in `cx`.
     pub fn from_tokens(cx: &Ctxt, tokens: TokenStream) -> Self {
         let mut attrs = OpAttrs {
             fast: FastMode::Auto,
+            fast_alternative: None,
             no_side_effects: false,
+            stack_trace: false,
         };
         let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens) {
             Ok(metas) => metas,
@@ -43,49 +54,69 @@ impl OpAttrs {
             }
         };
         let mut fast_seen: Option<&'static str> = None;
-        let mut no_side_effects_seen = false;
+        let mut flags_seen: Vec<&'static str> = Vec::new();
         for meta in &metas {
-            let Meta::Path(path) = meta else {
-                cx.error_spanned_by(
-                    meta,
-                    "op options are bare words: `fast`, `nofast`, `no_side_effects`",
-                );
-                continue;
-            };
-            if path.is_ident("fast") || path.is_ident("nofast") {
-                let word = if path.is_ident("fast") {
-                    "fast"
-                } else {
-                    "nofast"
-                };
-                match fast_seen {
-                    Some(previous) if previous == word => {
-                        cx.error_spanned_by(path, format!("duplicate op option `{word}`"))
-                    }
-                    Some(previous) => cx.error_spanned_by(
-                        path,
-                        format!("`{word}` contradicts `{previous}`: choose one"),
-                    ),
-                    None => {
-                        fast_seen = Some(word);
-                        attrs.fast = if word == "fast" {
-                            FastMode::Required
-                        } else {
-                            FastMode::Disabled
-                        };
-                    }
-                }
-            } else if path.is_ident("no_side_effects") {
-                if no_side_effects_seen {
-                    cx.error_spanned_by(path, "duplicate op option `no_side_effects`");
-                }
-                no_side_effects_seen = true;
-                attrs.no_side_effects = true;
+            let path = meta.path();
+            let fast_word = if path.is_ident("fast") {
+                Some("fast")
+            } else if path.is_ident("nofast") {
+                Some("nofast")
             } else {
-                cx.error_spanned_by(
-                    path,
-                    "unknown op option; expected `fast`, `nofast` or `no_side_effects`",
-                );
+                None
+            };
+            match (meta, fast_word) {
+                (Meta::Path(_), Some(word)) | (Meta::List(_), Some(word @ "fast")) => {
+                    match fast_seen {
+                        Some(previous) if previous == word => {
+                            cx.error_spanned_by(meta, format!("duplicate op option `{word}`"));
+                            continue;
+                        }
+                        Some(previous) => {
+                            cx.error_spanned_by(
+                                meta,
+                                format!("`{word}` contradicts `{previous}`: choose one"),
+                            );
+                            continue;
+                        }
+                        None => fast_seen = Some(word),
+                    }
+                    attrs.fast = match (meta, word) {
+                        (Meta::List(list), _) => {
+                            match syn::parse2::<syn::ExprPath>(list.tokens.clone()) {
+                                Ok(other) => {
+                                    attrs.fast_alternative = Some(other);
+                                    FastMode::Disabled
+                                }
+                                Err(_) => {
+                                    cx.error_spanned_by(
+                                    list,
+                                    "`fast(...)` names the op whose fast path this op uses: `fast(op_other)`",
+                                );
+                                    FastMode::Auto
+                                }
+                            }
+                        }
+                        (_, "fast") => FastMode::Required,
+                        _ => FastMode::Disabled,
+                    };
+                }
+                (Meta::Path(path), None) => {
+                    let flag = if path.is_ident("no_side_effects") {
+                        attrs.no_side_effects = true;
+                        "no_side_effects"
+                    } else if path.is_ident("stack_trace") {
+                        attrs.stack_trace = true;
+                        "stack_trace"
+                    } else {
+                        cx.error_spanned_by(path, format!("unknown op option; {OP_OPTIONS}"));
+                        continue;
+                    };
+                    if flags_seen.contains(&flag) {
+                        cx.error_spanned_by(path, format!("duplicate op option `{flag}`"));
+                    }
+                    flags_seen.push(flag);
+                }
+                _ => cx.error_spanned_by(meta, OP_OPTIONS),
             }
         }
         attrs

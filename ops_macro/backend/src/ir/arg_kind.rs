@@ -204,20 +204,11 @@ impl ArgKind {
             ArgKind::BufferCopy => {
                 "#[buffer(copy)] Vec<u8> / Box<[u8]> / bytes::Bytes / bytes::BytesMut".into()
             }
-            ArgKind::Typed {
-                elem,
-                mutable: false,
-            } => format!("#[buffer] &[{}]", elem.name()),
-            ArgKind::Typed {
-                elem,
-                mutable: true,
-            } => format!("#[buffer] &mut [{}]", elem.name()),
-            ArgKind::TypedCopy { elem, boxed: false } => {
-                format!("#[buffer(copy)] Vec<{}>", elem.name())
-            }
-            ArgKind::TypedCopy { elem, boxed: true } => {
-                format!("#[buffer(copy)] Box<[{}]>", elem.name())
-            }
+            // One spelling per family: the element type is the user's.
+            ArgKind::Typed { mutable: false, .. } => "#[buffer] &[T]".into(),
+            ArgKind::Typed { mutable: true, .. } => "#[buffer] &mut [T]".into(),
+            ArgKind::TypedCopy { boxed: false, .. } => "#[buffer(copy)] Vec<T>".into(),
+            ArgKind::TypedCopy { boxed: true, .. } => "#[buffer(copy)] Box<[T]>".into(),
             ArgKind::ArrayBuffer { mutable: false } => "#[arraybuffer] &[u8]".into(),
             ArgKind::ArrayBuffer { mutable: true } => "#[arraybuffer] &mut [u8]".into(),
             ArgKind::AnyBuffer { mutable: false } => "#[anybuffer] &[u8]".into(),
@@ -592,8 +583,8 @@ impl ArgKind {
             }
             ArgKind::BufferCopy => "likewise, copied: safe to keep",
             ArgKind::Typed { .. } => {
-                "a typed array of that element type (`u64`: BigUint64Array, `f32`: Float32Array, \
-                 ...), borrowed; memory not aligned for the type: `TypeError`"
+                "a typed array of `T` (i8, u16, i16, u32, i32, u64, i64, f32, f64: Int8Array ... \
+                 Float64Array), borrowed; memory not aligned for `T`: `TypeError`"
             }
             ArgKind::TypedCopy { .. } => "likewise, copied (any alignment)",
             ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",

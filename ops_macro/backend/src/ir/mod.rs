@@ -38,8 +38,14 @@ pub struct Op {
     pub ret: Ret,
     /// Whether a fast path is wanted.
     pub fast_mode: FastMode,
+    /// `#[op(fast(op_other))]`: the op whose fast path this one registers.
+    pub fast_alternative: Option<syn::ExprPath>,
     /// `#[op(no_side_effects)]`.
     pub no_side_effects: bool,
+    /// `#[op(stack_trace)]`.
+    pub stack_trace: bool,
+    /// The function's generic parameters and where clause.
+    pub generics: syn::Generics,
 }
 
 /// One argument.
@@ -144,7 +150,10 @@ impl Op {
             args,
             ret: ret?,
             fast_mode: attrs.fast,
+            fast_alternative: attrs.fast_alternative,
             no_side_effects: attrs.no_side_effects,
+            stack_trace: attrs.stack_trace,
+            generics: op_fn.generics,
         })
     }
 
