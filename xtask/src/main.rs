@@ -4,8 +4,8 @@
 //!   op-call benchmark in release mode and runs it; results go to `target/bench-ops/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
-//! - `docs`: rewrites the supported-types tables (README, `runtime_core/src/kinds.md`) from the
-//!   macro's kind table.
+//! - `docs`: rewrites what the macro's kind table generates: the supported-types tables (README,
+//!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`).
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
@@ -189,7 +189,12 @@ fn docs() {
         .expect("README.md has the generated-kinds markers");
     std::fs::write(&readme_path, readme).expect("README.md written");
     std::fs::write(root.join("runtime_core/src/kinds.md"), &generated).expect("kinds.md written");
-    println!("wrote README.md and runtime_core/src/kinds.md");
+    std::fs::write(
+        root.join("testdata/every_kind.rs"),
+        ops_macro_backend::examples::every_kind_source(),
+    )
+    .expect("testdata/every_kind.rs written");
+    println!("wrote README.md, runtime_core/src/kinds.md and testdata/every_kind.rs");
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 pub mod codegen;
 pub mod docs;
+pub mod examples;
 mod expand_file;
 pub mod internals;
 pub mod ir;
@@ -129,6 +130,26 @@ mod tests {
 
     fn every_arg_kind() -> Vec<ArgKind> {
         ArgKind::examples()
+    }
+
+    #[test]
+    fn examples_have_every_variant() {
+        let mut args = vec![false; ArgKind::VARIANTS];
+        for kind in ArgKind::examples() {
+            args[kind.variant_index()] = true;
+        }
+        assert!(
+            args.iter().all(|&seen| seen),
+            "argument kinds missing: {args:?}"
+        );
+        let mut rets = vec![false; RetKind::VARIANTS];
+        for kind in RetKind::examples() {
+            rets[kind.variant_index()] = true;
+        }
+        assert!(
+            rets.iter().all(|&seen| seen),
+            "return kinds missing: {rets:?}"
+        );
     }
 
     #[test]

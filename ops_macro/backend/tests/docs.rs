@@ -1,5 +1,6 @@
-//! The supported-types tables in the README and the `runtime_core` docs are the kind table's:
-//! this fails when they are stale (`cargo xtask docs` rewrites them).
+//! The supported-types tables in the README and the `runtime_core` docs, and the every-kind
+//! test ops, are the kind table's: this fails when they are stale (`cargo xtask docs` rewrites
+//! them).
 
 use std::path::Path;
 

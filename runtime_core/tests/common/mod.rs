@@ -51,12 +51,31 @@ globalThis.describe = function (value) {
   if (typeof value === "string") return "string " + JSON.stringify(value);
   if (typeof value === "symbol") return "symbol";
   if (value === null) return "null";
-  return typeof value + " " + String(value);
+  let text;
+  try { text = String(value); } catch { text = "(no string)"; } // an External has none
+  return typeof value + " " + text;
 };
 globalThis.attempt = function (f) {
   try { return describe(f()); } catch (e) { return "throws " + (e && e.name) + ": " + (e && e.message); }
 };
 "#;
+
+/// The commas of a JavaScript argument list outside brackets and strings.
+fn top_level_commas(args: &str) -> usize {
+    let (mut depth, mut quote, mut commas) = (0i32, None, 0);
+    for c in args.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => commas += 1,
+            _ => {}
+        }
+    }
+    commas
+}
 
 /// Calls `op(args)` once from unoptimized code and once from an optimized caller; returns
 /// both outcomes and which path each took.
@@ -69,7 +88,7 @@ pub fn call_both_ways(
     let arity = if args.is_empty() {
         0
     } else {
-        args.split(',').count()
+        top_level_commas(args) + 1
     };
     let params: Vec<String> = (0..arity).map(|i| format!("p{i}")).collect();
     let params = params.join(", ");

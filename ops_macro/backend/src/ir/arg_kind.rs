@@ -164,6 +164,13 @@ impl ArgKind {
         for mutable in [false, true] {
             kinds.push(ArgKind::ArrayBuffer { mutable });
         }
+        for flag in [false, true] {
+            kinds.push(ArgKind::AnyBuffer { mutable: flag });
+            kinds.push(ArgKind::BufferPtr { mutable: flag });
+        }
+        kinds.push(ArgKind::ArrayBufferCopy);
+        kinds.extend(BufferSource::ALL.map(ArgKind::JsBuffer));
+        kinds.extend(BufferSource::ALL.map(ArgKind::Detached));
         for by_ref in [false, true] {
             kinds.extend(
                 LocalType::ALL
@@ -560,6 +567,44 @@ impl ArgKind {
 }
 
 impl ArgKind {
+    /// The number of variants (see [`ArgKind::variant_index`]).
+    pub const VARIANTS: usize = 28;
+
+    /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
+    /// wildcard, so a new variant does not compile until it is counted, and a test then checks
+    /// that [`ArgKind::examples`] has it.
+    pub fn variant_index(self) -> usize {
+        match self {
+            ArgKind::Bool => 0,
+            ArgKind::Number(_) => 1,
+            ArgKind::Smi => 2,
+            ArgKind::BigInt(_) => 3,
+            ArgKind::Str => 4,
+            ArgKind::CowStr => 5,
+            ArgKind::String => 6,
+            ArgKind::OneByte => 7,
+            ArgKind::ByteString => 8,
+            ArgKind::Buffer { .. } => 9,
+            ArgKind::BufferCopy => 10,
+            ArgKind::Typed { .. } => 11,
+            ArgKind::TypedCopy { .. } => 12,
+            ArgKind::ArrayBuffer { .. } => 13,
+            ArgKind::AnyBuffer { .. } => 14,
+            ArgKind::ArrayBufferCopy => 15,
+            ArgKind::BufferPtr { .. } => 16,
+            ArgKind::JsBuffer(_) => 17,
+            ArgKind::Detached(_) => 18,
+            ArgKind::Local { .. } => 19,
+            ArgKind::Global(_) => 20,
+            ArgKind::External { .. } => 21,
+            ArgKind::FromV8 => 22,
+            ArgKind::OpStateRef => 23,
+            ArgKind::OpStateMut => 24,
+            ArgKind::OpStateRc => 25,
+            ArgKind::Scope | ArgKind::Isolate => 26 + usize::from(self == ArgKind::Isolate),
+        }
+    }
+
     /// What JavaScript passes for it, for the generated docs table.
     pub fn accepts(self) -> &'static str {
         match self {

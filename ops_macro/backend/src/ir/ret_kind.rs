@@ -171,6 +171,30 @@ impl RetKind {
 }
 
 impl RetKind {
+    /// The number of variants (see [`RetKind::variant_index`]).
+    pub const VARIANTS: usize = 14;
+
+    /// A distinct number per variant, below [`RetKind::VARIANTS`] (as
+    /// [`crate::ir::ArgKind::variant_index`]).
+    pub fn variant_index(self) -> usize {
+        match self {
+            RetKind::Unit => 0,
+            RetKind::Bool => 1,
+            RetKind::Number(_) => 2,
+            RetKind::Smi => 3,
+            RetKind::BigInt(_) => 4,
+            RetKind::String => 5,
+            RetKind::StaticString => 6,
+            RetKind::OneByte => 7,
+            RetKind::Buffer => 8,
+            RetKind::ArrayBuffer => 9,
+            RetKind::External => 10,
+            RetKind::Local => 11,
+            RetKind::Global => 12,
+            RetKind::ToV8 => 13,
+        }
+    }
+
     /// What JavaScript gets, for the generated docs table.
     pub fn gives(self) -> &'static str {
         match self {

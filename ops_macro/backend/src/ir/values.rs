@@ -7,7 +7,7 @@ use super::strategy::CType;
 /// `TypeError` says was expected and whether the handle can reach a buffer's memory (and so
 /// alias a borrowed one).
 macro_rules! local_types {
-    ($($variant:ident => $expected:literal, reaches_buffers: $reaches:literal;)*) => {
+    ($($variant:ident => $expected:literal, reaches_buffers: $reaches:literal, sample: $sample:literal;)*) => {
         /// The V8 handle types a `v8::Local<T>`, `&v8::T` or `v8::Global<T>` argument may name.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum LocalType {
@@ -42,48 +42,55 @@ macro_rules! local_types {
                     $(LocalType::$variant => $reaches,)*
                 }
             }
+
+            /// A JavaScript expression of this type, for the every-kind test.
+            pub fn sample(self) -> &'static str {
+                match self {
+                    $(LocalType::$variant => $sample,)*
+                }
+            }
         }
     };
 }
 
 local_types! {
-    Value => "any value", reaches_buffers: true;
-    Object => "an object", reaches_buffers: true;
-    String => "a string", reaches_buffers: false;
-    Function => "a function", reaches_buffers: true;
-    Array => "an array", reaches_buffers: true;
-    Number => "a number", reaches_buffers: false;
-    Integer => "an integer", reaches_buffers: false;
-    Int32 => "a 32-bit integer", reaches_buffers: false;
-    Uint32 => "an unsigned 32-bit integer", reaches_buffers: false;
-    BigInt => "a BigInt", reaches_buffers: false;
-    Boolean => "a boolean", reaches_buffers: false;
-    Symbol => "a symbol", reaches_buffers: false;
-    Name => "a string or a symbol", reaches_buffers: false;
-    Primitive => "a primitive", reaches_buffers: false;
-    Promise => "a promise", reaches_buffers: true;
-    Map => "a Map", reaches_buffers: true;
-    Set => "a Set", reaches_buffers: true;
-    Date => "a Date", reaches_buffers: true;
-    RegExp => "a RegExp", reaches_buffers: true;
-    Proxy => "a Proxy", reaches_buffers: true;
-    ArrayBuffer => "an ArrayBuffer", reaches_buffers: true;
-    SharedArrayBuffer => "a SharedArrayBuffer", reaches_buffers: true;
-    ArrayBufferView => "a TypedArray or DataView", reaches_buffers: true;
-    TypedArray => "a TypedArray", reaches_buffers: true;
-    DataView => "a DataView", reaches_buffers: true;
-    Uint8Array => "a Uint8Array", reaches_buffers: true;
-    Uint8ClampedArray => "a Uint8ClampedArray", reaches_buffers: true;
-    Int8Array => "an Int8Array", reaches_buffers: true;
-    Uint16Array => "a Uint16Array", reaches_buffers: true;
-    Int16Array => "an Int16Array", reaches_buffers: true;
-    Uint32Array => "a Uint32Array", reaches_buffers: true;
-    Int32Array => "an Int32Array", reaches_buffers: true;
-    Float32Array => "a Float32Array", reaches_buffers: true;
-    Float64Array => "a Float64Array", reaches_buffers: true;
-    BigInt64Array => "a BigInt64Array", reaches_buffers: true;
-    BigUint64Array => "a BigUint64Array", reaches_buffers: true;
-    External => "an External", reaches_buffers: false;
+    Value => "any value", reaches_buffers: true, sample: "1";
+    Object => "an object", reaches_buffers: true, sample: "({})";
+    String => "a string", reaches_buffers: false, sample: "'s'";
+    Function => "a function", reaches_buffers: true, sample: "(() => 1)";
+    Array => "an array", reaches_buffers: true, sample: "[]";
+    Number => "a number", reaches_buffers: false, sample: "1.5";
+    Integer => "an integer", reaches_buffers: false, sample: "1";
+    Int32 => "a 32-bit integer", reaches_buffers: false, sample: "-1";
+    Uint32 => "an unsigned 32-bit integer", reaches_buffers: false, sample: "1";
+    BigInt => "a BigInt", reaches_buffers: false, sample: "1n";
+    Boolean => "a boolean", reaches_buffers: false, sample: "true";
+    Symbol => "a symbol", reaches_buffers: false, sample: "Symbol()";
+    Name => "a string or a symbol", reaches_buffers: false, sample: "'n'";
+    Primitive => "a primitive", reaches_buffers: false, sample: "null";
+    Promise => "a promise", reaches_buffers: true, sample: "Promise.resolve()";
+    Map => "a Map", reaches_buffers: true, sample: "new Map()";
+    Set => "a Set", reaches_buffers: true, sample: "new Set()";
+    Date => "a Date", reaches_buffers: true, sample: "new Date(0)";
+    RegExp => "a RegExp", reaches_buffers: true, sample: "/a/";
+    Proxy => "a Proxy", reaches_buffers: true, sample: "new Proxy({}, {})";
+    ArrayBuffer => "an ArrayBuffer", reaches_buffers: true, sample: "new ArrayBuffer(1)";
+    SharedArrayBuffer => "a SharedArrayBuffer", reaches_buffers: true, sample: "new SharedArrayBuffer(1)";
+    ArrayBufferView => "a TypedArray or DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))";
+    TypedArray => "a TypedArray", reaches_buffers: true, sample: "new Int8Array(1)";
+    DataView => "a DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))";
+    Uint8Array => "a Uint8Array", reaches_buffers: true, sample: "new Uint8Array(1)";
+    Uint8ClampedArray => "a Uint8ClampedArray", reaches_buffers: true, sample: "new Uint8ClampedArray(1)";
+    Int8Array => "an Int8Array", reaches_buffers: true, sample: "new Int8Array(1)";
+    Uint16Array => "a Uint16Array", reaches_buffers: true, sample: "new Uint16Array(1)";
+    Int16Array => "an Int16Array", reaches_buffers: true, sample: "new Int16Array(1)";
+    Uint32Array => "a Uint32Array", reaches_buffers: true, sample: "new Uint32Array(1)";
+    Int32Array => "an Int32Array", reaches_buffers: true, sample: "new Int32Array(1)";
+    Float32Array => "a Float32Array", reaches_buffers: true, sample: "new Float32Array(1)";
+    Float64Array => "a Float64Array", reaches_buffers: true, sample: "new Float64Array(1)";
+    BigInt64Array => "a BigInt64Array", reaches_buffers: true, sample: "new BigInt64Array(1)";
+    BigUint64Array => "a BigUint64Array", reaches_buffers: true, sample: "new BigUint64Array(1)";
+    External => "an External", reaches_buffers: false, sample: "ops.ret_external()";
 }
 
 impl LocalType {
@@ -330,6 +337,21 @@ impl ElementType {
             ElementType::I64 => "i64",
             ElementType::F32 => "f32",
             ElementType::F64 => "f64",
+        }
+    }
+
+    /// Its typed array's constructor.
+    pub fn array(self) -> &'static str {
+        match self {
+            ElementType::I8 => "Int8Array",
+            ElementType::U16 => "Uint16Array",
+            ElementType::I16 => "Int16Array",
+            ElementType::U32 => "Uint32Array",
+            ElementType::I32 => "Int32Array",
+            ElementType::U64 => "BigUint64Array",
+            ElementType::I64 => "BigInt64Array",
+            ElementType::F32 => "Float32Array",
+            ElementType::F64 => "Float64Array",
         }
     }
 

@@ -1,0 +1,77 @@
+//! Every row of the kind table, run: `testdata/every_kind.rs` (generated from the table) has an
+//! op per argument kind and per return kind; each must compile and give its result on both
+//! paths (the fast one wherever the op has one).
+
+// Generated ops take their argument and ignore it.
+#![allow(dead_code, clippy::boxed_local, clippy::ptr_arg, clippy::unused_unit)]
+
+mod common;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::rc::Rc;
+
+use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use runtime_core::{
+    op, v8, ByteString, DetachedBuffer, Extension, FromV8, JsBuffer, OpDecl, OpError, OpState, ToV8,
+};
+
+/// An alias, as `#[smi]` types often are.
+type ResourceId = u16;
+
+/// A type of the user's own for `#[from_v8]` and `#[to_v8]`: a Number.
+struct Sample(f64);
+
+impl<'s> FromV8<'s> for Sample {
+    fn from_v8(
+        _scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        v8::Local::<v8::Number>::try_from(value)
+            .map(|number| Sample(number.value()))
+            .map_err(|_| OpError::type_error("expected a number"))
+    }
+}
+
+impl ToV8 for Sample {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Number::new(scope, self.0).into())
+    }
+}
+
+/// What the External samples point at.
+static SAMPLE_BYTE: u8 = 0;
+
+/// An External for the arguments that take one.
+#[op]
+fn ret_external() -> *const c_void {
+    std::ptr::addr_of!(SAMPLE_BYTE).cast()
+}
+
+include!("../../testdata/every_kind.rs");
+
+#[test]
+fn every_kind_runs_on_both_paths() {
+    let decls: Vec<OpDecl> = std::iter::once(ret_external::DECL)
+        .chain(every_decl())
+        .collect();
+    let decls: &'static [OpDecl] = Box::leak(decls.into_boxed_slice());
+    let mut runtime = counting_runtime(vec![Extension::new("every_kind").ops(decls)]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    assert_eq!(ROWS.len() + 1, decls.len());
+    let mut failures = Vec::new();
+    for &(op, args, expected) in ROWS {
+        let [(slow, _), (optimized, path)] = call_both_ways(&mut runtime, op, args, args);
+        let has_fast_path = runtime.op_decl(op).unwrap().fast_fn.is_some();
+        if slow != expected || optimized != expected || (has_fast_path && path != "fast") {
+            failures.push(format!(
+                "{op}({args}): slow {slow:?}, {path} {optimized:?}, want {expected:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
