@@ -23,4 +23,23 @@ fn op_make_request() -> Request {
     Request { url: String::new() }
 }
 
+#[op]
+impl Request {
+    fn op_method() {}
+}
+
+struct Counter;
+
+impl Counter {
+    fn new_op_like() -> u32 {
+        0
+    }
+}
+
+#[op]
+fn op_counter(counter: Option<Box<Self>>) -> u32 {
+    let _ = counter;
+    Counter::new_op_like()
+}
+
 fn main() {}

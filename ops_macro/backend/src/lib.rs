@@ -45,7 +45,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Expands `#[op(<attr>)] <item>`, or returns every error found.
 pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
-    let item_fn: syn::ItemFn = syn::parse2(item).map_err(|err| vec![err])?;
+    let item_fn: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(item_fn) => item_fn,
+        // `#[op] impl Foo { .. }`: deno's classes; say what to write meanwhile.
+        Err(_) if syn::parse2::<syn::ItemImpl>(item.clone()).is_ok() => {
+            return Err(vec![syn::Error::new_spanned(
+                item,
+                "`#[op]` on an `impl` block (a JavaScript class) is not supported yet: write free \
+                 `#[op]` functions that take the object's state through `&OpState` (or a \
+                 `v8::External` of it)",
+            )])
+        }
+        Err(err) => return Err(vec![err]),
+    };
     let op = parse_op(attr, &item_fn)?;
     Ok(codegen::generate(&op, &item_fn))
 }

@@ -97,6 +97,28 @@ where
     }
 }
 
+/// `Option<v8::Local<T>>` on the fast path: `undefined`/`null` is `None`, else checked as
+/// [`fast_local`] checks.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_option_local<'a, T>(
+    value: v8::Local<'a, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    expected: &str,
+) -> Option<Option<v8::Local<'a, T>>>
+where
+    v8::Local<'a, T>: TryFrom<v8::Local<'a, v8::Value>>,
+{
+    if value.is_null_or_undefined() {
+        return Some(None);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_local(value, options, index, expected) }.map(Some)
+}
+
 impl<'a, 's> SlowCall<'a, 's> {
     /// `&OpState`: a shared borrow; throws if an op or the embedder holds it exclusively.
     #[inline(always)]

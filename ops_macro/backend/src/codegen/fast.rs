@@ -177,6 +177,16 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             })?;
                         });
                     }
+                    FastConvert::OptionalLocal(local) => {
+                        let ty = v8_type(local.name());
+                        let expected = local.expected();
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call.
+                            let #ident = (unsafe {
+                                ::runtime_core::__op::fast_option_local::<#ty>(#ident, #options, #index, #expected)
+                            })?;
+                        });
+                    }
                     FastConvert::CheckedLocal(local) => {
                         let ty = v8_type(local.name());
                         let expected = local.expected();

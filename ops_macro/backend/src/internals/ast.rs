@@ -61,6 +61,15 @@ impl OpFn {
         if let Some(variadic) = &sig.variadic {
             cx.error_spanned_by(variadic, "an op cannot be variadic");
         }
+        // An associated function inside an `impl` block: the expansion (a struct and its impl
+        // beside the function) cannot live there.
+        if let Some(self_type) = mentions_self(&item.sig) {
+            cx.error_spanned_by(
+                self_type,
+                "an op cannot mention `Self`: `#[op]` goes on free functions, not inside an `impl` \
+                 block; move it out and name the type",
+            );
+        }
         let mut params = Vec::new();
         for input in &sig.inputs {
             match input {
@@ -103,6 +112,27 @@ impl OpFn {
             generics: sig.generics.clone(),
         })
     }
+}
+
+/// The first `Self` in the signature, if any.
+fn mentions_self(sig: &syn::Signature) -> Option<proc_macro2::TokenStream> {
+    fn find(tokens: proc_macro2::TokenStream) -> Option<proc_macro2::TokenStream> {
+        tokens.into_iter().find_map(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) if ident == "Self" => {
+                Some(proc_macro2::TokenTree::Ident(ident).into())
+            }
+            proc_macro2::TokenTree::Group(group) => find(group.stream()),
+            _ => None,
+        })
+    }
+    let inputs = sig
+        .inputs
+        .iter()
+        .filter(|input| matches!(input, FnArg::Typed(_)));
+    inputs
+        .map(quote::ToTokens::to_token_stream)
+        .chain([quote::ToTokens::to_token_stream(&sig.output)])
+        .find_map(find)
 }
 
 /// Removes the marker attributes this macro consumed, from the function and its arguments,

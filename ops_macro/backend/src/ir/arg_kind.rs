@@ -500,11 +500,11 @@ impl ArgKind {
         }
     }
 
-    /// Whether `Option<T>` of it is read on the fast path (a number, from the value itself: no
-    /// Fast API type takes `undefined`); other `Option`s take the slow path.
+    /// Whether `Option<T>` of it is read on the fast path (numbers and handles, from the value
+    /// itself: no Fast API type takes `undefined`); other `Option`s take the slow path.
     pub fn optional_is_fast(self) -> bool {
         match self {
-            ArgKind::Number(_) => true,
+            ArgKind::Number(_) | ArgKind::Local { .. } => true,
             ArgKind::Bool
             | ArgKind::Smi
             | ArgKind::BigInt(_)
@@ -523,7 +523,6 @@ impl ArgKind {
             | ArgKind::BufferPtr { .. }
             | ArgKind::JsBuffer(_)
             | ArgKind::Detached(_)
-            | ArgKind::Local { .. }
             | ArgKind::Global(_)
             | ArgKind::External { .. }
             | ArgKind::FromV8

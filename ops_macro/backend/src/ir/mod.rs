@@ -85,13 +85,17 @@ impl Arg {
     /// read from the value itself (no Fast API type takes `undefined`); other `Option`s take
     /// the slow path.
     pub fn fast(&self) -> FastArg {
-        match (self.optional, self.kind.optional_is_fast()) {
-            (false, _) => self.kind.fast(),
-            (true, true) => FastArg::Param {
+        match (self.optional, self.kind.optional_is_fast(), self.kind) {
+            (false, _, _) => self.kind.fast(),
+            (true, true, ArgKind::Local { ty, .. }) => FastArg::Param {
+                ctype: CType::V8Value,
+                convert: FastConvert::OptionalLocal(ty),
+            },
+            (true, true, _) => FastArg::Param {
                 ctype: CType::V8Value,
                 convert: FastConvert::OptionalNumber,
             },
-            (true, false) => FastArg::Unsupported("this `Option` argument takes the slow path"),
+            (true, false, _) => FastArg::Unsupported("this `Option` argument takes the slow path"),
         }
     }
 }

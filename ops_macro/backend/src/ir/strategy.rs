@@ -174,6 +174,9 @@ pub enum FastConvert {
     /// `Option<number>`: through `runtime_core::__op::fast_option_number`: nullish is `None`, a
     /// Number converts as on the slow path.
     OptionalNumber,
+    /// `Option<v8::Local<T>>`: through `runtime_core::__op::fast_option_local`: nullish is
+    /// `None`, else checked as `CheckedLocal`.
+    OptionalLocal(LocalType),
 }
 
 /// How an argument reaches the function on the fast path.
