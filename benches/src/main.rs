@@ -148,7 +148,7 @@ const BENCHES: &[Bench] = &[
     deno("op_external", COUNT, "op_external", 1, "op_external(EXTERNAL)"),
     deno("op_external_nofast", COUNT, "op_external_nofast", 1, "op_external_nofast(EXTERNAL)"),
     deno("op_buffer", COUNT, "op_buffer", 1, "op_buffer(BUFFER)"),
-    pending("op_buffer_jsbuffer", "op_buffer_jsbuffer", "op_buffer_jsbuffer(BUFFER)", "needs JsBuffer (issue 9)"),
+    deno("op_buffer_jsbuffer", COUNT, "op_buffer_jsbuffer", 1, "op_buffer_jsbuffer(BUFFER)"),
     deno("op_buffer_nofast", COUNT, "op_buffer_nofast", 1, "op_buffer_nofast(BUFFER)"),
     deno("op_arraybuffer", COUNT, "op_arraybuffer", 1, "op_arraybuffer(ARRAYBUFFER)"),
     // opwire's own: flat strings (the fast path), Latin-1 around the stack buffer, returns.

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::ffi::c_void;
 
-use runtime_core::{op, v8, ByteString, Extension};
+use runtime_core::{op, v8, ByteString, Extension, JsBuffer};
 
 // ---- deno's ops, one to one ----------------------------------------------------------------
 
@@ -107,6 +107,9 @@ pub fn op_external_nofast(_input: *const c_void) {}
 #[op(fast)]
 pub fn op_buffer(#[buffer] _buffer: &[u8]) {}
 
+#[op]
+pub fn op_buffer_jsbuffer(#[buffer] _buffer: JsBuffer) {}
+
 #[op(nofast)]
 pub fn op_buffer_nofast(#[buffer] _buffer: &[u8]) {}
 
@@ -164,6 +167,7 @@ pub fn extension() -> Extension {
             op_external::DECL,
             op_external_nofast::DECL,
             op_buffer::DECL,
+            op_buffer_jsbuffer::DECL,
             op_buffer_nofast::DECL,
             op_arraybuffer::DECL,
             op_string_return::DECL,

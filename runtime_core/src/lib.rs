@@ -49,6 +49,7 @@ pub mod alloc_counter;
 mod buffer;
 pub mod convert;
 mod error;
+mod event_loop;
 mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;

@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use crate::event_loop::EventLoop;
 use crate::metrics::OpMetricsFn;
 use crate::stack_trace::OpStackTraceFn;
 use crate::{OpState, TerminationHandle};
@@ -83,6 +84,8 @@ pub struct OpCtx {
     pub(crate) fast_calls: Cell<u64>,
     pub(crate) slow_calls: Cell<u64>,
     pub(crate) state: Rc<RefCell<OpState>>,
+    /// The runtime's event loop, where async ops that are not done wait.
+    pub(crate) event_loop: Rc<EventLoop>,
     /// The runtime's termination handle: a slow call returning while a termination is
     /// requested lets V8 act on it at once.
     pub(crate) termination: TerminationHandle,
@@ -105,6 +108,7 @@ impl OpCtx {
         metrics: Option<OpMetricsFn>,
         stack_trace: Option<OpStackTraceFn>,
         state: Rc<RefCell<OpState>>,
+        event_loop: Rc<EventLoop>,
         termination: TerminationHandle,
     ) -> Self {
         Self {
@@ -114,6 +118,7 @@ impl OpCtx {
             fast_calls: Cell::new(0),
             slow_calls: Cell::new(0),
             state,
+            event_loop,
             termination,
             static_str_cache: RefCell::new(None),
         }

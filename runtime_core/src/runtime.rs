@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 
+use crate::event_loop::EventLoop;
 use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
 use crate::{
@@ -54,6 +55,8 @@ impl Default for RuntimeOptions {
 /// (whose addresses V8 holds) outlive the isolate.
 pub struct Runtime {
     context: v8::Global<v8::Context>,
+    /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
+    pub(crate) event_loop: Rc<EventLoop>,
     isolate: v8::OwnedIsolate,
     op_ctxs: Box<[OpCtx]>,
     op_index: BTreeMap<&'static str, usize>,
@@ -120,6 +123,7 @@ impl Runtime {
             }
         }
 
+        let event_loop = Rc::new(EventLoop::default());
         let mut op_index = BTreeMap::new();
         let mut op_ctxs = Vec::new();
         for extension in &options.extensions {
@@ -151,6 +155,7 @@ impl Runtime {
                     metrics,
                     stack_trace,
                     state.clone(),
+                    event_loop.clone(),
                     termination.clone(),
                 ));
             }
@@ -181,11 +186,14 @@ impl Runtime {
             )
         };
         isolate.set_slot(InterruptCheck(interrupt_check));
+        isolate.set_slot(event_loop.clone());
+        isolate.set_promise_reject_callback(crate::event_loop::promise_reject_callback);
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
 
         Self {
             context,
+            event_loop,
             isolate,
             op_ctxs,
             op_index,
@@ -280,6 +288,9 @@ impl Drop for Runtime {
         // SAFETY: `OwnedIsolate`'s own `Drop` requires its isolate to be the current one and
         // exits it; entering here pairs with that exit.
         unsafe { self.isolate.enter() };
+        // Pending ops go first: their futures' `Drop` may use the op state, and their promise
+        // handles belong to the isolate.
+        self.event_loop.clear();
     }
 }
 

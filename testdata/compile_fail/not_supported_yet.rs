@@ -6,9 +6,6 @@ struct Request {
 }
 
 #[op]
-async fn op_fetch() {}
-
-#[op]
 fn op_request_url(request: Request) -> u32 {
     request.url.len() as u32
 }

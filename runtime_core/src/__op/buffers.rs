@@ -1,7 +1,10 @@
 //! Buffers: the bytes of views and ArrayBuffers, borrowed or copied, on both paths side by
 //! side; `Vec<u8>`/`Box<[u8]>` returns as Uint8Arrays over Rust memory.
 
-use super::kinds::{kind, IntoReturn};
+use crate::OpError;
+
+use super::kinds::{kind, IntoValue};
+use super::owned_buffers::store_buffer_value;
 use super::{call::*, handles::*};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
@@ -447,22 +450,25 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 }
 
-impl IntoReturn<kind::ArrayBuffer> for Vec<u8> {
+/// An ArrayBuffer over the vector's memory (no copy).
+impl IntoValue<kind::ArrayBuffer> for Vec<u8> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let len = self.len();
         let store = v8::ArrayBuffer::new_backing_store_from_vec(self).make_shared();
-        let buffer = v8::ArrayBuffer::with_backing_store(call.scope(), &store);
-        call.rv().set(buffer.into());
-        Ok(())
+        Ok(store_buffer_value(scope, store, 0..len))
     }
 }
 
-impl IntoReturn<kind::ArrayBuffer> for Box<[u8]> {
+impl IntoValue<kind::ArrayBuffer> for Box<[u8]> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let store = v8::ArrayBuffer::new_backing_store_from_boxed_slice(self).make_shared();
-        let buffer = v8::ArrayBuffer::with_backing_store(call.scope(), &store);
-        call.rv().set(buffer.into());
-        Ok(())
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        IntoValue::<kind::ArrayBuffer>::into_value(self.into_vec(), scope)
     }
 }

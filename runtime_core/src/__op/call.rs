@@ -341,12 +341,13 @@ pub(super) fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str
     scope.throw_exception(error);
 }
 
-/// Throws `error`; with `prefix`, its message becomes `<prefix>: <message>`.
-pub(super) fn throw_op_error(
-    scope: &mut v8::PinScope<'_, '_>,
+/// The error object of `error` (its class, message and properties); with `prefix`, its
+/// message is `<prefix>: <message>`.
+pub(super) fn op_error_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
     error: &OpError,
     prefix: Option<&str>,
-) {
+) -> v8::Local<'s, v8::Value> {
     let message = error.message();
     let message = match prefix {
         Some(prefix) => Cow::Owned(format!("{prefix}: {message}")),
@@ -354,6 +355,16 @@ pub(super) fn throw_op_error(
     };
     let exception = new_error(scope, &error.class(), &message);
     error.properties(&mut |name, value| set_error_property(scope, exception, name, value));
+    exception
+}
+
+/// Throws `error`; with `prefix`, its message becomes `<prefix>: <message>`.
+pub(super) fn throw_op_error(
+    scope: &mut v8::PinScope<'_, '_>,
+    error: &OpError,
+    prefix: Option<&str>,
+) {
+    let exception = op_error_value(scope, error, prefix);
     scope.throw_exception(exception);
 }
 
@@ -562,6 +573,16 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(never)]
     pub fn throw_error(&mut self, message: &str) -> Thrown {
         self.with_scope(|scope| throw_error_of_class(scope, "Error", message));
+        Thrown(())
+    }
+
+    /// Throws an error of the conversion of the op's result, its message prefixed with the op's
+    /// name.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn throw_prefixed(&mut self, error: OpError) -> Thrown {
+        let op = self.op_ctx().decl.name;
+        self.with_scope(|scope| throw_op_error(scope, &error, Some(op)));
         Thrown(())
     }
 

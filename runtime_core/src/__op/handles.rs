@@ -5,10 +5,10 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use crate::ops::OpCtx;
-use crate::{FromV8, OpState, ToV8};
+use crate::{FromV8, OpError, OpState, ToV8};
 
 use super::call::*;
-use super::kinds::{kind, IntoFast, IntoReturn};
+use super::kinds::{kind, IntoFast, IntoReturn, IntoValue};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Why a shared borrow of the op state failed (both paths throw it, after the op's name).
@@ -201,18 +201,6 @@ impl<'a, 's> SlowCall<'a, 's> {
             .map(|pointer| pointer.cast_const())
     }
 
-    /// Returns a pointer as an External; null as `null`.
-    #[inline(always)]
-    pub(super) fn ret_external(&mut self, value: *const c_void) -> Result<(), Thrown> {
-        if value.is_null() {
-            self.rv().set_null();
-        } else {
-            let external = v8::External::new(self.scope(), value.cast_mut());
-            self.rv().set(external.into());
-        }
-        Ok(())
-    }
-
     /// Returns a `T: ToV8`; an `Err` throws.
     #[inline(always)]
     pub(super) fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
@@ -226,17 +214,28 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 }
 
-impl IntoReturn<kind::External> for *const c_void {
+/// An External of the pointer; null is `null`.
+impl IntoValue<kind::External> for *const c_void {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_external(self)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(if self.is_null() {
+            v8::null(scope).into()
+        } else {
+            v8::External::new(scope, self.cast_mut()).into()
+        })
     }
 }
 
-impl IntoReturn<kind::External> for *mut c_void {
+impl IntoValue<kind::External> for *mut c_void {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_external(self.cast_const())
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        IntoValue::<kind::External>::into_value(self.cast_const(), scope)
     }
 }
 
@@ -279,6 +278,31 @@ where
         let local = v8::Local::new(call.scope(), &self);
         call.rv().set(local.into());
         Ok(())
+    }
+}
+
+/// An async op's `v8::Global` result.
+impl<T> IntoValue<kind::Handle> for v8::Global<T>
+where
+    for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
+{
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Local::new(scope, &self).into())
+    }
+}
+
+/// An async op's `#[to_v8]` result (settled under a `TryCatch`: JavaScript may run).
+impl<T: ToV8> IntoValue<kind::ToV8> for T {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        self.to_v8(scope)
     }
 }
 

@@ -7,10 +7,14 @@
 //! The impls live with their value family (numbers, strings, buffers, handles), slow and fast
 //! side by side.
 
+use crate::OpError;
+
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// How a value crosses, one marker per strategy. Uninhabited: only ever type arguments.
 pub mod kind {
+    /// `()`: `undefined` (what an async op without a value resolves with).
+    pub enum Unit {}
     /// `bool`: ECMAScript `ToBoolean` in, a boolean out.
     pub enum Bool {}
     /// A Number: `i8`..`u32`, `f32`, `f64`, and with `#[number]` the 64-bit and pointer-sized
@@ -59,6 +63,41 @@ pub trait IntoReturn<K>: Sized {
     /// Sets the call's return value.
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown>;
 }
+
+/// A value made on the V8 heap by kind `K`: what an async op's promise is resolved with, and,
+/// for the kinds that always make one (BigInts, strings, buffers, externals), what a sync op
+/// returns (see the `IntoReturn` impls below). An `Err` is thrown (or rejects).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an op's result of this kind",
+    label = "not convertible to JavaScript this way"
+)]
+pub trait IntoValue<K>: Sized {
+    /// The value; `op` names the op in errors.
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError>;
+}
+
+/// Sync returns of the kinds that make a value on the V8 heap: through [`IntoValue`].
+macro_rules! returns_made_values {
+    ($($marker:ident),*) => {$(
+        impl<T: IntoValue<kind::$marker>> IntoReturn<kind::$marker> for T {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                match self.into_value(call.scope()) {
+                    Ok(value) => {
+                        call.rv().set(value);
+                        Ok(())
+                    }
+                    Err(error) => Err(call.throw_prefixed(error)),
+                }
+            }
+        }
+    )*};
+}
+
+returns_made_values!(BigInt, String, OneByte, Buffer, ArrayBuffer, External);
 
 /// An argument V8 converts itself on the fast path, passing it as `C` (the Fast API type the
 /// IR's table names for kind `K`).
@@ -122,6 +161,7 @@ macro_rules! marker_calls {
 }
 
 marker_calls!(
+    Unit,
     Bool,
     Number,
     Smi,

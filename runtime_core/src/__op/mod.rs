@@ -8,6 +8,7 @@
 //! handles (V8 locals, externals, `FromV8`/`ToV8` user types, the op state); `call` holds the
 //! machinery they share (the `SlowCall`, panics, throwing, metering).
 
+mod async_ops;
 mod buffer_sources;
 mod buffers;
 mod call;
@@ -18,6 +19,7 @@ mod owned_buffers;
 mod strings;
 mod typed_arrays;
 
+pub use async_ops::*;
 pub use buffer_sources::*;
 pub use buffers::*;
 pub use call::*;

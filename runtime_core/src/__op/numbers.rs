@@ -6,7 +6,9 @@ use crate::convert::FromJsNumber;
 use crate::convert::to_int32;
 
 use super::call::*;
-use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoReturn};
+use crate::OpError;
+
+use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoReturn, IntoValue};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// ECMAScript `ToBoolean`, without the isolate: `false` for `false`, `undefined`, `null`, `+0`,
@@ -90,9 +92,13 @@ impl<'a, 's> SlowCall<'a, 's> {
 }
 
 fn unsafe_integer_message(op: &str, value: &dyn std::fmt::Display) -> String {
+    format!("{op}: {}", unsafe_integer_detail(value))
+}
+
+fn unsafe_integer_detail(value: &dyn std::fmt::Display) -> String {
     format!(
-        "{op}: the returned integer {value} is beyond 2^53 - 1 in magnitude, where a Number \
-         stops being exact; return it as #[bigint]"
+        "the returned integer {value} is beyond 2^53 - 1 in magnitude, where a Number stops \
+         being exact; return it as #[bigint]"
     )
 }
 
@@ -136,6 +142,26 @@ impl IntoReturn<kind::Bool> for bool {
     }
 }
 
+impl IntoValue<kind::Bool> for bool {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Boolean::new(scope, self).into())
+    }
+}
+
+impl IntoValue<kind::Unit> for () {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::undefined(scope).into())
+    }
+}
+
 impl IntoFast<kind::Bool, bool> for bool {
     #[inline(always)]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<bool> {
@@ -174,6 +200,16 @@ macro_rules! small_numbers {
             #[inline(always)]
             unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
                 Some(self.into())
+            }
+        }
+
+        impl IntoValue<kind::Number> for $ty {
+            #[inline(always)]
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                Ok(v8::Number::new(scope, self.into()).into())
             }
         }
     )*};
@@ -220,6 +256,19 @@ macro_rules! wide_numbers {
                 }
                 call.rv().set_double(self as f64);
                 Ok(())
+            }
+        }
+
+        impl IntoValue<kind::Number> for $ty {
+            #[inline(always)]
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
+                    return Err(OpError::range_error(unsafe_integer_detail(&self)));
+                }
+                Ok(v8::Number::new(scope, self as f64).into())
             }
         }
 
@@ -293,6 +342,16 @@ impl<T: SmiInt> IntoReturn<kind::Smi> for T {
     }
 }
 
+impl<T: SmiInt> IntoValue<kind::Smi> for T {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Integer::new(scope, self.to_smi()).into())
+    }
+}
+
 impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
     #[inline(always)]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<i32> {
@@ -318,12 +377,13 @@ macro_rules! bigints {
             }
         }
 
-        impl IntoReturn<kind::BigInt> for $ty {
+        impl IntoValue<kind::BigInt> for $ty {
             #[inline(always)]
-            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-                let bigint = v8::BigInt::$new(call.scope(), self as $c);
-                call.rv().set(bigint.into());
-                Ok(())
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                Ok(v8::BigInt::$new(scope, self as $c).into())
             }
         }
 

@@ -3,11 +3,11 @@
 
 use std::ops::Range;
 
-use crate::{DetachedBuffer, JsBuffer};
+use crate::{DetachedBuffer, JsBuffer, OpError};
 
 use super::buffers::view_is_detached;
 use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
-use super::kinds::{kind, IntoReturn};
+use super::kinds::{kind, IntoValue};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Where the memory of a buffer argument may come from.
@@ -226,128 +226,88 @@ impl<'a, 's> SlowCall<'a, 's> {
         });
         taken.map_err(|refusal| self.refuse(index, source, refusal))
     }
+}
 
-    /// Returns `range` of `store` as a Uint8Array (no copy).
-    fn set_store_view(
-        &mut self,
-        store: v8::SharedRef<v8::BackingStore>,
-        range: Range<usize>,
-    ) -> Result<(), Thrown> {
-        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store);
-        match v8::Uint8Array::new(self.scope(), buffer, range.start, range.len()) {
-            Some(array) => {
-                self.rv().set(array.into());
-                Ok(())
+/// `range` of `store` as a Uint8Array (no copy).
+pub(super) fn store_view_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    store: v8::SharedRef<v8::BackingStore>,
+    range: Range<usize>,
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
+    v8::Uint8Array::new(scope, buffer, range.start, range.len())
+        .map(Into::into)
+        .ok_or_else(|| OpError::range_error("the returned bytes are more than a Uint8Array holds"))
+}
+
+/// `range` of `store` as an ArrayBuffer: the store itself when the range is all of it, else a
+/// copy of the range (an ArrayBuffer cannot start inside its memory).
+pub(super) fn store_buffer_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    store: v8::SharedRef<v8::BackingStore>,
+    range: Range<usize>,
+) -> v8::Local<'s, v8::Value> {
+    let store = if range == (0..store.byte_length()) {
+        store
+    } else {
+        let copy = match store.data() {
+            // SAFETY: `range` is within the store, alive while `store` is; nothing writes it
+            // during the copy (no JavaScript runs).
+            Some(data) => unsafe {
+                std::slice::from_raw_parts(data.as_ptr().cast::<u8>().add(range.start), range.len())
             }
-            None => {
-                let message = format!(
-                    "{}: the returned bytes are more than a Uint8Array holds",
-                    self.op_ctx().decl.name
-                );
-                throw_error_of_class(self.scope(), "RangeError", &message);
-                Err(Thrown(()))
+            .to_vec(),
+            None => Vec::new(),
+        };
+        v8::ArrayBuffer::new_backing_store_from_vec(copy).make_shared()
+    };
+    v8::ArrayBuffer::with_backing_store(scope, &store).into()
+}
+
+/// The store of a `bytes::Bytes`: its memory when it is the only handle to it, else a copy.
+fn bytes_store(bytes: bytes::Bytes) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
+    let unique = bytes
+        .try_into_mut()
+        .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
+    bytes_mut_store(unique)
+}
+
+fn bytes_mut_store(bytes: bytes::BytesMut) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
+    let len = bytes.len();
+    let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(bytes)).make_shared();
+    (store, 0..len)
+}
+
+/// Kept, taken and `bytes` buffers, as a Uint8Array or an ArrayBuffer over their memory.
+macro_rules! store_values {
+    ($($ty:ty => $parts:expr;)*) => {$(
+        impl IntoValue<kind::Buffer> for $ty {
+            #[inline(always)]
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                let (store, range) = $parts(self);
+                store_view_value(scope, store, range)
             }
         }
-    }
 
-    /// Returns `range` of `store` as an ArrayBuffer: the store itself when the range is all of
-    /// it, else a copy of the range (an ArrayBuffer cannot start inside its memory).
-    fn set_store_buffer(
-        &mut self,
-        store: v8::SharedRef<v8::BackingStore>,
-        range: Range<usize>,
-    ) -> Result<(), Thrown> {
-        let store = if range == (0..store.byte_length()) {
-            store
-        } else {
-            let copy = match store.data() {
-                // SAFETY: `range` is within the store, alive while `store` is; nothing writes
-                // it during the copy (no JavaScript runs).
-                Some(data) => unsafe {
-                    std::slice::from_raw_parts(
-                        data.as_ptr().cast::<u8>().add(range.start),
-                        range.len(),
-                    )
-                }
-                .to_vec(),
-                None => Vec::new(),
-            };
-            v8::ArrayBuffer::new_backing_store_from_vec(copy).make_shared()
-        };
-        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store);
-        self.rv().set(buffer.into());
-        Ok(())
-    }
+        impl IntoValue<kind::ArrayBuffer> for $ty {
+            #[inline(always)]
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                let (store, range) = $parts(self);
+                Ok(store_buffer_value(scope, store, range))
+            }
+        }
+    )*};
 }
 
-impl IntoReturn<kind::Buffer> for JsBuffer {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let (store, range) = self.into_parts();
-        call.set_store_view(store, range)
-    }
-}
-
-impl IntoReturn<kind::Buffer> for DetachedBuffer {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let (store, range) = self.into_parts();
-        call.set_store_view(store, range)
-    }
-}
-
-impl IntoReturn<kind::ArrayBuffer> for JsBuffer {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let (store, range) = self.into_parts();
-        call.set_store_buffer(store, range)
-    }
-}
-
-impl IntoReturn<kind::ArrayBuffer> for DetachedBuffer {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let (store, range) = self.into_parts();
-        call.set_store_buffer(store, range)
-    }
-}
-
-/// `bytes::BytesMut`: a Uint8Array over its memory (no copy).
-impl IntoReturn<kind::Buffer> for bytes::BytesMut {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let len = self.len();
-        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(self)).make_shared();
-        call.set_store_view(store, 0..len)
-    }
-}
-
-/// `bytes::Bytes`: likewise when it is the only handle to its memory, else copied once.
-impl IntoReturn<kind::Buffer> for bytes::Bytes {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let unique = self
-            .try_into_mut()
-            .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
-        IntoReturn::<kind::Buffer>::set_return(unique, call)
-    }
-}
-
-impl IntoReturn<kind::ArrayBuffer> for bytes::BytesMut {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let len = self.len();
-        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(self)).make_shared();
-        call.set_store_buffer(store, 0..len)
-    }
-}
-
-impl IntoReturn<kind::ArrayBuffer> for bytes::Bytes {
-    #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let unique = self
-            .try_into_mut()
-            .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
-        IntoReturn::<kind::ArrayBuffer>::set_return(unique, call)
-    }
+store_values! {
+    JsBuffer => JsBuffer::into_parts;
+    DetachedBuffer => DetachedBuffer::into_parts;
+    bytes::Bytes => bytes_store;
+    bytes::BytesMut => bytes_mut_store;
 }

@@ -8,7 +8,9 @@ use crate::ops::StaticStrEntry;
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
 use crate::ByteString;
 
-use super::kinds::{kind, IntoReturn};
+use crate::OpError;
+
+use super::kinds::{kind, IntoReturn, IntoValue};
 use super::{FastApiOneByteString, SlowCall, StringBuffer, Thrown};
 
 /// The bytes of a fast call's one-byte string argument.
@@ -283,15 +285,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     #[cold]
     pub(super) fn throw_too_long(&mut self) -> Thrown {
-        let message = format!(
-            "{}: the returned string is longer than V8 allows",
-            self.op_ctx().decl.name
-        );
-        let message = v8::String::new(self.scope(), &message)
-            .unwrap_or_else(|| v8::String::empty(self.scope()));
-        let exception = v8::Exception::range_error(self.scope(), message);
-        self.scope().throw_exception(exception);
-        Thrown(())
+        self.throw_prefixed(too_long())
     }
 
     #[inline(always)]
@@ -312,11 +306,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// UTF-8.
     #[inline(always)]
     pub(super) fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
-        let string = if is_ascii(value.as_bytes()) {
-            v8::String::new_from_one_byte(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
-        } else {
-            v8::String::new_from_utf8(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
-        };
+        let string = new_string(self.scope(), value);
         self.set_string(string)
     }
 
@@ -356,42 +346,75 @@ impl<'a, 's> SlowCall<'a, 's> {
             Cow::Owned(value) => self.ret_str(&value),
         }
     }
+}
 
-    /// Returns a `ByteString` as a one-byte string of its Latin-1 bytes.
-    #[inline(always)]
-    pub(super) fn ret_bytestring(&mut self, value: ByteString) -> Result<(), Thrown> {
-        let string = v8::String::new_from_one_byte(self.scope(), &value, v8::NewStringType::Normal);
-        self.set_string(string)
+/// A string from UTF-8: ASCII as a one-byte string (no UTF-8 decoding), anything else from
+/// UTF-8; `None` if longer than V8 allows.
+#[inline(always)]
+pub(super) fn new_string<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: &str,
+) -> Option<v8::Local<'s, v8::String>> {
+    if is_ascii(value.as_bytes()) {
+        v8::String::new_from_one_byte(scope, value.as_bytes(), v8::NewStringType::Normal)
+    } else {
+        v8::String::new_from_utf8(scope, value.as_bytes(), v8::NewStringType::Normal)
     }
 }
 
-impl IntoReturn<kind::String> for String {
+/// (Prefixed with the op's name when thrown.)
+fn too_long() -> OpError {
+    OpError::range_error("the returned string is longer than V8 allows")
+}
+
+/// A made string as a value, or the error that it is too long.
+fn string_value(
+    string: Option<v8::Local<'_, v8::String>>,
+) -> Result<v8::Local<'_, v8::Value>, OpError> {
+    string.map(Into::into).ok_or_else(too_long)
+}
+
+impl IntoValue<kind::String> for String {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_str(&self)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        string_value(new_string(scope, &self))
     }
 }
 
 // A returned `&str` or `Cow<str>` may borrow the op's string arguments: the IR then reads them
 // into buffers (never in place) and sets the return value before the buffers go.
-impl IntoReturn<kind::String> for &str {
+impl IntoValue<kind::String> for &str {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_str(self)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        string_value(new_string(scope, self))
     }
 }
 
-impl IntoReturn<kind::String> for Cow<'_, str> {
+impl IntoValue<kind::String> for Cow<'_, str> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_str(&self)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        string_value(new_string(scope, &self))
     }
 }
 
-impl IntoReturn<kind::String> for ByteString {
+/// A one-byte string of its Latin-1 bytes.
+impl IntoValue<kind::String> for ByteString {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.ret_bytestring(self)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let string = v8::String::new_from_one_byte(scope, &self, v8::NewStringType::Normal);
+        string_value(string)
     }
 }
 
@@ -409,18 +432,45 @@ impl IntoReturn<kind::StaticString> for Cow<'static, str> {
     }
 }
 
-/// `#[string(onebyte)]`: the bytes as Latin-1, one character each.
-impl IntoReturn<kind::OneByte> for Cow<'_, [u8]> {
+// An async op's static string: made as any string (the per-op cache is the sync path's).
+impl IntoValue<kind::StaticString> for &'static str {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        let string = v8::String::new_from_one_byte(call.scope(), &self, v8::NewStringType::Normal);
-        call.set_string(string)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        string_value(new_string(scope, self))
     }
 }
 
-impl IntoReturn<kind::OneByte> for Vec<u8> {
+impl IntoValue<kind::StaticString> for Cow<'static, str> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        IntoReturn::<kind::OneByte>::set_return(Cow::<[u8]>::Owned(self), call)
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        string_value(new_string(scope, &self))
+    }
+}
+
+/// `#[string(onebyte)]`: the bytes as Latin-1, one character each.
+impl IntoValue<kind::OneByte> for Cow<'_, [u8]> {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let string = v8::String::new_from_one_byte(scope, &self, v8::NewStringType::Normal);
+        string_value(string)
+    }
+}
+
+impl IntoValue<kind::OneByte> for Vec<u8> {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        IntoValue::<kind::OneByte>::into_value(Cow::<[u8]>::Owned(self), scope)
     }
 }

@@ -9,7 +9,9 @@ use std::mem::{align_of, size_of};
 
 use super::buffers::{fast_buffer, fast_buffer_mut};
 use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
-use super::kinds::{kind, IntoReturn};
+use crate::OpError;
+
+use super::kinds::{kind, IntoValue};
 use super::{BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
 
 /// A typed array's element type: plain data (every bit pattern a value), with its array type.
@@ -290,44 +292,39 @@ impl<'a, 's> SlowCall<'a, 's> {
     pub fn arg_typed_box<T: Element>(&mut self, index: i32) -> Result<Box<[T]>, Thrown> {
         self.arg_typed_vec(index).map(Vec::into_boxed_slice)
     }
+}
 
-    /// Returns a typed array over `store`'s memory.
-    fn set_typed<T: Element>(
-        &mut self,
-        store: v8::UniqueRef<v8::BackingStore>,
-    ) -> Result<(), Thrown> {
-        let len = store.byte_length() / size_of::<T>();
-        let buffer = v8::ArrayBuffer::with_backing_store(self.scope(), &store.make_shared());
-        match T::new_array(self.scope(), buffer, len) {
-            Some(array) => {
-                self.rv().set(array);
-                Ok(())
-            }
-            None => {
-                let message = format!(
-                    "{}: the returned elements are more than {} holds",
-                    self.op_ctx().decl.name,
-                    &T::EXPECTED[T::EXPECTED.find(' ').map_or(0, |i| i + 1)..]
-                );
-                throw_error_of_class(self.scope(), "RangeError", &message);
-                Err(Thrown(()))
-            }
-        }
-    }
+/// A typed array of `T` over `store`'s memory.
+fn typed_value<'s, T: Element>(
+    scope: &mut v8::PinScope<'s, '_>,
+    store: v8::UniqueRef<v8::BackingStore>,
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    let len = store.byte_length() / size_of::<T>();
+    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store.make_shared());
+    T::new_array(scope, buffer, len).ok_or_else(|| {
+        let array = &T::EXPECTED[T::EXPECTED.find(' ').map_or(0, |i| i + 1)..];
+        OpError::range_error(format!("the returned elements are more than {array} holds"))
+    })
 }
 
 // Not a copy: JavaScript gets the vector's memory.
-impl<T: Element> IntoReturn<kind::Buffer> for Vec<T> {
+impl<T: Element> IntoValue<kind::Buffer> for Vec<T> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.set_typed::<T>(T::store_from_vec(self))
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        typed_value::<T>(scope, T::store_from_vec(self))
     }
 }
 
-impl<T: Element> IntoReturn<kind::Buffer> for Box<[T]> {
+impl<T: Element> IntoValue<kind::Buffer> for Box<[T]> {
     #[inline(always)]
-    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
-        call.set_typed::<T>(T::store_from_vec(self.into_vec()))
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        typed_value::<T>(scope, T::store_from_vec(self.into_vec()))
     }
 }
 

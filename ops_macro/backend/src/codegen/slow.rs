@@ -1,13 +1,13 @@
 //! The slow path: a `FunctionCallback` converting each argument through a `SlowCall` helper.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::{
     buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
     plain_ident, storage_ident, v8_type,
 };
-use crate::ir::{Arg, LocalType, Op, SlowArg, SlowRet, V8Access};
+use crate::ir::{Arg, AsyncOp, LocalType, Marker, Op, RetKind, SlowArg, SlowRet, V8Access};
 
 /// The statements that bind one argument (none for the scope and the isolate, which are
 /// passed at the call itself: they borrow `call` mutably).
@@ -110,11 +110,89 @@ fn set_return(op: &Op) -> TokenStream {
     }
 }
 
+/// How an async op's output settles its promise: `Result`, `Option` and `()` unwrapped.
+fn settlement(op: &Op) -> TokenStream {
+    let settlement = quote!(::runtime_core::__op::Settlement);
+    let output = internal_ident("output");
+    let value = internal_ident("value");
+    let base = if op.ret.kind == RetKind::Unit {
+        quote!({
+            let () = #value;
+            #settlement::Undefined
+        })
+    } else {
+        quote!(#settlement::Value(#value))
+    };
+    let present = if op.ret.optional {
+        quote! {
+            match #value {
+                ::std::option::Option::Some(#value) => #base,
+                ::std::option::Option::None => #settlement::Null,
+            }
+        }
+    } else {
+        base
+    };
+    let error = internal_ident("error");
+    if op.ret.fallible {
+        quote! {
+            |#output| match #output {
+                ::std::result::Result::Ok(#value) => #present,
+                ::std::result::Result::Err(#error) => {
+                    #settlement::Error(::runtime_core::OpError::from(#error))
+                }
+            }
+        }
+    } else {
+        quote!(|#value| #present)
+    }
+}
+
+/// The slow path of an async op: the call converts the arguments, starts the future (the
+/// sync part of a `fn -> impl Future` runs here) and returns its promise.
+fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenStream {
+    let call = internal_ident("call");
+    let future = internal_ident("future");
+    let error = internal_ident("error");
+    let start = async_op.fallible_start.then(|| {
+        quote! {
+            let #future = match #future {
+                ::std::result::Result::Ok(#future) => #future,
+                ::std::result::Result::Err(#error) => {
+                    return ::std::result::Result::Err(
+                        #call.throw_op_error(::runtime_core::OpError::from(#error)),
+                    );
+                }
+            };
+        }
+    });
+    let marker = marker_type(op.ret.kind.marker().unwrap_or(Marker::Unit));
+    // `()` settles as `undefined` only: name the value type the closure never makes.
+    let value_type = if op.ret.kind == RetKind::Unit {
+        quote!(())
+    } else {
+        quote!(_)
+    };
+    let mode = format_ident!("{}", async_op.mode.variant());
+    let settlement = settlement(op);
+    body_fns(
+        quote! {
+            let #future = #call_block;
+            #start
+            #call.start_async::<#marker, #value_type, _, _>(
+                ::runtime_core::__op::AsyncMode::#mode,
+                #future,
+                #settlement,
+            )
+        },
+        V8Access::Scope,
+    )
+}
+
 /// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
 /// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer).
 pub fn slow_fn(op: &Op) -> TokenStream {
     let call = internal_ident("call");
-    let info = internal_ident("info");
     let result = internal_ident("result");
     let error = internal_ident("error");
     let bindings: Vec<TokenStream> = op.args.iter().map(|arg| bind_arg(op, arg)).collect();
@@ -123,7 +201,7 @@ pub fn slow_fn(op: &Op) -> TokenStream {
         .args
         .iter()
         .any(|arg| matches!(arg.kind.slow(), SlowArg::Scope | SlowArg::Isolate));
-    let invoke = if op.ret.fallible && takes_scope {
+    let invoke = if op.ret.fallible && takes_scope && op.async_op.is_none() {
         // The op can run JavaScript and return `Err` after it threw: the exception wins.
         let scope = internal_ident("scope");
         let args = call_args(op, Some(&scope));
@@ -144,6 +222,9 @@ pub fn slow_fn(op: &Op) -> TokenStream {
             }
         }
     };
+    if let Some(async_op) = &op.async_op {
+        return async_slow_fn(op, async_op, call_block);
+    }
     let returns_nothing = op.ret.kind.slow() == SlowRet::Undefined;
     let unwrap_result = op.ret.fallible.then(|| {
         let ok = if returns_nothing {
@@ -192,9 +273,18 @@ pub fn slow_fn(op: &Op) -> TokenStream {
             #set
         },
     };
+    body_fns(body, op.slow_access())
+}
+
+/// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
+/// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer),
+/// around `body`, run with `access` to V8.
+fn body_fns(body: TokenStream, access: V8Access) -> TokenStream {
+    let call = internal_ident("call");
+    let info = internal_ident("info");
     // Only ops whose kinds need the isolate or a handle scope get one: most of a bare call's
     // cost.
-    let entry = match op.slow_access() {
+    let entry = match access {
         V8Access::Nothing => quote!(slow_call),
         V8Access::Isolate => quote!(slow_call_isolate),
         V8Access::Scope => quote!(slow_call_scoped),

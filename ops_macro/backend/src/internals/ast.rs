@@ -16,6 +16,8 @@ pub struct OpFn {
     pub params: Vec<Param>,
     /// The return type; `None` for `()`.
     pub ret: Option<Type>,
+    /// `async fn`: the span of `async`.
+    pub asyncness: Option<proc_macro2::Span>,
     /// Markers on the function, which apply to the return value.
     pub ret_markers: Markers,
     /// The generic parameters and where clause: a generic op has one declaration per
@@ -49,13 +51,6 @@ impl OpFn {
                 unsafety,
                 "an op cannot be `unsafe fn`: JavaScript would call it without anyone writing \
                  `unsafe`; make it safe, with the checks its contract needs inside",
-            );
-        }
-        if let Some(asyncness) = &sig.asyncness {
-            cx.error_spanned_by(
-                asyncness,
-                "an op cannot be `async` yet: do the work synchronously, or start it in one op \
-                 (a thread, a channel) and let JavaScript collect the result through another",
             );
         }
         if let Some(variadic) = &sig.variadic {
@@ -110,6 +105,7 @@ impl OpFn {
             ret,
             ret_markers: Markers::from_attributes(cx, &item.attrs),
             generics: sig.generics.clone(),
+            asyncness: sig.asyncness.map(|token| token.span),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Attributes: the `#[op(...)]` options, and the marker attributes on arguments and on the
 //! function (`#[bigint]`).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Meta, Token};
@@ -32,10 +32,47 @@ pub struct OpAttrs {
     /// `stack_trace`: when the runtime asks for them, each call's JavaScript stack is handed
     /// to its callback.
     pub stack_trace: bool,
+    /// `async(lazy)` / `async(deferred)` (async ops are eager by default).
+    pub async_mode: Option<(proc_macro2::Span, AsyncMode)>,
 }
 
-const OP_OPTIONS: &str =
-    "op options: `fast`, `fast(op_other)`, `nofast`, `no_side_effects`, `stack_trace`";
+/// When an async op's future is first polled and its promise settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncMode {
+    /// During the call; a ready outcome settles the promise at once.
+    Eager,
+    /// First by the event loop.
+    Lazy,
+    /// During the call, settled on the next turn of the loop.
+    Deferred,
+}
+
+impl AsyncMode {
+    /// The runtime's `AsyncMode` variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            AsyncMode::Eager => "Eager",
+            AsyncMode::Lazy => "Lazy",
+            AsyncMode::Deferred => "Deferred",
+        }
+    }
+}
+
+/// The options of `#[op(...)]`, split at top-level commas.
+fn split_options(tokens: TokenStream) -> Vec<TokenStream> {
+    let mut options = vec![TokenStream::new()];
+    for token in tokens {
+        match token {
+            TokenTree::Punct(punct) if punct.as_char() == ',' => options.push(TokenStream::new()),
+            token => options.last_mut().expect("never empty").extend([token]),
+        }
+    }
+    options.retain(|option| !option.is_empty());
+    options
+}
+
+const OP_OPTIONS: &str = "op options: `fast`, `fast(op_other)`, `nofast`, `no_side_effects`, \
+     `stack_trace`, `async(lazy)`, `async(deferred)`";
 
 impl OpAttrs {
     /// Parses the tokens inside `#[op(...)]`, recording errors in `cx`.
@@ -45,8 +82,43 @@ impl OpAttrs {
             fast_alternative: None,
             no_side_effects: false,
             stack_trace: false,
+            async_mode: None,
         };
-        let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(tokens) {
+        // `async(...)` is not a `Meta` to syn (`async` is a keyword): taken out first.
+        let mut rest = TokenStream::new();
+        for option in split_options(tokens) {
+            let mut tokens = option.clone().into_iter();
+            match (tokens.next(), tokens.next(), tokens.next()) {
+                (Some(TokenTree::Ident(word)), Some(TokenTree::Group(group)), None)
+                    if word == "async" =>
+                {
+                    let mode = match group.stream().to_string().as_str() {
+                        "lazy" => Some(AsyncMode::Lazy),
+                        "deferred" => Some(AsyncMode::Deferred),
+                        "eager" => Some(AsyncMode::Eager),
+                        _ => None,
+                    };
+                    match (mode, attrs.async_mode) {
+                        (None, _) => cx.error_spanned_by(
+                            &option,
+                            "`async(...)` takes `eager` (the default), `lazy` or `deferred`",
+                        ),
+                        (Some(_), Some(_)) => {
+                            cx.error_spanned_by(&option, "duplicate `async(...)`")
+                        }
+                        (Some(mode), None) => attrs.async_mode = Some((word.span(), mode)),
+                    }
+                }
+                _ => {
+                    rest.extend(option);
+                    rest.extend([TokenTree::Punct(proc_macro2::Punct::new(
+                        ',',
+                        proc_macro2::Spacing::Alone,
+                    ))]);
+                }
+            }
+        }
+        let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(rest) {
             Ok(metas) => metas,
             Err(err) => {
                 cx.syn_error(err);

@@ -2,10 +2,11 @@
 
 use crate::internals::attr::FastMode;
 use crate::internals::Ctxt;
-use crate::ir::{ArgKind, Op};
+use crate::ir::{ArgKind, Op, RetKind};
 
 /// Records every problem with the combination of arguments and options.
 pub fn check(cx: &Ctxt, op: &Op) {
+    check_async(cx, op);
     check_fast_required(cx, op);
     check_state_borrows(cx, op);
     check_buffer_borrows(cx, op);
@@ -117,5 +118,38 @@ fn check_state_borrows(cx: &Ctxt, op: &Op) {
         if let Some(arg) = second {
             cx.error_at(arg.span, "an op takes the scope at most once");
         }
+    }
+}
+
+/// An `async fn` op's future holds its arguments: each must outlive the call. Its result must
+/// too (it is made after the call).
+fn check_async(cx: &Ctxt, op: &Op) {
+    let Some(async_op) = &op.async_op else {
+        return;
+    };
+    if async_op.is_async_fn {
+        for arg in &op.args {
+            if let Some(instead) = arg.kind.owned_alternative() {
+                cx.error_at(
+                    arg.span,
+                    format!(
+                        "an `async fn` op holds its arguments across awaits, and this one lives \
+                         only during the call: take {instead}"
+                    ),
+                );
+            }
+        }
+    }
+    if op.ret.kind == RetKind::Local {
+        cx.error_at(
+            op.ret.span,
+            "an async op's result is made after the call, when its handles are gone: return a \
+             `v8::Global`",
+        );
+    } else if op.ret.borrows {
+        cx.error_at(
+            op.ret.span,
+            "an async op's result outlives its arguments: return an owned `String`",
+        );
     }
 }

@@ -658,3 +658,44 @@ impl ArgKind {
         }
     }
 }
+
+impl ArgKind {
+    /// For kinds that borrow what lives only during the call (and so cannot be held by an
+    /// `async fn` op's future): what to take instead. `None`: it outlives the call.
+    pub fn owned_alternative(self) -> Option<&'static str> {
+        match self {
+            ArgKind::Bool
+            | ArgKind::Number(_)
+            | ArgKind::Smi
+            | ArgKind::BigInt(_)
+            | ArgKind::String
+            | ArgKind::ByteString
+            | ArgKind::BufferCopy
+            | ArgKind::TypedCopy { .. }
+            | ArgKind::ArrayBufferCopy
+            | ArgKind::JsBuffer(_)
+            | ArgKind::Detached(_)
+            | ArgKind::Global(_)
+            | ArgKind::External { .. }
+            | ArgKind::FromV8
+            | ArgKind::OpStateRc => None,
+            ArgKind::Str | ArgKind::CowStr => Some("`#[string] String`"),
+            ArgKind::OneByte => Some("`ByteString`"),
+            ArgKind::Buffer { .. } | ArgKind::Typed { .. } | ArgKind::BufferPtr { .. } => {
+                Some("`#[buffer(copy)] Vec<T>`, or `#[buffer] JsBuffer` (no copy)")
+            }
+            ArgKind::ArrayBuffer { .. } => {
+                Some("`#[arraybuffer(copy)] Vec<u8>`, or `#[arraybuffer] JsBuffer` (no copy)")
+            }
+            ArgKind::AnyBuffer { .. } => Some("`#[anybuffer] JsBuffer`"),
+            ArgKind::Local { .. } => Some("`v8::Global<v8::T>`"),
+            ArgKind::OpStateRef | ArgKind::OpStateMut => {
+                Some("`Rc<RefCell<OpState>>`, and borrow it between awaits")
+            }
+            ArgKind::Scope | ArgKind::Isolate => Some(
+                "nothing of V8: do the V8 work in a `fn` that returns `impl Future` (the scope is \
+                 usable before the future starts)",
+            ),
+        }
+    }
+}

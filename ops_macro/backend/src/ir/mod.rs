@@ -22,8 +22,9 @@ use syn::spanned::Spanned;
 use syn::Type;
 
 use crate::internals::ast::{OpFn, Param};
+pub use crate::internals::attr::AsyncMode;
 use crate::internals::attr::{FastMode, OpAttrs};
-use crate::internals::classify::{classify_arg, classify_ret};
+use crate::internals::classify::{classify_arg, classify_ret, future_output};
 use crate::internals::Ctxt;
 
 /// A checked op, ready for code generation.
@@ -46,6 +47,21 @@ pub struct Op {
     pub stack_trace: bool,
     /// The function's generic parameters and where clause.
     pub generics: syn::Generics,
+    /// For an async op: how it runs. Its `ret` is then the future's output.
+    pub async_op: Option<AsyncOp>,
+}
+
+/// How an async op runs.
+#[derive(Clone, Copy, Debug)]
+pub struct AsyncOp {
+    /// When its future is first polled and its promise settled.
+    pub mode: AsyncMode,
+    /// `async fn` (its arguments live in the future) or `fn -> impl Future`.
+    pub is_async_fn: bool,
+    /// `fn -> Result<impl Future, E>`: `Err` throws during the call.
+    pub fallible_start: bool,
+    /// `async` or the return type, for error spans.
+    pub span: Span,
 }
 
 /// One argument.
@@ -129,7 +145,32 @@ impl Op {
             })
             .collect();
         let span = op_fn.ret.as_ref().map_or(op_fn.ident.span(), Spanned::span);
-        let ret = match classify_ret(op_fn.ret.as_ref(), &op_fn.ret_markers, span) {
+        // `fn -> impl Future<Output = T>` (or `Result` of one): an async op returning `T`.
+        let future = op_fn.ret.as_ref().and_then(future_output);
+        let async_op = match (op_fn.asyncness, future, attrs.async_mode) {
+            (Some(span), _, mode) => Some(AsyncOp {
+                mode: mode.map_or(AsyncMode::Eager, |(_, mode)| mode),
+                is_async_fn: true,
+                fallible_start: false,
+                span,
+            }),
+            (None, Some((fallible_start, _)), mode) => Some(AsyncOp {
+                mode: mode.map_or(AsyncMode::Eager, |(_, mode)| mode),
+                is_async_fn: false,
+                fallible_start,
+                span,
+            }),
+            (None, None, Some((mode_span, _))) => {
+                cx.error_at(mode_span, "`async(...)` applies to async ops: `async fn`, or a `fn` returning `impl Future`");
+                None
+            }
+            (None, None, None) => None,
+        };
+        let ret_ty = match future {
+            Some((_, output)) => Some(output),
+            None => op_fn.ret.as_ref(),
+        };
+        let ret = match classify_ret(ret_ty, &op_fn.ret_markers, span) {
             Ok(ret) => Some(ret),
             Err(err) => {
                 cx.syn_error(err);
@@ -158,6 +199,7 @@ impl Op {
             no_side_effects: attrs.no_side_effects,
             stack_trace: attrs.stack_trace,
             generics: op_fn.generics,
+            async_op,
         })
     }
 
@@ -171,6 +213,12 @@ impl Op {
     /// The first reason this op cannot have a fast path, with the span to blame; `None` if it
     /// can.
     pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
+        if let Some(async_op) = &self.async_op {
+            return Some((
+                async_op.span,
+                "an async op takes the slow path (its call makes a promise)",
+            ));
+        }
         let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
             _ => None,
@@ -232,6 +280,10 @@ impl Op {
         // A fallible op that can run JavaScript is called under a `TryCatch` (its `Err` must not
         // replace an exception JavaScript threw), which needs a scope.
         if self.ret.fallible && self.can_run_js() {
+            return V8Access::Scope;
+        }
+        // An async op makes its promise.
+        if self.async_op.is_some() {
             return V8Access::Scope;
         }
         needed.unwrap_or(V8Access::Nothing)

@@ -241,6 +241,8 @@ impl BigIntType {
 /// does the conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Marker {
+    /// `kind::Unit`: an async op's `()`.
+    Unit,
     /// `kind::Bool`.
     Bool,
     /// `kind::Number`.
@@ -271,6 +273,7 @@ impl Marker {
     /// The marker type's name in `runtime_core::__op::kind`.
     pub fn name(self) -> &'static str {
         match self {
+            Marker::Unit => "Unit",
             Marker::Bool => "Bool",
             Marker::Number => "Number",
             Marker::Smi => "Smi",

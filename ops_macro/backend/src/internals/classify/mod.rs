@@ -399,6 +399,36 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
     Ok(())
 }
 
+/// For `impl Future<Output = T>` and `Result<impl Future<Output = T>, E>`: whether it is the
+/// `Result` (its `Err` throws during the call), and `T`.
+pub fn future_output(ty: &Type) -> Option<(bool, &Type)> {
+    let (fallible, ty) = match unwrap_generic(ty, "Result") {
+        Some(inner) => (true, inner),
+        None => (false, ty),
+    };
+    let Type::ImplTrait(impl_trait) = ty else {
+        return None;
+    };
+    impl_trait.bounds.iter().find_map(|bound| {
+        let syn::TypeParamBound::Trait(bound) = bound else {
+            return None;
+        };
+        let last = bound.path.segments.last()?;
+        if last.ident != "Future" {
+            return None;
+        }
+        let PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        args.args.iter().find_map(|arg| match arg {
+            GenericArgument::AssocType(assoc) if assoc.ident == "Output" => {
+                Some((fallible, &assoc.ty))
+            }
+            _ => None,
+        })
+    })
+}
+
 /// Classifies `Result<Option<T>, E>`, `Option<T>` and `T` return types.
 pub fn classify_ret(ty: Option<&Type>, markers: &Markers, span: Span) -> Result<Ret, syn::Error> {
     let fallible_inner = ty.and_then(|ty| unwrap_generic(ty, "Result"));

@@ -1,0 +1,212 @@
+//! Async ops: the call makes a promise and starts the op's future; the future is polled
+//! during the call (eager, deferred) or first by the event loop (lazy), and its outcome
+//! settles the promise through the result's [`IntoValue`] impl.
+
+use std::any::Any;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::event_loop::PendingOp;
+use crate::ops::OpCtx;
+use crate::OpError;
+
+use super::call::{new_error, op_error_value, panic_message};
+use super::kinds::IntoValue;
+use super::{SlowCall, Thrown};
+
+/// When an async op's future is first polled and its promise settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncMode {
+    /// Polled during the call; a ready outcome settles the promise before the call returns
+    /// (no event-loop round trip). The default: best for ops that often finish at once.
+    Eager,
+    /// First polled by the event loop (`#[op(async(lazy))]`): for ops that never finish at
+    /// once, saving a useless poll.
+    Lazy,
+    /// Polled during the call, but settled on the next turn of the event loop
+    /// (`#[op(async(deferred))]`): the caller's code after the call runs first, as if the op
+    /// were truly asynchronous.
+    Deferred,
+}
+
+/// What an async op's output settles its promise with: the macro maps `Result`, `Option` and
+/// `()` outputs to this.
+pub enum Settlement<T> {
+    /// Resolved with the value, made by `T`'s `IntoValue`.
+    Value(T),
+    /// Resolved with `undefined`.
+    Undefined,
+    /// Resolved with `null` (`None`).
+    Null,
+    /// Rejected with the error (`Err`).
+    Error(OpError),
+}
+
+/// One async op: its future, how its output becomes a settlement, and its promise.
+struct OpFuture<F, S, T, K> {
+    /// Structurally pinned: the only field polled in place.
+    future: F,
+    settle: Option<S>,
+    outcome: Option<Settlement<T>>,
+    resolver: Option<v8::Global<v8::PromiseResolver>>,
+    /// The op's context, which outlives every pending op (`Runtime` drops them first).
+    op_ctx: *const OpCtx,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<F, S, T, K> OpFuture<F, S, T, K>
+where
+    F: Future,
+    S: FnOnce(F::Output) -> Settlement<T>,
+    T: IntoValue<K>,
+{
+    fn op_ctx(&self) -> &OpCtx {
+        // SAFETY: see the field.
+        unsafe { &*self.op_ctx }
+    }
+
+    /// Settles `resolver` with the outcome; a panic in the conversion rejects.
+    fn settle_with(
+        self: Pin<&mut Self>,
+        scope: &mut v8::PinScope<'_, '_>,
+        resolver: v8::Local<'_, v8::PromiseResolver>,
+    ) {
+        // SAFETY: `outcome` is not structurally pinned.
+        let this = unsafe { self.get_unchecked_mut() };
+        let decl = this.op_ctx().decl;
+        let outcome = this.outcome.take().unwrap_or(Settlement::Undefined);
+        v8::tc_scope!(let try_catch, scope);
+        // The op's own `Err` rejects as a sync op throws it; a conversion's error is prefixed
+        // with the op's name, as a sync op's return throws it.
+        let value = catch_unwind(AssertUnwindSafe(|| match outcome {
+            Settlement::Value(value) => value.into_value(try_catch).map_err(|error| (error, true)),
+            Settlement::Undefined => Ok(v8::undefined(try_catch).into()),
+            Settlement::Null => Ok(v8::null(try_catch).into()),
+            Settlement::Error(error) => Err((error, false)),
+        }));
+        // JavaScript that a conversion ran (a `ToV8` getter) and that threw: that exception.
+        if let Some(exception) = try_catch.exception() {
+            try_catch.reset();
+            resolver.reject(try_catch, exception);
+            return;
+        }
+        match value {
+            Ok(Ok(value)) => {
+                resolver.resolve(try_catch, value);
+            }
+            Ok(Err((error, prefixed))) => {
+                let prefix = prefixed.then_some(decl.name);
+                let error = op_error_value(try_catch, &error, prefix);
+                resolver.reject(try_catch, error);
+            }
+            Err(payload) => {
+                let error = panic_value(try_catch, decl, &*payload);
+                resolver.reject(try_catch, error);
+            }
+        }
+    }
+}
+
+fn panic_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    decl: &crate::OpDecl,
+    payload: &(dyn Any + Send),
+) -> v8::Local<'s, v8::Value> {
+    new_error(scope, "Error", &panic_message(decl, payload))
+}
+
+impl<F, S, T, K> PendingOp for OpFuture<F, S, T, K>
+where
+    F: Future,
+    S: FnOnce(F::Output) -> Settlement<T>,
+    T: IntoValue<K>,
+{
+    fn poll_op(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.outcome.is_some() {
+            return Poll::Ready(());
+        }
+        // SAFETY: `future` is structurally pinned (never moved out of a pinned `OpFuture`);
+        // the other fields are not.
+        let this = unsafe { self.get_unchecked_mut() };
+        let decl = this.op_ctx().decl;
+        // SAFETY: as above.
+        let future = unsafe { Pin::new_unchecked(&mut this.future) };
+        let polled = catch_unwind(AssertUnwindSafe(|| future.poll(cx)));
+        let outcome = match polled {
+            Ok(Poll::Pending) => return Poll::Pending,
+            Ok(Poll::Ready(output)) => {
+                let settle = this.settle.take().expect("an op's future finishes once");
+                settle(output)
+            }
+            Err(payload) => Settlement::Error(OpError::generic(panic_message(decl, &*payload))),
+        };
+        this.outcome = Some(outcome);
+        Poll::Ready(())
+    }
+
+    fn settle(mut self: Pin<&mut Self>, scope: &mut v8::PinScope<'_, '_>) {
+        // SAFETY: `resolver` is not structurally pinned.
+        let resolver = unsafe { self.as_mut().get_unchecked_mut() }.resolver.take();
+        if let Some(resolver) = resolver {
+            let resolver = v8::Local::new(scope, &resolver);
+            self.settle_with(scope, resolver);
+        }
+    }
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// Starts an async op: makes its promise (the call's return value) and runs `future` as
+    /// `mode` says; `settle` maps its output to how the promise settles.
+    #[inline(always)]
+    pub fn start_async<K, T, F, S>(
+        &mut self,
+        mode: AsyncMode,
+        future: F,
+        settle: S,
+    ) -> Result<(), Thrown>
+    where
+        K: 'static,
+        T: IntoValue<K> + 'static,
+        F: Future + 'static,
+        S: FnOnce(F::Output) -> Settlement<T> + 'static,
+    {
+        let op_ctx: &'s OpCtx = self.op_ctx();
+        let scope = self.scope();
+        // `None` only while execution is terminating.
+        let resolver = v8::PromiseResolver::new(scope).ok_or(Thrown(()))?;
+        let promise = resolver.get_promise(scope);
+        self.rv().set(promise.into());
+        let mut op = Box::pin(OpFuture::<F, S, T, K> {
+            future,
+            settle: Some(settle),
+            outcome: None,
+            resolver: None,
+            op_ctx,
+            kind: PhantomData,
+        });
+        let event_loop = &op_ctx.event_loop;
+        let ready = mode != AsyncMode::Lazy && {
+            let waker = event_loop.waker();
+            op.as_mut()
+                .poll_op(&mut Context::from_waker(&waker))
+                .is_ready()
+        };
+        let scope = self.scope();
+        if ready && mode == AsyncMode::Eager {
+            op.as_mut().settle_with(scope, resolver);
+            return Ok(());
+        }
+        // SAFETY: `resolver` is not structurally pinned.
+        unsafe { op.as_mut().get_unchecked_mut() }.resolver =
+            Some(v8::Global::new(scope, resolver));
+        if ready {
+            event_loop.push_ready(op);
+        } else {
+            event_loop.push_pending(op);
+        }
+        Ok(())
+    }
+}

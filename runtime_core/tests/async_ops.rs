@@ -1,0 +1,264 @@
+//! Async ops on real V8 and real tokio: promises, the three modes, the event loop's order and
+//! batching, errors and panics, 10^5 pending ops, the state across awaits, and dropping a
+//! runtime with ops pending.
+
+// The testdata files hold ops that other tests register.
+#![allow(dead_code)]
+
+mod common;
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{counting_runtime, DESCRIBE_JS};
+use runtime_core::{op, Extension, JsBuffer, OpError, OpState, Runtime};
+
+type ResourceId = u16;
+
+static DROPS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts the drops of `op_forever`'s futures.
+struct DropCounter;
+
+impl Drop for DropCounter {
+    fn drop(&mut self) {
+        DROPS.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+include!("../../testdata/ops/async_ops.rs");
+
+/// A sync op that borrows the state mutably, to run while async ops hold its handle.
+#[op(fast)]
+fn op_state_bump(state: &mut OpState) -> i32 {
+    let value = state.borrow_mut::<i32>();
+    *value += 1;
+    *value
+}
+
+fn runtime() -> Runtime {
+    let extension = Extension::new("async")
+        .ops(&[
+            op_async::DECL,
+            op_async_arg_return::DECL,
+            op_async_result::DECL,
+            op_async_lazy::DECL,
+            op_async_deferred::DECL,
+            op_async_opstate::DECL,
+            op_async_impl_use::DECL,
+            op_async_result_impl::DECL,
+            op_async_smi::DECL,
+            op_async_v8_buffer::DECL,
+            op_sleep_echo::DECL,
+            op_yield::DECL,
+            op_async_panic::DECL,
+            op_forever::DECL,
+            op_async_len::DECL,
+            op_state_bump::DECL,
+        ])
+        .state(|state| {
+            state.put(41i32);
+        });
+    let mut runtime = counting_runtime(vec![extension]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    runtime
+}
+
+/// Runs `f` inside a tokio current-thread runtime with timers.
+fn tokio<F: Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
+        .block_on(f)
+}
+
+/// Runs `script` (whose completion value is a promise, or anything), drives the event loop
+/// until it settles, and describes the outcome.
+fn settle(runtime: &mut Runtime, script: &str) -> String {
+    tokio(async {
+        let value = runtime.execute_script("settle.js", script).unwrap();
+        match runtime.resolve(value).await {
+            Ok(value) => runtime.with_scope(|scope| {
+                let value = runtime_core::v8::Local::new(scope, value);
+                value.to_rust_string_lossy(scope)
+            }),
+            Err(error) => format!("rejects {}: {}", error.class_name, error.message),
+        }
+    })
+}
+
+#[test]
+fn values_and_errors_settle_as_sync_ops_return_and_throw() {
+    let mut rt = runtime();
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_arg_return(5).then(describe)"),
+        "number 5"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async().then(describe)"),
+        "undefined undefined"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_result(7).then(describe)"),
+        "number 7"
+    );
+    assert_eq!(
+        settle(
+            &mut rt,
+            "ops.op_async_result(-1).catch(e => e.name + ': ' + e.message + ' ' + e.code)"
+        ),
+        "Error: no such x NotFound"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_impl_use(3).then(describe)"),
+        "number 3"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_result_impl(4).then(describe)"),
+        "number 4"
+    );
+    // The call itself failing throws, as a sync op's `Err` does; argument errors too.
+    assert_eq!(
+        settle(&mut rt, "attempt(() => ops.op_async_result_impl(-4))"),
+        "throws RangeError: x must not be negative"
+    );
+    assert_eq!(
+        settle(&mut rt, "attempt(() => ops.op_async_arg_return('x'))"),
+        "throws TypeError: op_async_arg_return: argument 1 (x) must be a number (i32), received a string"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_smi(65535 + 3).then(describe)"),
+        "number 2"
+    );
+    assert_eq!(
+        settle(&mut rt, "ops.op_async_len('héllo').then(describe)"),
+        "bigint 6n"
+    );
+    let buffer = "(async () => { const a = new Uint8Array([1, 2]); const b = await ops.op_async_v8_buffer(a); \
+                  b[0] = 9; return a.join(); })()";
+    assert_eq!(settle(&mut rt, buffer), "9,2");
+    // A panic rejects with the op's name.
+    assert_eq!(
+        settle(
+            &mut rt,
+            "ops.op_async_panic().catch(e => e.name + ': ' + e.message)"
+        ),
+        "Error: op_async_panic panicked: async boom"
+    );
+}
+
+#[test]
+fn eager_lazy_and_deferred_settle_in_their_order() {
+    let mut rt = runtime();
+    let order = settle(
+        &mut rt,
+        "(async () => {
+           const log = [];
+           const all = [
+             ops.op_async_lazy().then(() => log.push('lazy')),
+             ops.op_async_deferred().then(() => log.push('deferred')),
+             ops.op_async_arg_return(1).then(() => log.push('eager')),
+           ];
+           Promise.resolve().then(() => log.push('microtask'));
+           await Promise.all(all);
+           return log.join();
+         })()",
+    );
+    // The eager op's promise is settled when the call returns: its handler runs with the
+    // microtasks of the script. The deferred and the lazy ones wait for the loop's first turn,
+    // which settles the deferred one (done at its call) before it polls the lazy one.
+    assert_eq!(order, "eager,microtask,deferred,lazy");
+}
+
+#[test]
+fn completion_order_and_tokio_timers() {
+    let mut rt = runtime();
+    let order = settle(
+        &mut rt,
+        "(async () => {
+           const log = [];
+           await Promise.all([
+             ops.op_sleep_echo(40, 'slow').then(t => log.push(t)),
+             ops.op_sleep_echo(1, 'fast').then(t => log.push(t)),
+             ops.op_sleep_echo(20, 'middle').then(t => log.push(t)),
+           ]);
+           return log.join();
+         })()",
+    );
+    assert_eq!(order, "fast,middle,slow");
+}
+
+#[test]
+fn a_hundred_thousand_pending_ops() {
+    let mut rt = runtime();
+    let count = settle(
+        &mut rt,
+        "(async () => {
+           const pending = [];
+           for (let i = 0; i < 100000; i++) pending.push(ops.op_yield());
+           return (await Promise.all(pending)).length;
+         })()",
+    );
+    assert_eq!(count, "100000");
+}
+
+#[test]
+fn the_state_across_awaits() {
+    let mut rt = runtime();
+    let values = settle(
+        &mut rt,
+        "(async () => {
+           const held = ops.op_async_opstate();
+           const bumped = ops.op_state_bump();
+           return bumped + ',' + await held;
+         })()",
+    );
+    assert_eq!(values, "42,42");
+}
+
+#[test]
+fn unhandled_rejections_end_the_loop_with_their_error() {
+    let mut rt = runtime();
+    let error = tokio(async {
+        rt.execute_script("reject.js", "ops.op_async_result(-1); 1")
+            .unwrap();
+        rt.run_event_loop().await.unwrap_err()
+    });
+    assert_eq!(
+        (error.class_name.as_str(), error.message.as_str()),
+        ("Error", "no such x")
+    );
+    // A handler added in time is a handled rejection.
+    let done = tokio(async {
+        rt.execute_script(
+            "handled.js",
+            "globalThis.p = ops.op_async_result(-1); p.catch(() => {}); 1",
+        )
+        .unwrap();
+        rt.run_event_loop().await
+    });
+    assert!(done.is_ok(), "{done:?}");
+}
+
+#[test]
+fn dropping_a_runtime_drops_its_pending_ops() {
+    let before = DROPS.load(Ordering::SeqCst);
+    {
+        let mut rt = runtime();
+        tokio(async {
+            rt.execute_script(
+                "forever.js",
+                "for (let i = 0; i < 3; i++) ops.op_forever();",
+            )
+            .unwrap();
+            // One turn: the ops stay pending.
+            let turn =
+                std::future::poll_fn(|cx| std::task::Poll::Ready(rt.poll_event_loop(cx))).await;
+            assert!(turn.is_pending());
+        });
+    }
+    assert_eq!(DROPS.load(Ordering::SeqCst) - before, 3);
+}
