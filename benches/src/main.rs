@@ -16,6 +16,7 @@
 //!
 //! Run it with `cargo xtask bench-ops` (release build, output in `target/bench-ops/`).
 
+mod async_benches;
 mod ops;
 mod report;
 
@@ -228,19 +229,23 @@ fn bench_source(bench: &Bench, count: u32) -> String {
 struct Options {
     filter: Option<String>,
     quick: bool,
+    /// `--async`: deno's `ops_async` suite instead of `ops_sync`.
+    async_suite: bool,
     save_baseline: Option<String>,
     baseline: Option<String>,
     reference: Option<PathBuf>,
     out_dir: PathBuf,
 }
 
-const USAGE: &str = "usage: bench-ops [--filter <substring>] [--quick] [--save-baseline <name>] \
+const USAGE: &str =
+    "usage: bench-ops [--async] [--filter <substring>] [--quick] [--save-baseline <name>] \
                      [--baseline <name>] [--reference <results.json>] [--out-dir <dir>]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
         filter: None,
         quick: false,
+        async_suite: false,
         save_baseline: None,
         baseline: None,
         reference: None,
@@ -255,6 +260,7 @@ fn parse_options() -> Result<Options, String> {
         match arg.as_str() {
             "--filter" => options.filter = Some(value("--filter")?),
             "--quick" => options.quick = true,
+            "--async" => options.async_suite = true,
             "--save-baseline" => options.save_baseline = Some(value("--save-baseline")?),
             "--baseline" => options.baseline = Some(value("--baseline")?),
             "--reference" => options.reference = Some(PathBuf::from(value("--reference")?)),
@@ -268,10 +274,10 @@ fn parse_options() -> Result<Options, String> {
 }
 
 /// How long to measure: the full run aims at stable medians, `--quick` only at running.
-struct Plan {
-    samples: usize,
-    sample_time: Duration,
-    count_divisor: u32,
+pub struct Plan {
+    pub samples: usize,
+    pub sample_time: Duration,
+    pub count_divisor: u32,
 }
 
 fn main() {
@@ -304,16 +310,23 @@ fn main() {
     runtime_core::set_v8_flags(&["--allow-natives-syntax"])
         .expect("flags before the first runtime");
 
-    let selected: Vec<&Bench> = BENCHES
-        .iter()
-        .filter(|bench| {
-            options
-                .filter
-                .as_deref()
-                .is_none_or(|filter| bench.name.contains(filter))
-        })
-        .collect();
-    if selected.is_empty() {
+    let wanted = |name: &str| {
+        options
+            .filter
+            .as_deref()
+            .is_none_or(|filter| name.contains(filter))
+    };
+    let (selected, selected_async): (Vec<&Bench>, Vec<&async_benches::AsyncBench>) =
+        if options.async_suite {
+            let benches = async_benches::BENCHES.iter().filter(|b| wanted(b.name));
+            (Vec::new(), benches.collect())
+        } else {
+            (
+                BENCHES.iter().filter(|b| wanted(b.name)).collect(),
+                Vec::new(),
+            )
+        };
+    if selected.is_empty() && selected_async.is_empty() {
         eprintln!("no bench matches the filter");
         std::process::exit(2);
     }
@@ -335,9 +348,27 @@ fn main() {
         eprintln!("{:>10.2} ns/call", result.ns_per_call);
         results.push(result);
     }
+    for (index, bench) in selected_async.iter().enumerate() {
+        eprint!(
+            "[{}/{}] {:<38}",
+            index + 1,
+            selected_async.len(),
+            bench.name
+        );
+        let count = (COUNT / plan.count_divisor).max(1);
+        let result = async_benches::run_bench(bench, count, &plan);
+        eprintln!("{:>10.2} ns/call", result.ns_per_call);
+        results.push(result);
+    }
 
     let results = Results {
-        mode: if options.quick { "quick" } else { "full" }.to_owned(),
+        mode: match (options.quick, options.async_suite) {
+            (false, false) => "full",
+            (true, false) => "quick",
+            (false, true) => "async full",
+            (true, true) => "async quick",
+        }
+        .to_owned(),
         commit: report::git_commit(),
         date: report::utc_now(),
         v8: v8::V8::get_version().to_owned(),
@@ -349,7 +380,7 @@ fn main() {
             .out_dir
             .join("baselines")
             .join(format!("{name}.json")),
-        None => options.out_dir.join("results.json"),
+        None => options.out_dir.join(results_file(options.async_suite)),
     };
     let previous = Results::load(&previous_path);
     if options.baseline.is_some() && previous.is_none() {
@@ -373,9 +404,13 @@ fn main() {
     );
 
     std::fs::create_dir_all(&options.out_dir).expect("create the output directory");
-    results.save(&options.out_dir.join("results.json"));
+    results.save(&options.out_dir.join(results_file(options.async_suite)));
     std::fs::write(
-        options.out_dir.join("report.svg"),
+        options.out_dir.join(if options.async_suite {
+            "report-async.svg"
+        } else {
+            "report.svg"
+        }),
         report::svg(&results, reference.as_ref()),
     )
     .expect("write report.svg");
@@ -385,9 +420,19 @@ fn main() {
         results.save(&dir.join(format!("{name}.json")));
     }
     eprintln!(
-        "wrote {}/results.json and report.svg",
-        options.out_dir.display()
+        "wrote {}/{}",
+        options.out_dir.display(),
+        results_file(options.async_suite)
     );
+}
+
+/// Where a suite's results go.
+fn results_file(async_suite: bool) -> &'static str {
+    if async_suite {
+        "results-async.json"
+    } else {
+        "results.json"
+    }
 }
 
 /// A runtime with the bench ops and the floors; as deno's bench runtime, a (do-nothing)
