@@ -6,25 +6,122 @@
 //! driven inside a tokio runtime (a current-thread one: the op futures are `!Send` and are
 //! polled here, on the isolate's thread).
 
+use std::alloc::Layout;
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
+use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use crate::{JsError, Runtime};
 
-/// An async op after its call: its future and the promise it settles.
+/// An async op after its call: its future and the resolver of its promise.
 pub(crate) trait PendingOp {
     /// Polls the op's future; `Ready` once its outcome is known.
     fn poll_op(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()>;
-    /// Settles the op's promise with its outcome (the future is done).
-    fn settle(self: Pin<&mut Self>, scope: &mut v8::PinScope<'_, '_>);
+    /// The outcome (the future is done): `Ok` resolves, `Err` rejects. Making it may run
+    /// JavaScript (a `ToV8` conversion), which may throw.
+    fn take_outcome<'s>(
+        self: Pin<&mut Self>,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, v8::Local<'s, v8::Value>>;
+    /// Keeps the resolver of its promise (when it goes pending).
+    fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>);
+    /// The resolver of its promise, to settle it.
+    fn take_resolver(self: Pin<&mut Self>) -> Option<v8::Global<v8::PromiseResolver>>;
 }
 
-/// A boxed pending op.
-pub(crate) type BoxedOp = Pin<Box<dyn PendingOp>>;
+/// A pending op in memory of the loop's pool: placed once, never moved until dropped (so it
+/// is pinned), its memory then kept for the next op of the same layout. An op that completes
+/// during its call, and every op once the pool holds memory of its layout, costs no
+/// allocation.
+pub(crate) struct BoxedOp {
+    op: NonNull<dyn PendingOp>,
+    layout: Layout,
+    /// The loop whose pool the memory returns to; it outlives its ops (`Runtime` drops them
+    /// first).
+    pool: *const OpPool,
+}
+
+impl BoxedOp {
+    /// The op, pinned.
+    pub(crate) fn as_mut(&mut self) -> Pin<&mut dyn PendingOp> {
+        // SAFETY: the op lives in memory owned by `self` and never moves before `drop`.
+        unsafe { Pin::new_unchecked(self.op.as_mut()) }
+    }
+}
+
+impl Drop for BoxedOp {
+    fn drop(&mut self) {
+        // SAFETY: `op` was written in `OpPool::place` and is dropped once, here; its memory then
+        // goes back to the pool, which outlives it.
+        unsafe {
+            std::ptr::drop_in_place(self.op.as_ptr());
+            (*self.pool).give(self.layout, self.op.cast());
+        }
+    }
+}
+
+/// Memory for pending ops, kept by layout.
+#[derive(Default)]
+pub(crate) struct OpPool {
+    free: RefCell<Vec<(Layout, NonNull<u8>)>>,
+}
+
+/// How many blocks the pool keeps (10^5 ops pending at once give most of theirs back).
+const POOL_LIMIT: usize = 256;
+
+impl OpPool {
+    /// Places `op` in pooled memory.
+    pub(crate) fn place<T: PendingOp + 'static>(&self, op: T) -> BoxedOp {
+        let layout = Layout::new::<T>();
+        let reused = {
+            let mut free = self.free.borrow_mut();
+            free.iter()
+                .rposition(|(kept, _)| *kept == layout)
+                .map(|index| free.swap_remove(index).1)
+        };
+        let memory = match reused {
+            Some(memory) => memory,
+            None if layout.size() == 0 => NonNull::<T>::dangling().cast(),
+            // SAFETY: a non-zero size.
+            None => NonNull::new(unsafe { std::alloc::alloc(layout) })
+                .unwrap_or_else(|| std::alloc::handle_alloc_error(layout)),
+        };
+        let typed = memory.cast::<T>();
+        // SAFETY: memory of `T`'s layout, unused.
+        unsafe { typed.as_ptr().write(op) };
+        BoxedOp {
+            op: typed,
+            layout,
+            pool: self,
+        }
+    }
+
+    fn give(&self, layout: Layout, memory: NonNull<u8>) {
+        if layout.size() == 0 {
+            return;
+        }
+        let mut free = self.free.borrow_mut();
+        if free.len() < POOL_LIMIT {
+            free.push((layout, memory));
+        } else {
+            // SAFETY: allocated in `place` with this layout.
+            unsafe { std::alloc::dealloc(memory.as_ptr(), layout) };
+        }
+    }
+}
+
+impl Drop for OpPool {
+    fn drop(&mut self) {
+        for (layout, memory) in self.free.get_mut().drain(..) {
+            // SAFETY: allocated in `place` with this layout, no longer in use.
+            unsafe { std::alloc::dealloc(memory.as_ptr(), layout) };
+        }
+    }
+}
 
 /// A pending op as a future that yields itself when done, to be settled.
 struct Running(Option<BoxedOp>);
@@ -54,6 +151,8 @@ pub(crate) struct EventLoop {
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
     unhandled: RefCell<Vec<(v8::Global<v8::Promise>, v8::Global<v8::Value>)>>,
+    /// Memory for ops. Declared last: dropped after every op above has given its back.
+    pub(crate) pool: OpPool,
 }
 
 impl EventLoop {
@@ -113,15 +212,36 @@ impl EventLoop {
             }
             // Settling runs JavaScript (then-callbacks run at the checkpoint), which may start
             // more ops: nothing of the loop is borrowed meanwhile.
-            for op in batch.iter_mut() {
-                op.as_mut().settle(scope);
-            }
+            self.settle(scope, &mut batch);
             batch.clear();
             *self.batch.borrow_mut() = batch;
             scope.perform_microtask_checkpoint();
             self.check_unhandled(scope)?;
         }
         self.check_unhandled(scope)
+    }
+
+    /// Settles a batch under one `TryCatch` (a conversion that runs JavaScript may throw:
+    /// that op rejects with the exception).
+    fn settle(&self, scope: &mut v8::PinScope<'_, '_>, batch: &mut [BoxedOp]) {
+        v8::tc_scope!(let try_catch, scope);
+        for op in batch.iter_mut() {
+            let Some(resolver) = op.as_mut().take_resolver() else {
+                continue;
+            };
+            let resolver = v8::Local::new(try_catch, &resolver);
+            let outcome = op.as_mut().take_outcome(try_catch);
+            let outcome = match try_catch.exception() {
+                Some(exception) => Err(exception),
+                None => outcome,
+            };
+            try_catch.reset();
+            // `None` only while terminating: nothing more to do then.
+            let _ = match outcome {
+                Ok(value) => resolver.resolve(try_catch, value),
+                Err(error) => resolver.reject(try_catch, error),
+            };
+        }
     }
 
     /// The first promise rejected with no handler, as an error.

@@ -46,6 +46,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc_counter;
+mod async_js;
 mod buffer;
 pub mod convert;
 mod error;

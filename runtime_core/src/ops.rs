@@ -52,6 +52,8 @@ pub struct OpFlags {
     /// `#[op(stack_trace)]`: with `RuntimeOptions::op_stack_trace_callback` set, each call's
     /// JavaScript stack is captured and handed to it.
     pub stack_trace: bool,
+    /// An async op: installed behind a JavaScript wrapper that makes its promise.
+    pub async_op: bool,
 }
 
 impl OpFlags {
@@ -60,6 +62,7 @@ impl OpFlags {
         Self {
             no_side_effects: false,
             stack_trace: false,
+            async_op: false,
         }
     }
 }

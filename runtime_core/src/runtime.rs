@@ -167,8 +167,9 @@ impl Runtime {
             let context = v8::Context::new(scope, Default::default());
             let scope = &mut v8::ContextScope::new(scope, context);
             let ops_object = v8::Object::new(scope);
+            let wrap = crate::async_js::install(scope);
             for op_ctx in op_ctxs.iter() {
-                install_op(scope, ops_object, op_ctx);
+                install_op(scope, ops_object, op_ctx, wrap);
             }
             let key = v8::String::new(scope, options.ops_object_name)
                 .expect("ops object name fits in a V8 string");
@@ -298,6 +299,7 @@ fn install_op<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     ops_object: v8::Local<'s, v8::Object>,
     op_ctx: &OpCtx,
+    async_wrap: v8::Local<'s, v8::Function>,
 ) {
     let decl = op_ctx.decl;
     // The op context lives in `Runtime::op_ctxs`, which outlives the isolate.
@@ -340,12 +342,21 @@ fn install_op<'s>(
         .get_function(scope)
         .expect("instantiating an op function template cannot throw");
     function.set_name(name);
+    // An async op is called through its JavaScript wrapper, which makes its promise.
+    let function: v8::Local<v8::Value> = if decl.flags.async_op {
+        let receiver = v8::undefined(scope).into();
+        async_wrap
+            .call(scope, receiver, &[function.into()])
+            .expect("wrapping a function cannot throw")
+    } else {
+        function.into()
+    };
     ops_object
-        .set(scope, name.into(), function.into())
+        .set(scope, name.into(), function)
         .expect("defining an op on a plain object cannot throw");
 }
 
-fn run_script<'s>(
+pub(crate) fn run_script<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     name: &str,
     source: &str,

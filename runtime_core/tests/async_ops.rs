@@ -120,14 +120,24 @@ fn values_and_errors_settle_as_sync_ops_return_and_throw() {
         settle(&mut rt, "ops.op_async_result_impl(4).then(describe)"),
         "number 4"
     );
-    // The call itself failing throws, as a sync op's `Err` does; argument errors too.
+    // An async op never throws: the call itself failing rejects, argument errors too (with
+    // the errors a sync op would throw).
+    let reason = ".catch(e => 'rejects ' + e.name + ': ' + e.message)";
     assert_eq!(
-        settle(&mut rt, "attempt(() => ops.op_async_result_impl(-4))"),
-        "throws RangeError: x must not be negative"
+        settle(&mut rt, &format!("ops.op_async_result_impl(-4){reason}")),
+        "rejects RangeError: x must not be negative"
     );
     assert_eq!(
-        settle(&mut rt, "attempt(() => ops.op_async_arg_return('x'))"),
-        "throws TypeError: op_async_arg_return: argument 1 (x) must be a number (i32), received a string"
+        settle(&mut rt, &format!("ops.op_async_arg_return('x'){reason}")),
+        "rejects TypeError: op_async_arg_return: argument 1 (x) must be a number (i32), received a string"
+    );
+    // The JavaScript function is the wrapper: the op's name and arity.
+    assert_eq!(
+        settle(
+            &mut rt,
+            "ops.op_async_arg_return.name + '/' + ops.op_async_arg_return.length"
+        ),
+        "op_async_arg_return/1"
     );
     assert_eq!(
         settle(&mut rt, "ops.op_async_smi(65535 + 3).then(describe)"),

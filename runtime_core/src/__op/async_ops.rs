@@ -57,56 +57,34 @@ struct OpFuture<F, S, T, K> {
     kind: PhantomData<fn() -> K>,
 }
 
-impl<F, S, T, K> OpFuture<F, S, T, K>
-where
-    F: Future,
-    S: FnOnce(F::Output) -> Settlement<T>,
-    T: IntoValue<K>,
-{
+impl<F, S, T, K> OpFuture<F, S, T, K> {
     fn op_ctx(&self) -> &OpCtx {
         // SAFETY: see the field.
         unsafe { &*self.op_ctx }
     }
+}
 
-    /// Settles `resolver` with the outcome; a panic in the conversion rejects.
-    fn settle_with(
-        self: Pin<&mut Self>,
-        scope: &mut v8::PinScope<'_, '_>,
-        resolver: v8::Local<'_, v8::PromiseResolver>,
-    ) {
-        // SAFETY: `outcome` is not structurally pinned.
-        let this = unsafe { self.get_unchecked_mut() };
-        let decl = this.op_ctx().decl;
-        let outcome = this.outcome.take().unwrap_or(Settlement::Undefined);
-        v8::tc_scope!(let try_catch, scope);
-        // The op's own `Err` rejects as a sync op throws it; a conversion's error is prefixed
-        // with the op's name, as a sync op's return throws it.
-        let value = catch_unwind(AssertUnwindSafe(|| match outcome {
-            Settlement::Value(value) => value.into_value(try_catch).map_err(|error| (error, true)),
-            Settlement::Undefined => Ok(v8::undefined(try_catch).into()),
-            Settlement::Null => Ok(v8::null(try_catch).into()),
-            Settlement::Error(error) => Err((error, false)),
-        }));
-        // JavaScript that a conversion ran (a `ToV8` getter) and that threw: that exception.
-        if let Some(exception) = try_catch.exception() {
-            try_catch.reset();
-            resolver.reject(try_catch, exception);
-            return;
+/// What the promise settles with: `Ok` resolves, `Err` rejects. The op's own `Err` is the
+/// error a sync op throws; a conversion's error is prefixed with the op's name, as a sync op's
+/// return throws it; a panic names the op.
+fn outcome_value<'s, T: IntoValue<K>, K>(
+    scope: &mut v8::PinScope<'s, '_>,
+    decl: &crate::OpDecl,
+    outcome: Settlement<T>,
+) -> Result<v8::Local<'s, v8::Value>, v8::Local<'s, v8::Value>> {
+    let value = catch_unwind(AssertUnwindSafe(|| match outcome {
+        Settlement::Value(value) => value.into_value(scope).map_err(|error| (error, true)),
+        Settlement::Undefined => Ok(v8::undefined(scope).into()),
+        Settlement::Null => Ok(v8::null(scope).into()),
+        Settlement::Error(error) => Err((error, false)),
+    }));
+    match value {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err((error, prefixed))) => {
+            let prefix = prefixed.then_some(decl.name);
+            Err(op_error_value(scope, &error, prefix))
         }
-        match value {
-            Ok(Ok(value)) => {
-                resolver.resolve(try_catch, value);
-            }
-            Ok(Err((error, prefixed))) => {
-                let prefix = prefixed.then_some(decl.name);
-                let error = op_error_value(try_catch, &error, prefix);
-                resolver.reject(try_catch, error);
-            }
-            Err(payload) => {
-                let error = panic_value(try_catch, decl, &*payload);
-                resolver.reject(try_catch, error);
-            }
-        }
+        Err(payload) => Err(panic_value(scope, decl, &*payload)),
     }
 }
 
@@ -147,19 +125,33 @@ where
         Poll::Ready(())
     }
 
-    fn settle(mut self: Pin<&mut Self>, scope: &mut v8::PinScope<'_, '_>) {
+    fn take_outcome<'s>(
+        self: Pin<&mut Self>,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, v8::Local<'s, v8::Value>> {
+        // SAFETY: `outcome` is not structurally pinned.
+        let this = unsafe { self.get_unchecked_mut() };
+        let decl = this.op_ctx().decl;
+        let outcome = this.outcome.take().unwrap_or(Settlement::Undefined);
+        outcome_value(scope, decl, outcome)
+    }
+
+    fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>) {
         // SAFETY: `resolver` is not structurally pinned.
-        let resolver = unsafe { self.as_mut().get_unchecked_mut() }.resolver.take();
-        if let Some(resolver) = resolver {
-            let resolver = v8::Local::new(scope, &resolver);
-            self.settle_with(scope, resolver);
-        }
+        unsafe { self.get_unchecked_mut() }.resolver = Some(resolver);
+    }
+
+    fn take_resolver(self: Pin<&mut Self>) -> Option<v8::Global<v8::PromiseResolver>> {
+        // SAFETY: as above.
+        unsafe { self.get_unchecked_mut() }.resolver.take()
     }
 }
 
 impl<'a, 's> SlowCall<'a, 's> {
-    /// Starts an async op: makes its promise (the call's return value) and runs `future` as
-    /// `mode` says; `settle` maps its output to how the promise settles.
+    /// Starts an async op: runs `future` as `mode` says (`settle` maps its output to how the
+    /// promise settles). Done during the call (eager): its value is the call's return value
+    /// (its error thrown), which the JavaScript wrapper makes a settled promise of. Else the
+    /// call returns a promise the loop settles, which the wrapper returns as is.
     #[inline(always)]
     pub fn start_async<K, T, F, S>(
         &mut self,
@@ -174,12 +166,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         S: FnOnce(F::Output) -> Settlement<T> + 'static,
     {
         let op_ctx: &'s OpCtx = self.op_ctx();
-        let scope = self.scope();
-        // `None` only while execution is terminating.
-        let resolver = v8::PromiseResolver::new(scope).ok_or(Thrown(()))?;
-        let promise = resolver.get_promise(scope);
-        self.rv().set(promise.into());
-        let mut op = Box::pin(OpFuture::<F, S, T, K> {
+        let event_loop = &op_ctx.event_loop;
+        let mut op = event_loop.pool.place(OpFuture::<F, S, T, K> {
             future,
             settle: Some(settle),
             outcome: None,
@@ -187,26 +175,38 @@ impl<'a, 's> SlowCall<'a, 's> {
             op_ctx,
             kind: PhantomData,
         });
-        let event_loop = &op_ctx.event_loop;
         let ready = mode != AsyncMode::Lazy && {
             let waker = event_loop.waker();
             op.as_mut()
                 .poll_op(&mut Context::from_waker(&waker))
                 .is_ready()
         };
-        let scope = self.scope();
         if ready && mode == AsyncMode::Eager {
-            op.as_mut().settle_with(scope, resolver);
-            return Ok(());
+            // (A conversion that runs JavaScript and throws leaves its exception pending: the
+            // wrapper rejects with it.)
+            let outcome = op.as_mut().take_outcome(self.scope());
+            return match outcome {
+                Ok(value) => {
+                    self.rv().set(value);
+                    Ok(())
+                }
+                Err(error) => {
+                    self.scope().throw_exception(error);
+                    Err(Thrown(()))
+                }
+            };
         }
-        // SAFETY: `resolver` is not structurally pinned.
-        unsafe { op.as_mut().get_unchecked_mut() }.resolver =
-            Some(v8::Global::new(scope, resolver));
+        let scope = self.scope();
+        // `None` only while execution is terminating.
+        let resolver = v8::PromiseResolver::new(scope).ok_or(Thrown(()))?;
+        let promise = resolver.get_promise(scope);
+        op.as_mut().keep_resolver(v8::Global::new(scope, resolver));
         if ready {
             event_loop.push_ready(op);
         } else {
             event_loop.push_pending(op);
         }
+        self.rv().set(promise.into());
         Ok(())
     }
 }

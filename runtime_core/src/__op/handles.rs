@@ -297,6 +297,8 @@ where
 
 /// An async op's `#[to_v8]` result (settled under a `TryCatch`: JavaScript may run).
 impl<T: ToV8> IntoValue<kind::ToV8> for T {
+    const MAY_RUN_JS: bool = true;
+
     #[inline(always)]
     fn into_value<'s>(
         self,

@@ -72,7 +72,10 @@ pub trait IntoReturn<K>: Sized {
     label = "not convertible to JavaScript this way"
 )]
 pub trait IntoValue<K>: Sized {
-    /// The value; `op` names the op in errors.
+    /// Whether making the value may run JavaScript (which may throw): `ToV8` conversions.
+    const MAY_RUN_JS: bool = false;
+
+    /// The value; an error's message is prefixed with the op's name when thrown.
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
