@@ -5,9 +5,6 @@
 //! `with_event_loop_promise` does. (opwire's async ops have no fast path yet: deno's
 //! `fast`/`nofast` pairs run the same slow path here.)
 
-use std::time::{Duration, Instant};
-
-use runtime_core::alloc_counter;
 use runtime_core::{op, v8, Extension, Runtime, RuntimeOptions};
 
 use crate::report::BenchResult;
@@ -255,25 +252,11 @@ pub fn run_bench(bench: &AsyncBench, count: u32, plan: &Plan) -> BenchResult {
         let bench_fn = v8::Local::<v8::Function>::try_from(bench_fn).expect("run() returns bench");
         v8::Global::new(scope, bench_fn)
     });
-    let mut call_bench = |times: u64| {
+    let call_bench = |times: u64| {
         for _ in 0..times {
             call_once(&tokio, &mut runtime, &bench_fn);
         }
     };
-    let start = Instant::now();
-    call_bench(1);
-    let one = start.elapsed().max(Duration::from_nanos(100));
-    let per_sample = (plan.sample_time.as_nanos() / one.as_nanos()).max(1) as u64;
-    let mut samples = Vec::with_capacity(plan.samples);
-    for _ in 0..plan.samples {
-        let start = Instant::now();
-        call_bench(per_sample);
-        let ns = start.elapsed().as_nanos() as f64;
-        samples.push(ns / (per_sample * u64::from(count)) as f64);
-    }
-    let (calls, allocs, bytes) = alloc_counter::count(|| {
-        call_bench(per_sample);
-        per_sample * u64::from(count)
-    });
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call_bench);
     BenchResult::from_samples(bench.name, samples, allocs, bytes, calls, "slow")
 }

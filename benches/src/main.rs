@@ -470,7 +470,7 @@ fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
         let bench_fn =
             v8::Local::<v8::Function>::try_from(bench_fn).expect("the script ends with bench");
         let receiver = v8::undefined(scope).into();
-        let mut call_bench = |times: u64| {
+        let call_bench = |times: u64| {
             v8::scope!(let scope, scope);
             for _ in 0..times {
                 bench_fn
@@ -478,28 +478,36 @@ fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
                     .expect("bench() does not throw");
             }
         };
-        // Calibrate: enough bench() calls per sample to fill the sample time.
-        let start = Instant::now();
-        call_bench(1);
-        let one = start.elapsed().max(Duration::from_nanos(100));
-        let per_sample = (plan.sample_time.as_nanos() / one.as_nanos()).max(1) as u64;
-
-        // Timed with allocation counting off (the counter's own work would be timed too, and
-        // deno's harness has none); counted over one more sample.
-        let mut samples = Vec::with_capacity(plan.samples);
-        for _ in 0..plan.samples {
-            let start = Instant::now();
-            call_bench(per_sample);
-            let ns = start.elapsed().as_nanos() as f64;
-            samples.push(ns / (per_sample * u64::from(count)) as f64);
-        }
-        let (calls, allocs, bytes) = alloc_counter::count(|| {
-            call_bench(per_sample);
-            per_sample * u64::from(count)
-        });
-        (samples, allocs, bytes, calls)
+        measure(plan, count, call_bench)
     });
     BenchResult::from_samples(bench.name, samples, allocs, bytes, calls, path)
+}
+
+/// Times `call_bench(n)` (n calls of `bench()`, each making `count` op calls): enough calls
+/// per sample to fill the sample time, with allocation counting off (the counter's own work
+/// would be timed too, and deno's harness has none); allocations counted over one more
+/// sample. Returns (ns per op call of each sample, allocations, bytes, op calls counted).
+pub fn measure(
+    plan: &Plan,
+    count: u32,
+    mut call_bench: impl FnMut(u64),
+) -> (Vec<f64>, u64, u64, u64) {
+    let start = Instant::now();
+    call_bench(1);
+    let one = start.elapsed().max(Duration::from_nanos(100));
+    let per_sample = (plan.sample_time.as_nanos() / one.as_nanos()).max(1) as u64;
+    let mut samples = Vec::with_capacity(plan.samples);
+    for _ in 0..plan.samples {
+        let start = Instant::now();
+        call_bench(per_sample);
+        let ns = start.elapsed().as_nanos() as f64;
+        samples.push(ns / (per_sample * u64::from(count)) as f64);
+    }
+    let (calls, allocs, bytes) = alloc_counter::count(|| {
+        call_bench(per_sample);
+        per_sample * u64::from(count)
+    });
+    (samples, allocs, bytes, calls)
 }
 
 /// Runs the bench once more in a runtime with op call counters on: which path did the

@@ -14,14 +14,43 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut, Range};
 
+/// Bytes `range` of a backing store, kept alive.
+struct StoreRange {
+    store: v8::SharedRef<v8::BackingStore>,
+    range: Range<usize>,
+}
+
+impl StoreRange {
+    fn new(store: v8::SharedRef<v8::BackingStore>, range: Range<usize>) -> Self {
+        debug_assert!(range.end <= store.byte_length());
+        Self { store, range }
+    }
+
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    /// The first byte (dangling for a store without memory, which is empty).
+    fn data(&self) -> *mut u8 {
+        match self.store.data() {
+            // SAFETY: `range` is within the store.
+            Some(data) => unsafe { data.as_ptr().cast::<u8>().add(self.range.start) },
+            None => std::ptr::NonNull::dangling().as_ptr(),
+        }
+    }
+
+    fn into_parts(self) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
+        (self.store, self.range)
+    }
+}
+
 /// JavaScript's memory behind a view or an ArrayBuffer, kept alive without a copy:
 /// `#[buffer] JsBuffer` (any view), `#[arraybuffer] JsBuffer`, `#[anybuffer] JsBuffer`.
 /// Returned, it becomes a Uint8Array over the same memory. Shared memory (a SharedArrayBuffer)
 /// and resizable ArrayBuffers are refused with a `TypeError`: other threads could write the
 /// first, shrinking could unmap the second.
 pub struct JsBuffer {
-    store: v8::SharedRef<v8::BackingStore>,
-    range: Range<usize>,
+    bytes: StoreRange,
     /// JavaScript on this thread writes the memory: it stays here.
     _not_send: PhantomData<*const u8>,
 }
@@ -29,30 +58,24 @@ pub struct JsBuffer {
 impl JsBuffer {
     /// The bytes `range` of `store`.
     pub(crate) fn new(store: v8::SharedRef<v8::BackingStore>, range: Range<usize>) -> Self {
-        debug_assert!(range.end <= store.byte_length());
         Self {
-            store,
-            range,
+            bytes: StoreRange::new(store, range),
             _not_send: PhantomData,
         }
     }
 
     /// The number of bytes.
     pub fn len(&self) -> usize {
-        self.range.len()
+        self.bytes.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.range.is_empty()
+        self.len() == 0
     }
 
     fn data(&self) -> *mut u8 {
-        match self.store.data() {
-            // SAFETY: `range` is within the store.
-            Some(data) => unsafe { data.as_ptr().cast::<u8>().add(self.range.start) },
-            None => std::ptr::NonNull::dangling().as_ptr(),
-        }
+        self.bytes.data()
     }
 
     /// The bytes, as cells: read and write them; JavaScript sees the writes, and its own
@@ -84,7 +107,7 @@ impl JsBuffer {
 
     /// The store and range, to return it to JavaScript.
     pub(crate) fn into_parts(self) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
-        (self.store, self.range)
+        self.bytes.into_parts()
     }
 }
 
@@ -102,8 +125,7 @@ impl std::fmt::Debug for JsBuffer {
 /// `TypeError`. Derefs to the view's bytes; may go to another thread. Returned, it becomes a
 /// Uint8Array over the same memory.
 pub struct DetachedBuffer {
-    store: v8::SharedRef<v8::BackingStore>,
-    range: Range<usize>,
+    bytes: StoreRange,
 }
 
 // SAFETY: the ArrayBuffer was detached, so no JavaScript value reaches the store: this is its
@@ -115,45 +137,28 @@ unsafe impl Sync for DetachedBuffer {}
 
 impl DetachedBuffer {
     pub(crate) fn new(store: v8::SharedRef<v8::BackingStore>, range: Range<usize>) -> Self {
-        debug_assert!(range.end <= store.byte_length());
-        Self { store, range }
+        Self {
+            bytes: StoreRange::new(store, range),
+        }
     }
 
     pub(crate) fn into_parts(self) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
-        (self.store, self.range)
-    }
-
-    /// The number of bytes.
-    pub fn len(&self) -> usize {
-        self.range.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.range.is_empty()
-    }
-
-    fn data(&self) -> *mut u8 {
-        match self.store.data() {
-            // SAFETY: `range` is within the store.
-            Some(data) => unsafe { data.as_ptr().cast::<u8>().add(self.range.start) },
-            None => std::ptr::NonNull::dangling().as_ptr(),
-        }
+        self.bytes.into_parts()
     }
 }
 
 impl Deref for DetachedBuffer {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        // SAFETY: memory only this value reaches, `range.len()` bytes of it.
-        unsafe { std::slice::from_raw_parts(self.data(), self.range.len()) }
+        // SAFETY: memory only this value reaches, `len()` bytes of it.
+        unsafe { std::slice::from_raw_parts(self.bytes.data(), self.bytes.len()) }
     }
 }
 
 impl DerefMut for DetachedBuffer {
     fn deref_mut(&mut self) -> &mut [u8] {
         // SAFETY: as `deref`, borrowed exclusively through `&mut self`.
-        unsafe { std::slice::from_raw_parts_mut(self.data(), self.range.len()) }
+        unsafe { std::slice::from_raw_parts_mut(self.bytes.data(), self.bytes.len()) }
     }
 }
 

@@ -374,36 +374,30 @@ fn string_value(
     string.map(Into::into).ok_or_else(too_long)
 }
 
-impl IntoValue<kind::String> for String {
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        string_value(new_string(scope, &self))
-    }
+/// Text made a string (ASCII as one-byte), for the kinds below; an async op's static string
+/// too (the per-op cache of `&'static str` is the sync path's).
+macro_rules! text_values {
+    ($($marker:ident: $ty:ty;)*) => {$(
+        impl IntoValue<kind::$marker> for $ty {
+            #[inline(always)]
+            fn into_value<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                string_value(new_string(scope, &self))
+            }
+        }
+    )*};
 }
 
 // A returned `&str` or `Cow<str>` may borrow the op's string arguments: the IR then reads them
 // into buffers (never in place) and sets the return value before the buffers go.
-impl IntoValue<kind::String> for &str {
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        string_value(new_string(scope, self))
-    }
-}
-
-impl IntoValue<kind::String> for Cow<'_, str> {
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        string_value(new_string(scope, &self))
-    }
+text_values! {
+    String: String;
+    String: &str;
+    String: Cow<'_, str>;
+    StaticString: &'static str;
+    StaticString: Cow<'static, str>;
 }
 
 /// A one-byte string of its Latin-1 bytes.
@@ -429,27 +423,6 @@ impl IntoReturn<kind::StaticString> for Cow<'static, str> {
     #[inline(always)]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.ret_cow_str(self)
-    }
-}
-
-// An async op's static string: made as any string (the per-op cache is the sync path's).
-impl IntoValue<kind::StaticString> for &'static str {
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        string_value(new_string(scope, self))
-    }
-}
-
-impl IntoValue<kind::StaticString> for Cow<'static, str> {
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        string_value(new_string(scope, &self))
     }
 }
 
