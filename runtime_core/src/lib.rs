@@ -70,7 +70,7 @@ pub mod __op;
 
 pub use buffer::{DetachedBuffer, JsBuffer};
 pub use error::{JsError, JsErrorKind};
-pub use extension::Extension;
+pub use extension::{typescript_declarations, Extension};
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use ops::{FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};

@@ -60,6 +60,8 @@ pub struct Runtime {
     isolate: v8::OwnedIsolate,
     op_ctxs: Box<[OpCtx]>,
     op_index: BTreeMap<&'static str, usize>,
+    /// Where the ops are installed: `globalThis[ops_object_name]`.
+    ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
 }
@@ -198,6 +200,7 @@ impl Runtime {
             isolate,
             op_ctxs,
             op_index,
+            ops_object_name: options.ops_object_name,
             state,
             termination,
         }
@@ -270,6 +273,15 @@ impl Runtime {
         self.op_index
             .get(name)
             .map(|&index| self.op_ctxs[index].decl)
+    }
+
+    /// A TypeScript declaration file for all of this runtime's ops (see
+    /// [`crate::typescript_declarations`]).
+    pub fn typescript_declarations(&self) -> String {
+        crate::typescript_declarations(
+            self.ops_object_name,
+            self.op_ctxs.iter().map(|op_ctx| op_ctx.decl),
+        )
     }
 
     /// Sets every op's call counts to zero.

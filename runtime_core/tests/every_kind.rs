@@ -75,3 +75,94 @@ fn every_kind_runs_on_both_paths() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The real TypeScript compiler, installed from the npm registry into `target/typescript` on
+/// first use; `None` (the test says so) only where npm cannot reach the registry.
+fn tsc() -> Option<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let prefix = root.join("target/typescript");
+    let tsc = prefix.join("node_modules/.bin/tsc");
+    if !tsc.exists() {
+        let installed = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg("typescript@5.9.3")
+            .status();
+        if !matches!(installed, Ok(status) if status.success()) || !tsc.exists() {
+            eprintln!(
+                "SKIPPED: npm could not install typescript ({installed:?}); no tsc to check with"
+            );
+            return None;
+        }
+    }
+    Some(tsc)
+}
+
+#[test]
+fn every_kind_type_checks_with_tsc() {
+    let Some(tsc) = tsc() else { return };
+    let decls: Vec<OpDecl> = std::iter::once(ret_external::DECL)
+        .chain(every_decl())
+        .collect();
+    let dts = runtime_core::typescript_declarations("ops", &decls);
+    // Every op called as the runtime test calls it, its result typed as declared.
+    let mut usage = String::from("// Each op with the arguments the every-kind test passes.\n");
+    for &(op, args, _) in ROWS {
+        // (`ret_external()` is declared `object | null`; the sample is never null.)
+        let args = args.replace("ops.ret_external()", "ops.ret_external()!");
+        usage.push_str(&format!("ops.{op}({args});\n"));
+    }
+    // And misuses, each of which must be a type error (`@ts-expect-error` fails if not).
+    let row = |sample: &str| {
+        ROWS.iter()
+            .find(|(op, args, _)| op.starts_with("arg_") && *args == sample)
+            .unwrap_or_else(|| panic!("a row passing {sample}"))
+            .0
+    };
+    for (sample, wrong) in [
+        ("true", "1"),
+        ("2", "'2'"),
+        ("2n", "2"),
+        ("'s'", "2"),
+        ("new Uint16Array(2)", "new Int16Array(2)"),
+        ("new ArrayBuffer(2)", "new Uint8Array(2)"),
+    ] {
+        usage.push_str(&format!(
+            "// @ts-expect-error\nops.{}({wrong});\n",
+            row(sample)
+        ));
+    }
+    usage.push_str("const made: number = ops.ret_2();\n// @ts-expect-error\nconst wrong: string = ops.ret_2();\n");
+    let dir = std::env::temp_dir().join(format!("opwire-tsc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ops.d.ts"), &dts).unwrap();
+    std::fs::write(dir.join("usage.ts"), &usage).unwrap();
+    let output = std::process::Command::new(&tsc)
+        .args([
+            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
+        ])
+        .arg(dir.join("ops.d.ts"))
+        .arg(dir.join("usage.ts"))
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "tsc failed:\n{report}\n--- ops.d.ts\n{dts}"
+    );
+    // The same file with one misuse unmarked must fail: the check can fail.
+    std::fs::write(dir.join("usage.ts"), usage + "ops.arg_0(1);\n").unwrap();
+    let output = std::process::Command::new(&tsc)
+        .args([
+            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
+        ])
+        .arg(dir.join("ops.d.ts"))
+        .arg(dir.join("usage.ts"))
+        .output()
+        .unwrap();
+    assert!(
+        !output.status.success(),
+        "tsc accepted a boolean op called with a number"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -17,6 +17,7 @@ pub mod examples;
 mod expand_file;
 pub mod internals;
 pub mod ir;
+pub mod typegen;
 
 pub use expand_file::{expand_file, pretty, ExpandedOp};
 

@@ -12,6 +12,7 @@ pub fn decl(op: &Op) -> TokenStream {
     let arg_names = op.js_args().map(|(_, arg)| arg.ident.to_string());
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;
+    let typescript = crate::typegen::declaration(op);
     let async_op = op.async_op.is_some();
     let arity = op.js_args().count();
     let fast_fn = if let Some(other) = &op.fast_alternative {
@@ -48,6 +49,7 @@ pub fn decl(op: &Op) -> TokenStream {
             slow_fn: Self::slow_fn,
             slow_fn_metered: Self::slow_fn_metered,
             fast_fn: #fast_fn,
+            typescript: #typescript,
             flags: ::runtime_core::OpFlags {
                 no_side_effects: #no_side_effects,
                 stack_trace: #stack_trace,

@@ -18,6 +18,8 @@ pub struct OpFn {
     pub ret: Option<Type>,
     /// `async fn`: the span of `async`.
     pub asyncness: Option<proc_macro2::Span>,
+    /// The doc comment, line by line.
+    pub docs: Vec<String>,
     /// Markers on the function, which apply to the return value.
     pub ret_markers: Markers,
     /// The generic parameters and where clause: a generic op has one declaration per
@@ -106,7 +108,22 @@ impl OpFn {
             ret_markers: Markers::from_attributes(cx, &item.attrs),
             generics: sig.generics.clone(),
             asyncness: sig.asyncness.map(|token| token.span),
+            docs: item.attrs.iter().filter_map(doc_line).collect(),
         })
+    }
+}
+
+/// The text of a `#[doc = "..."]` attribute (a `///` line).
+fn doc_line(attr: &syn::Attribute) -> Option<String> {
+    match &attr.meta {
+        syn::Meta::NameValue(meta) if meta.path.is_ident("doc") => match &meta.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Some(text.value()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

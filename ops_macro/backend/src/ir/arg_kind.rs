@@ -699,3 +699,40 @@ impl ArgKind {
         }
     }
 }
+
+impl ArgKind {
+    /// Its TypeScript type (for JavaScript-visible kinds; `never` for the others, which no
+    /// declaration shows).
+    pub fn ts(self) -> String {
+        let source = |source: BufferSource| match source {
+            BufferSource::View => "ArrayBufferView",
+            BufferSource::ArrayBuffer => "ArrayBuffer",
+            BufferSource::Any => "ArrayBuffer | ArrayBufferView",
+        };
+        match self {
+            ArgKind::Bool => "boolean".into(),
+            ArgKind::Number(_) | ArgKind::Smi => "number".into(),
+            ArgKind::BigInt(_) => "bigint".into(),
+            ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString => "string".into(),
+            ArgKind::Buffer { .. } | ArgKind::BufferCopy | ArgKind::BufferPtr { .. } => {
+                "ArrayBufferView".into()
+            }
+            ArgKind::Typed { elem, .. } | ArgKind::TypedCopy { elem, .. } => elem.array().into(),
+            ArgKind::ArrayBuffer { .. } | ArgKind::ArrayBufferCopy => "ArrayBuffer".into(),
+            ArgKind::AnyBuffer { .. } => source(BufferSource::Any).into(),
+            ArgKind::JsBuffer(from) | ArgKind::Detached(from) => source(from).into(),
+            ArgKind::Local { ty, .. } | ArgKind::Global(ty) => ty.ts().into(),
+            ArgKind::External { .. } => "object | null".into(),
+            ArgKind::FromV8 => "unknown".into(),
+            ArgKind::OpStateRef
+            | ArgKind::OpStateMut
+            | ArgKind::OpStateRc
+            | ArgKind::Scope
+            | ArgKind::Isolate => "never".into(),
+        }
+    }
+}

@@ -49,6 +49,8 @@ pub struct Op {
     pub generics: syn::Generics,
     /// For an async op: how it runs. Its `ret` is then the future's output.
     pub async_op: Option<AsyncOp>,
+    /// The function's doc comment, line by line (its TypeScript declaration's JSDoc).
+    pub docs: Vec<String>,
 }
 
 /// How an async op runs.
@@ -92,6 +94,10 @@ pub struct Ret {
     /// are then read into buffers, never borrowed from V8 in place, and the return value is
     /// made before the buffers go.
     pub borrows: bool,
+    /// The typed array's element of a `Vec<T>`/`Box<[T]>` return, for its TypeScript type.
+    pub element: Option<ElementType>,
+    /// The handle type of a `v8::Local<T>`/`v8::Global<T>` return, likewise.
+    pub handle: Option<LocalType>,
     /// The return type as written (or the function name for `()`), for error spans.
     pub span: Span,
 }
@@ -200,6 +206,7 @@ impl Op {
             stack_trace: attrs.stack_trace,
             generics: op_fn.generics,
             async_op,
+            docs: op_fn.docs,
         })
     }
 

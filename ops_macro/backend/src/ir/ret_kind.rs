@@ -1,7 +1,7 @@
 //! The return half of the kind table.
 
 use super::strategy::{CType, FastRet, SlowRet, V8Access};
-use super::values::{BigIntType, Marker, NumberType};
+use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType};
 
 /// Every return type an op can have (inside any `Result` and `Option`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +218,25 @@ impl RetKind {
             RetKind::External => "an External; null is `null`",
             RetKind::Local | RetKind::Global => "the handle's value",
             RetKind::ToV8 => "what `T: ToV8` makes",
+        }
+    }
+}
+
+impl RetKind {
+    /// Its TypeScript type; `element` and `handle` are the typed array's element and the
+    /// handle's type when the return type names them.
+    pub fn ts(self, element: Option<ElementType>, handle: Option<LocalType>) -> String {
+        match self {
+            RetKind::Unit => "void".into(),
+            RetKind::Bool => "boolean".into(),
+            RetKind::Number(_) | RetKind::Smi => "number".into(),
+            RetKind::BigInt(_) => "bigint".into(),
+            RetKind::String | RetKind::StaticString | RetKind::OneByte => "string".into(),
+            RetKind::Buffer => element.map_or("Uint8Array", ElementType::array).into(),
+            RetKind::ArrayBuffer => "ArrayBuffer".into(),
+            RetKind::External => "object | null".into(),
+            RetKind::Local | RetKind::Global => handle.map_or("unknown", LocalType::ts).into(),
+            RetKind::ToV8 => "unknown".into(),
         }
     }
 }

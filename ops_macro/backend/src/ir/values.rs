@@ -7,7 +7,7 @@ use super::strategy::CType;
 /// `TypeError` says was expected and whether the handle can reach a buffer's memory (and so
 /// alias a borrowed one).
 macro_rules! local_types {
-    ($($variant:ident => $expected:literal, reaches_buffers: $reaches:literal, sample: $sample:literal;)*) => {
+    ($($variant:ident => $expected:literal, reaches_buffers: $reaches:literal, sample: $sample:literal, ts: $ts:literal;)*) => {
         /// The V8 handle types a `v8::Local<T>`, `&v8::T` or `v8::Global<T>` argument may name.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum LocalType {
@@ -49,48 +49,55 @@ macro_rules! local_types {
                     $(LocalType::$variant => $sample,)*
                 }
             }
+
+            /// Its TypeScript type.
+            pub fn ts(self) -> &'static str {
+                match self {
+                    $(LocalType::$variant => $ts,)*
+                }
+            }
         }
     };
 }
 
 local_types! {
-    Value => "any value", reaches_buffers: true, sample: "1";
-    Object => "an object", reaches_buffers: true, sample: "({})";
-    String => "a string", reaches_buffers: false, sample: "'s'";
-    Function => "a function", reaches_buffers: true, sample: "(() => 1)";
-    Array => "an array", reaches_buffers: true, sample: "[]";
-    Number => "a number", reaches_buffers: false, sample: "1.5";
-    Integer => "an integer", reaches_buffers: false, sample: "1";
-    Int32 => "a 32-bit integer", reaches_buffers: false, sample: "-1";
-    Uint32 => "an unsigned 32-bit integer", reaches_buffers: false, sample: "1";
-    BigInt => "a BigInt", reaches_buffers: false, sample: "1n";
-    Boolean => "a boolean", reaches_buffers: false, sample: "true";
-    Symbol => "a symbol", reaches_buffers: false, sample: "Symbol()";
-    Name => "a string or a symbol", reaches_buffers: false, sample: "'n'";
-    Primitive => "a primitive", reaches_buffers: false, sample: "null";
-    Promise => "a promise", reaches_buffers: true, sample: "Promise.resolve()";
-    Map => "a Map", reaches_buffers: true, sample: "new Map()";
-    Set => "a Set", reaches_buffers: true, sample: "new Set()";
-    Date => "a Date", reaches_buffers: true, sample: "new Date(0)";
-    RegExp => "a RegExp", reaches_buffers: true, sample: "/a/";
-    Proxy => "a Proxy", reaches_buffers: true, sample: "new Proxy({}, {})";
-    ArrayBuffer => "an ArrayBuffer", reaches_buffers: true, sample: "new ArrayBuffer(1)";
-    SharedArrayBuffer => "a SharedArrayBuffer", reaches_buffers: true, sample: "new SharedArrayBuffer(1)";
-    ArrayBufferView => "a TypedArray or DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))";
-    TypedArray => "a TypedArray", reaches_buffers: true, sample: "new Int8Array(1)";
-    DataView => "a DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))";
-    Uint8Array => "a Uint8Array", reaches_buffers: true, sample: "new Uint8Array(1)";
-    Uint8ClampedArray => "a Uint8ClampedArray", reaches_buffers: true, sample: "new Uint8ClampedArray(1)";
-    Int8Array => "an Int8Array", reaches_buffers: true, sample: "new Int8Array(1)";
-    Uint16Array => "a Uint16Array", reaches_buffers: true, sample: "new Uint16Array(1)";
-    Int16Array => "an Int16Array", reaches_buffers: true, sample: "new Int16Array(1)";
-    Uint32Array => "a Uint32Array", reaches_buffers: true, sample: "new Uint32Array(1)";
-    Int32Array => "an Int32Array", reaches_buffers: true, sample: "new Int32Array(1)";
-    Float32Array => "a Float32Array", reaches_buffers: true, sample: "new Float32Array(1)";
-    Float64Array => "a Float64Array", reaches_buffers: true, sample: "new Float64Array(1)";
-    BigInt64Array => "a BigInt64Array", reaches_buffers: true, sample: "new BigInt64Array(1)";
-    BigUint64Array => "a BigUint64Array", reaches_buffers: true, sample: "new BigUint64Array(1)";
-    External => "an External", reaches_buffers: false, sample: "ops.ret_external()";
+    Value => "any value", reaches_buffers: true, sample: "1", ts: "unknown";
+    Object => "an object", reaches_buffers: true, sample: "({})", ts: "object";
+    String => "a string", reaches_buffers: false, sample: "'s'", ts: "string";
+    Function => "a function", reaches_buffers: true, sample: "(() => 1)", ts: "Function";
+    Array => "an array", reaches_buffers: true, sample: "[]", ts: "unknown[]";
+    Number => "a number", reaches_buffers: false, sample: "1.5", ts: "number";
+    Integer => "an integer", reaches_buffers: false, sample: "1", ts: "number";
+    Int32 => "a 32-bit integer", reaches_buffers: false, sample: "-1", ts: "number";
+    Uint32 => "an unsigned 32-bit integer", reaches_buffers: false, sample: "1", ts: "number";
+    BigInt => "a BigInt", reaches_buffers: false, sample: "1n", ts: "bigint";
+    Boolean => "a boolean", reaches_buffers: false, sample: "true", ts: "boolean";
+    Symbol => "a symbol", reaches_buffers: false, sample: "Symbol()", ts: "symbol";
+    Name => "a string or a symbol", reaches_buffers: false, sample: "'n'", ts: "string | symbol";
+    Primitive => "a primitive", reaches_buffers: false, sample: "null", ts: "string | number | bigint | boolean | symbol | null | undefined";
+    Promise => "a promise", reaches_buffers: true, sample: "Promise.resolve()", ts: "Promise<unknown>";
+    Map => "a Map", reaches_buffers: true, sample: "new Map()", ts: "Map<unknown, unknown>";
+    Set => "a Set", reaches_buffers: true, sample: "new Set()", ts: "Set<unknown>";
+    Date => "a Date", reaches_buffers: true, sample: "new Date(0)", ts: "Date";
+    RegExp => "a RegExp", reaches_buffers: true, sample: "/a/", ts: "RegExp";
+    Proxy => "a Proxy", reaches_buffers: true, sample: "new Proxy({}, {})", ts: "object";
+    ArrayBuffer => "an ArrayBuffer", reaches_buffers: true, sample: "new ArrayBuffer(1)", ts: "ArrayBuffer";
+    SharedArrayBuffer => "a SharedArrayBuffer", reaches_buffers: true, sample: "new SharedArrayBuffer(1)", ts: "SharedArrayBuffer";
+    ArrayBufferView => "a TypedArray or DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))", ts: "ArrayBufferView";
+    TypedArray => "a TypedArray", reaches_buffers: true, sample: "new Int8Array(1)", ts: "ArrayBufferView";
+    DataView => "a DataView", reaches_buffers: true, sample: "new DataView(new ArrayBuffer(1))", ts: "DataView";
+    Uint8Array => "a Uint8Array", reaches_buffers: true, sample: "new Uint8Array(1)", ts: "Uint8Array";
+    Uint8ClampedArray => "a Uint8ClampedArray", reaches_buffers: true, sample: "new Uint8ClampedArray(1)", ts: "Uint8ClampedArray";
+    Int8Array => "an Int8Array", reaches_buffers: true, sample: "new Int8Array(1)", ts: "Int8Array";
+    Uint16Array => "a Uint16Array", reaches_buffers: true, sample: "new Uint16Array(1)", ts: "Uint16Array";
+    Int16Array => "an Int16Array", reaches_buffers: true, sample: "new Int16Array(1)", ts: "Int16Array";
+    Uint32Array => "a Uint32Array", reaches_buffers: true, sample: "new Uint32Array(1)", ts: "Uint32Array";
+    Int32Array => "an Int32Array", reaches_buffers: true, sample: "new Int32Array(1)", ts: "Int32Array";
+    Float32Array => "a Float32Array", reaches_buffers: true, sample: "new Float32Array(1)", ts: "Float32Array";
+    Float64Array => "a Float64Array", reaches_buffers: true, sample: "new Float64Array(1)", ts: "Float64Array";
+    BigInt64Array => "a BigInt64Array", reaches_buffers: true, sample: "new BigInt64Array(1)", ts: "BigInt64Array";
+    BigUint64Array => "a BigUint64Array", reaches_buffers: true, sample: "new BigUint64Array(1)", ts: "BigUint64Array";
+    External => "an External", reaches_buffers: false, sample: "ops.ret_external()", ts: "object";
 }
 
 impl LocalType {

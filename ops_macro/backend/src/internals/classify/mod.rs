@@ -11,7 +11,7 @@ use buffers::{buffer_arg_kind, buffer_ret_kind, buffer_shape};
 
 use super::ast::Param;
 use super::attr::{Markers, StringMode};
-use crate::ir::{Arg, ArgKind, BigIntType, LocalType, NumberType, Ret, RetKind};
+use crate::ir::{Arg, ArgKind, BigIntType, ElementType, LocalType, NumberType, Ret, RetKind};
 
 /// What a type looks like, for classification: enough structure to tell the supported kinds
 /// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
@@ -399,6 +399,34 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
     Ok(())
 }
 
+/// The element type of a returned `Vec<T>`/`Box<[T]>` typed array.
+fn returned_element(ty: &Type) -> Option<ElementType> {
+    match shape(ty) {
+        Shape::Path { name, types, .. } if types.len() == 1 && name == "Vec" => path_name(types[0])
+            .as_deref()
+            .and_then(ElementType::from_name),
+        Shape::Path { name, types, .. } if types.len() == 1 && name == "Box" => match types[0] {
+            Type::Slice(slice) => path_name(&slice.elem)
+                .as_deref()
+                .and_then(ElementType::from_name),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The handle type of a returned `v8::Local<T>`/`v8::Global<T>`.
+fn returned_handle(ty: &Type) -> Option<LocalType> {
+    match shape(ty) {
+        Shape::Path { name, types, .. }
+            if types.len() == 1 && (name == "Local" || name == "Global") =>
+        {
+            local_type(types[0])
+        }
+        _ => None,
+    }
+}
+
 /// For `impl Future<Output = T>` and `Result<impl Future<Output = T>, E>`: whether it is the
 /// `Result` (its `Err` throws during the call), and `T`.
 pub fn future_output(ty: &Type) -> Option<(bool, &Type)> {
@@ -449,6 +477,8 @@ pub fn classify_ret(ty: Option<&Type>, markers: &Markers, span: Span) -> Result<
         optional,
         fallible,
         borrows,
+        element: ty.and_then(returned_element),
+        handle: ty.and_then(returned_handle),
         span,
     })
 }
