@@ -48,6 +48,7 @@
 pub mod alloc_counter;
 mod async_js;
 mod buffer;
+pub mod console;
 pub mod convert;
 mod error;
 mod event_loop;
@@ -67,6 +68,9 @@ mod v8_traits;
 
 #[doc(hidden)]
 pub mod __op;
+
+// `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the console).
+extern crate self as runtime_core;
 
 pub use buffer::{DetachedBuffer, JsBuffer};
 pub use error::{JsError, JsErrorKind};

@@ -30,6 +30,9 @@ pub struct RuntimeOptions {
     /// [`OpStackTraceFn`]). Those ops then capture it first, on the slow path only; unset, they
     /// cost what any op costs.
     pub op_stack_trace_callback: Option<OpStackTraceFn>,
+    /// Where `console.log` and friends print ([`crate::console`]): standard output and error by
+    /// default; `None` leaves `console` out.
+    pub console: Option<crate::console::ConsoleFn>,
 }
 
 impl Default for RuntimeOptions {
@@ -40,6 +43,7 @@ impl Default for RuntimeOptions {
             op_call_counters: false,
             op_metrics_factory_fn: None,
             op_stack_trace_callback: None,
+            console: Some(crate::console::stdio()),
         }
     }
 }
@@ -117,6 +121,12 @@ impl Runtime {
         let mut isolate = v8::Isolate::new(v8::CreateParams::default());
         let termination = TerminationHandle::new(isolate.thread_safe_handle());
 
+        let console = options.console.take();
+        if let Some(sink) = &console {
+            options
+                .extensions
+                .push(crate::console::extension(sink.clone()));
+        }
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
@@ -179,6 +189,16 @@ impl Runtime {
                 .global(scope)
                 .set(scope, key.into(), ops_object.into())
                 .expect("defining the ops object on a fresh global cannot throw");
+            if console.is_some() {
+                let install = run_script(scope, "<console>", crate::console::CONSOLE_JS)
+                    .ok()
+                    .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+                    .expect("the console script evaluates to a function");
+                let receiver = v8::undefined(scope).into();
+                install
+                    .call(scope, receiver, &[ops_object.into()])
+                    .expect("installing the console cannot throw");
+            }
             let noop = run_script(scope, "<interrupt check>", "(function () {})")
                 .ok()
                 .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
@@ -280,7 +300,10 @@ impl Runtime {
     pub fn typescript_declarations(&self) -> String {
         crate::typescript_declarations(
             self.ops_object_name,
-            self.op_ctxs.iter().map(|op_ctx| op_ctx.decl),
+            self.op_ctxs
+                .iter()
+                .map(|op_ctx| op_ctx.decl)
+                .filter(|decl| decl.name != crate::console::PRINT_OP),
         )
     }
 

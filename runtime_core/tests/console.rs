@@ -1,0 +1,78 @@
+//! The built-in `console`: Node-like formatting, levels to their streams, and leaving it out.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use runtime_core::console::ConsoleLevel;
+use runtime_core::{Runtime, RuntimeOptions};
+
+type Lines = Rc<RefCell<Vec<(ConsoleLevel, String)>>>;
+
+fn capturing() -> (Runtime, Lines) {
+    let lines: Lines = Rc::default();
+    let sink = lines.clone();
+    let runtime = Runtime::new(RuntimeOptions {
+        console: Some(Rc::new(move |level, line| {
+            sink.borrow_mut().push((level, line.to_owned()))
+        })),
+        ..Default::default()
+    });
+    (runtime, lines)
+}
+
+#[test]
+fn formats_as_node_does_for_common_values() {
+    let (mut runtime, lines) = capturing();
+    runtime
+        .execute_script(
+            "log.js",
+            "console.log('a', 1, -0, 2n, {a: 1, b: 'x', 'c d': [1, {e: null}]}, [], {}, \
+                         function named() {}, () => 1, undefined, true, Symbol('s'));
+             console.log({a: {b: {c: {d: 1}}}});
+             class Point { constructor() { this.x = 1; } }
+             console.info(new Point());
+             console.warn('careful');
+             console.error(new TypeError('bad').message);",
+        )
+        .unwrap();
+    let lines = lines.borrow();
+    assert_eq!(
+        *lines,
+        [
+            (
+                ConsoleLevel::Log,
+                "a 1 -0 2n { a: 1, b: 'x', 'c d': [ 1, { e: null } ] } [] {} [Function: named] \
+                 [Function (anonymous)] undefined true Symbol(s)"
+                    .to_owned()
+            ),
+            (
+                ConsoleLevel::Log,
+                "{ a: { b: { c: [Object] } } }".to_owned()
+            ),
+            (ConsoleLevel::Log, "Point { x: 1 }".to_owned()),
+            (ConsoleLevel::Error, "careful".to_owned()),
+            (ConsoleLevel::Error, "bad".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn the_console_can_be_left_out_and_its_op_is_hidden() {
+    let (mut runtime, _) = capturing();
+    let hidden = runtime
+        .execute_script_to_string("ops.js", "typeof ops.op_console_print")
+        .unwrap();
+    assert_eq!(hidden, "undefined");
+    assert!(!runtime
+        .typescript_declarations()
+        .contains("op_console_print"));
+    assert!(runtime.op_decl("op_console_print").is_some());
+    // Left out: no op, and `console` is V8's own, which prints nothing.
+    let mut bare = Runtime::new(RuntimeOptions {
+        console: None,
+        ..Default::default()
+    });
+    assert!(bare.op_decl("op_console_print").is_none());
+    bare.execute_script("bare.js", "console.log('nowhere')")
+        .unwrap();
+}
