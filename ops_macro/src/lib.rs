@@ -6,9 +6,8 @@ use proc_macro::TokenStream;
 /// Generates the slow path (`FunctionCallback`), the fast path (V8 Fast API function) where the
 /// signature allows it, and `<fn_name>::DECL`, the `runtime_core::OpDecl` to register.
 ///
-/// Options: `#[op(fast)]` (a compile error unless the signature can be fast), `#[op(nofast)]`
-/// (slow path only), `#[op(no_side_effects)]`. See the `runtime_core` crate documentation for
-/// the argument and return types.
+/// Use it through `runtime_core::op`, whose documentation holds the whole story: kinds,
+/// strategies, rules, errors, options, async ops.
 #[proc_macro_attribute]
 pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
     ops_macro_backend::expand(attr.into(), item.into()).into()

@@ -86,7 +86,8 @@ pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SI
 pub use termination::TerminationHandle;
 pub use v8_traits::{FromV8, ToV8};
 
-/// The attribute that turns a Rust function into an op; see the crate README.
+#[doc = include_str!("op.md")]
+#[doc = include_str!("kinds.md")]
 pub use ops_macro::op;
 /// The `v8` crate this runtime is built on; generated code names it through this path.
 pub use v8;

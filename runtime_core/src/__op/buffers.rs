@@ -217,7 +217,7 @@ pub(super) unsafe fn fast_view_in_place(
     }
 }
 
-/// `#[buffer] &mut [u8]` on the fast path: the bytes in place (see [`fast_view_in_place`]).
+/// `#[buffer] &mut [u8]` on the fast path: the bytes in place (see `fast_view_in_place`).
 ///
 /// # Safety
 /// As [`fast_buffer`]; and no other argument may borrow the same memory.
