@@ -5,6 +5,10 @@
 //!   `ops_async` one); results go to `target/bench-ops/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
+//! - `dts [--out DIR] [FILE.rs...]`: the TypeScript declarations of the ops in each file (by
+//!   default the project's test, bench and example ops), one `.d.ts` each (named after the
+//!   path), into DIR
+//!   (default `target/dts`).
 //! - `docs`: rewrites what the macro's kind table generates: the supported-types tables (README,
 //!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`).
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
@@ -20,6 +24,7 @@ fn main() {
         Some("fuzz") => fuzz(args.collect()),
         Some("expand") => expand(args.collect()),
         Some("docs") => docs(),
+        Some("dts") => dts(args.collect()),
         _ => {
             eprintln!("{USAGE}");
             exit(2);
@@ -30,6 +35,7 @@ fn main() {
 const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring>] [--quick] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
+       cargo xtask dts [--out <dir>] [<file.rs>...]
        cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers)";
 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
@@ -178,6 +184,58 @@ fn expansions(source: &str, wanted: Option<&str>) -> Result<String, String> {
         }
     }
     Ok(text)
+}
+
+/// Writes a `.d.ts` per file of ops.
+fn dts(args: Vec<String>) {
+    let root = workspace_root();
+    let mut out = root.join("target/dts");
+    let mut files = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--out" {
+            out = args.next().map(PathBuf::from).unwrap_or_else(|| {
+                eprintln!("--out needs a directory\n{USAGE}");
+                exit(2)
+            });
+        } else {
+            files.push(PathBuf::from(arg));
+        }
+    }
+    if files.is_empty() {
+        for dir in ["testdata/ops", "runtime_core/examples"] {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+                .expect("a project directory")
+                .map(|entry| entry.expect("a directory entry").path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        }
+        files.push(root.join("benches/src/ops.rs"));
+        files.push(root.join("benches/src/async_benches.rs"));
+    }
+    std::fs::create_dir_all(&out).expect("the output directory");
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap_or_else(|err| {
+            eprintln!("cannot read {}: {err}", file.display());
+            exit(1)
+        });
+        let (dts, errors) =
+            ops_macro_backend::declarations_of_file(&source, "ops").unwrap_or_else(|err| {
+                eprintln!("{} does not parse: {err}", file.display());
+                exit(1)
+            });
+        for error in errors {
+            eprintln!("{}: {error}", file.display());
+        }
+        // Named after the path within the project (files of two folders share stems).
+        let relative = file.strip_prefix(&root).unwrap_or(&file).with_extension("");
+        let name = relative.to_string_lossy().replace(['/', '\\'], "-");
+        let target = out.join(format!("{name}.d.ts"));
+        std::fs::write(&target, dts).expect("the declarations written");
+        println!("wrote {}", target.display());
+    }
 }
 
 /// Rewrites the generated supported-types tables.

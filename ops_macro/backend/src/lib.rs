@@ -19,7 +19,7 @@ pub mod internals;
 pub mod ir;
 pub mod typegen;
 
-pub use expand_file::{expand_file, pretty, ExpandedOp};
+pub use expand_file::{declarations_of_file, expand_file, pretty, ExpandedOp};
 
 use proc_macro2::TokenStream;
 use quote::quote;
