@@ -433,735 +433,789 @@ fn arg_71(#[anybuffer] x: JsBuffer) -> u32 {
     let _ = x;
     7
 }
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_72(#[buffer] x: V8Slice<i8>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_73(#[buffer] x: V8Slice<u16>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_74(#[buffer] x: V8Slice<i16>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_75(#[buffer] x: V8Slice<u32>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_76(#[buffer] x: V8Slice<i32>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_77(#[buffer] x: V8Slice<u64>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_78(#[buffer] x: V8Slice<i64>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_79(#[buffer] x: V8Slice<f32>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] V8Slice<T>`
+#[op]
+fn arg_80(#[buffer] x: V8Slice<f64>) -> u32 {
+    let _ = x;
+    7
+}
 /// `#[buffer(detach)] DetachedBuffer`
 #[op]
-fn arg_72(#[buffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_81(#[buffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer(detach)] DetachedBuffer`
 #[op]
-fn arg_73(#[arraybuffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_82(#[arraybuffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[anybuffer(detach)] DetachedBuffer`
 #[op]
-fn arg_74(#[anybuffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_83(#[anybuffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::Value>`
 #[op]
-fn arg_75(x: v8::Local<v8::Value>) -> u32 {
+fn arg_84(x: v8::Local<v8::Value>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_76(x: v8::Local<v8::Object>) -> u32 {
+fn arg_85(x: v8::Local<v8::Object>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_77(x: v8::Local<v8::String>) -> u32 {
+fn arg_86(x: v8::Local<v8::String>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_78(x: v8::Local<v8::Function>) -> u32 {
+fn arg_87(x: v8::Local<v8::Function>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_79(x: v8::Local<v8::Array>) -> u32 {
+fn arg_88(x: v8::Local<v8::Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_80(x: v8::Local<v8::Number>) -> u32 {
+fn arg_89(x: v8::Local<v8::Number>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_81(x: v8::Local<v8::Integer>) -> u32 {
+fn arg_90(x: v8::Local<v8::Integer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_82(x: v8::Local<v8::Int32>) -> u32 {
+fn arg_91(x: v8::Local<v8::Int32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_83(x: v8::Local<v8::Uint32>) -> u32 {
+fn arg_92(x: v8::Local<v8::Uint32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_84(x: v8::Local<v8::BigInt>) -> u32 {
+fn arg_93(x: v8::Local<v8::BigInt>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_85(x: v8::Local<v8::Boolean>) -> u32 {
+fn arg_94(x: v8::Local<v8::Boolean>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_86(x: v8::Local<v8::Symbol>) -> u32 {
+fn arg_95(x: v8::Local<v8::Symbol>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_87(x: v8::Local<v8::Name>) -> u32 {
+fn arg_96(x: v8::Local<v8::Name>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_88(x: v8::Local<v8::Primitive>) -> u32 {
+fn arg_97(x: v8::Local<v8::Primitive>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_89(x: v8::Local<v8::Promise>) -> u32 {
+fn arg_98(x: v8::Local<v8::Promise>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_90(x: v8::Local<v8::Map>) -> u32 {
+fn arg_99(x: v8::Local<v8::Map>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_91(x: v8::Local<v8::Set>) -> u32 {
+fn arg_100(x: v8::Local<v8::Set>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_92(x: v8::Local<v8::Date>) -> u32 {
+fn arg_101(x: v8::Local<v8::Date>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_93(x: v8::Local<v8::RegExp>) -> u32 {
+fn arg_102(x: v8::Local<v8::RegExp>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_94(x: v8::Local<v8::Proxy>) -> u32 {
+fn arg_103(x: v8::Local<v8::Proxy>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_95(x: v8::Local<v8::ArrayBuffer>) -> u32 {
+fn arg_104(x: v8::Local<v8::ArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_96(x: v8::Local<v8::SharedArrayBuffer>) -> u32 {
+fn arg_105(x: v8::Local<v8::SharedArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_97(x: v8::Local<v8::ArrayBufferView>) -> u32 {
+fn arg_106(x: v8::Local<v8::ArrayBufferView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_98(x: v8::Local<v8::TypedArray>) -> u32 {
+fn arg_107(x: v8::Local<v8::TypedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_99(x: v8::Local<v8::DataView>) -> u32 {
+fn arg_108(x: v8::Local<v8::DataView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_100(x: v8::Local<v8::Uint8Array>) -> u32 {
+fn arg_109(x: v8::Local<v8::Uint8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_101(x: v8::Local<v8::Uint8ClampedArray>) -> u32 {
+fn arg_110(x: v8::Local<v8::Uint8ClampedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_102(x: v8::Local<v8::Int8Array>) -> u32 {
+fn arg_111(x: v8::Local<v8::Int8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_103(x: v8::Local<v8::Uint16Array>) -> u32 {
+fn arg_112(x: v8::Local<v8::Uint16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_104(x: v8::Local<v8::Int16Array>) -> u32 {
+fn arg_113(x: v8::Local<v8::Int16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_105(x: v8::Local<v8::Uint32Array>) -> u32 {
+fn arg_114(x: v8::Local<v8::Uint32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_106(x: v8::Local<v8::Int32Array>) -> u32 {
+fn arg_115(x: v8::Local<v8::Int32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_107(x: v8::Local<v8::Float32Array>) -> u32 {
+fn arg_116(x: v8::Local<v8::Float32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_108(x: v8::Local<v8::Float64Array>) -> u32 {
+fn arg_117(x: v8::Local<v8::Float64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_109(x: v8::Local<v8::BigInt64Array>) -> u32 {
+fn arg_118(x: v8::Local<v8::BigInt64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_110(x: v8::Local<v8::BigUint64Array>) -> u32 {
+fn arg_119(x: v8::Local<v8::BigUint64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_111(x: v8::Local<v8::External>) -> u32 {
+fn arg_120(x: v8::Local<v8::External>) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::Value`
 #[op]
-fn arg_112(x: &v8::Value) -> u32 {
+fn arg_121(x: &v8::Value) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_113(x: &v8::Object) -> u32 {
+fn arg_122(x: &v8::Object) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_114(x: &v8::String) -> u32 {
+fn arg_123(x: &v8::String) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_115(x: &v8::Function) -> u32 {
+fn arg_124(x: &v8::Function) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_116(x: &v8::Array) -> u32 {
+fn arg_125(x: &v8::Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_117(x: &v8::Number) -> u32 {
+fn arg_126(x: &v8::Number) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_118(x: &v8::Integer) -> u32 {
+fn arg_127(x: &v8::Integer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_119(x: &v8::Int32) -> u32 {
+fn arg_128(x: &v8::Int32) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_120(x: &v8::Uint32) -> u32 {
+fn arg_129(x: &v8::Uint32) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_121(x: &v8::BigInt) -> u32 {
+fn arg_130(x: &v8::BigInt) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_122(x: &v8::Boolean) -> u32 {
+fn arg_131(x: &v8::Boolean) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_123(x: &v8::Symbol) -> u32 {
+fn arg_132(x: &v8::Symbol) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_124(x: &v8::Name) -> u32 {
+fn arg_133(x: &v8::Name) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_125(x: &v8::Primitive) -> u32 {
+fn arg_134(x: &v8::Primitive) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_126(x: &v8::Promise) -> u32 {
+fn arg_135(x: &v8::Promise) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_127(x: &v8::Map) -> u32 {
+fn arg_136(x: &v8::Map) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_128(x: &v8::Set) -> u32 {
+fn arg_137(x: &v8::Set) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_129(x: &v8::Date) -> u32 {
+fn arg_138(x: &v8::Date) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_130(x: &v8::RegExp) -> u32 {
+fn arg_139(x: &v8::RegExp) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_131(x: &v8::Proxy) -> u32 {
+fn arg_140(x: &v8::Proxy) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_132(x: &v8::ArrayBuffer) -> u32 {
+fn arg_141(x: &v8::ArrayBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_133(x: &v8::SharedArrayBuffer) -> u32 {
+fn arg_142(x: &v8::SharedArrayBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_134(x: &v8::ArrayBufferView) -> u32 {
+fn arg_143(x: &v8::ArrayBufferView) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_135(x: &v8::TypedArray) -> u32 {
+fn arg_144(x: &v8::TypedArray) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_136(x: &v8::DataView) -> u32 {
+fn arg_145(x: &v8::DataView) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_137(x: &v8::Uint8Array) -> u32 {
+fn arg_146(x: &v8::Uint8Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_138(x: &v8::Uint8ClampedArray) -> u32 {
+fn arg_147(x: &v8::Uint8ClampedArray) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_139(x: &v8::Int8Array) -> u32 {
+fn arg_148(x: &v8::Int8Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_140(x: &v8::Uint16Array) -> u32 {
+fn arg_149(x: &v8::Uint16Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_141(x: &v8::Int16Array) -> u32 {
+fn arg_150(x: &v8::Int16Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_142(x: &v8::Uint32Array) -> u32 {
+fn arg_151(x: &v8::Uint32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_143(x: &v8::Int32Array) -> u32 {
+fn arg_152(x: &v8::Int32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_144(x: &v8::Float32Array) -> u32 {
+fn arg_153(x: &v8::Float32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_145(x: &v8::Float64Array) -> u32 {
+fn arg_154(x: &v8::Float64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_146(x: &v8::BigInt64Array) -> u32 {
+fn arg_155(x: &v8::BigInt64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_147(x: &v8::BigUint64Array) -> u32 {
+fn arg_156(x: &v8::BigUint64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_148(x: &v8::External) -> u32 {
+fn arg_157(x: &v8::External) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_149(x: v8::Global<v8::Value>) -> u32 {
+fn arg_158(x: v8::Global<v8::Value>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_150(x: v8::Global<v8::Object>) -> u32 {
+fn arg_159(x: v8::Global<v8::Object>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_151(x: v8::Global<v8::String>) -> u32 {
+fn arg_160(x: v8::Global<v8::String>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_152(x: v8::Global<v8::Function>) -> u32 {
+fn arg_161(x: v8::Global<v8::Function>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_153(x: v8::Global<v8::Array>) -> u32 {
+fn arg_162(x: v8::Global<v8::Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_154(x: v8::Global<v8::Number>) -> u32 {
+fn arg_163(x: v8::Global<v8::Number>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_155(x: v8::Global<v8::Integer>) -> u32 {
+fn arg_164(x: v8::Global<v8::Integer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_156(x: v8::Global<v8::Int32>) -> u32 {
+fn arg_165(x: v8::Global<v8::Int32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_157(x: v8::Global<v8::Uint32>) -> u32 {
+fn arg_166(x: v8::Global<v8::Uint32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_158(x: v8::Global<v8::BigInt>) -> u32 {
+fn arg_167(x: v8::Global<v8::BigInt>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_159(x: v8::Global<v8::Boolean>) -> u32 {
+fn arg_168(x: v8::Global<v8::Boolean>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_160(x: v8::Global<v8::Symbol>) -> u32 {
+fn arg_169(x: v8::Global<v8::Symbol>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_161(x: v8::Global<v8::Name>) -> u32 {
+fn arg_170(x: v8::Global<v8::Name>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_162(x: v8::Global<v8::Primitive>) -> u32 {
+fn arg_171(x: v8::Global<v8::Primitive>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_163(x: v8::Global<v8::Promise>) -> u32 {
+fn arg_172(x: v8::Global<v8::Promise>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_164(x: v8::Global<v8::Map>) -> u32 {
+fn arg_173(x: v8::Global<v8::Map>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_165(x: v8::Global<v8::Set>) -> u32 {
+fn arg_174(x: v8::Global<v8::Set>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_166(x: v8::Global<v8::Date>) -> u32 {
+fn arg_175(x: v8::Global<v8::Date>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_167(x: v8::Global<v8::RegExp>) -> u32 {
+fn arg_176(x: v8::Global<v8::RegExp>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_168(x: v8::Global<v8::Proxy>) -> u32 {
+fn arg_177(x: v8::Global<v8::Proxy>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_169(x: v8::Global<v8::ArrayBuffer>) -> u32 {
+fn arg_178(x: v8::Global<v8::ArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_170(x: v8::Global<v8::SharedArrayBuffer>) -> u32 {
+fn arg_179(x: v8::Global<v8::SharedArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_171(x: v8::Global<v8::ArrayBufferView>) -> u32 {
+fn arg_180(x: v8::Global<v8::ArrayBufferView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_172(x: v8::Global<v8::TypedArray>) -> u32 {
+fn arg_181(x: v8::Global<v8::TypedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_173(x: v8::Global<v8::DataView>) -> u32 {
+fn arg_182(x: v8::Global<v8::DataView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_174(x: v8::Global<v8::Uint8Array>) -> u32 {
+fn arg_183(x: v8::Global<v8::Uint8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_175(x: v8::Global<v8::Uint8ClampedArray>) -> u32 {
+fn arg_184(x: v8::Global<v8::Uint8ClampedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_176(x: v8::Global<v8::Int8Array>) -> u32 {
+fn arg_185(x: v8::Global<v8::Int8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_177(x: v8::Global<v8::Uint16Array>) -> u32 {
+fn arg_186(x: v8::Global<v8::Uint16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_178(x: v8::Global<v8::Int16Array>) -> u32 {
+fn arg_187(x: v8::Global<v8::Int16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_179(x: v8::Global<v8::Uint32Array>) -> u32 {
+fn arg_188(x: v8::Global<v8::Uint32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_180(x: v8::Global<v8::Int32Array>) -> u32 {
+fn arg_189(x: v8::Global<v8::Int32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_181(x: v8::Global<v8::Float32Array>) -> u32 {
+fn arg_190(x: v8::Global<v8::Float32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_182(x: v8::Global<v8::Float64Array>) -> u32 {
+fn arg_191(x: v8::Global<v8::Float64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_183(x: v8::Global<v8::BigInt64Array>) -> u32 {
+fn arg_192(x: v8::Global<v8::BigInt64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_184(x: v8::Global<v8::BigUint64Array>) -> u32 {
+fn arg_193(x: v8::Global<v8::BigUint64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_185(x: v8::Global<v8::External>) -> u32 {
+fn arg_194(x: v8::Global<v8::External>) -> u32 {
     let _ = x;
     7
 }
 /// `*const c_void`
 #[op]
-fn arg_186(x: *const c_void) -> u32 {
+fn arg_195(x: *const c_void) -> u32 {
     let _ = x;
     7
 }
 /// `*mut c_void`
 #[op]
-fn arg_187(x: *mut c_void) -> u32 {
+fn arg_196(x: *mut c_void) -> u32 {
     let _ = x;
     7
 }
 /// `#[from_v8] T`
 #[op]
-fn arg_188(#[from_v8] x: Sample) -> u32 {
+fn arg_197(#[from_v8] x: Sample) -> u32 {
     let _ = x;
     7
 }
 /// `&OpState`
 #[op]
-fn arg_189(x: &OpState) -> u32 {
+fn arg_198(x: &OpState) -> u32 {
     let _ = x;
     7
 }
 /// `&mut OpState`
 #[op]
-fn arg_190(x: &mut OpState) -> u32 {
+fn arg_199(x: &mut OpState) -> u32 {
     let _ = x;
     7
 }
 /// `Rc<RefCell<OpState>>`
 #[op]
-fn arg_191(x: Rc<RefCell<OpState>>) -> u32 {
+fn arg_200(x: Rc<RefCell<OpState>>) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::PinScope`
 #[op]
-fn arg_192(x: &mut v8::PinScope) -> u32 {
+fn arg_201(x: &mut v8::PinScope) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::Isolate`
 #[op]
-fn arg_193(x: &mut v8::Isolate) -> u32 {
+fn arg_202(x: &mut v8::Isolate) -> u32 {
     let _ = x;
     7
 }
@@ -1287,7 +1341,7 @@ fn ret_20() -> &'static str {
 fn ret_21() -> Vec<u8> {
     vec![104, 105]
 }
-/// `Vec<u8>`, `Box<[u8]>`, `Vec<T>`, `Box<[T]>`, `JsBuffer`, `DetachedBuffer`, `bytes::Bytes`, `bytes::BytesMut`
+/// `Vec<u8>`, `Box<[u8]>`, `Vec<T>`, `Box<[T]>`, `JsBuffer`, `V8Slice<T>`, `DetachedBuffer`, `bytes::Bytes`, `bytes::BytesMut`
 #[op]
 #[buffer]
 fn ret_22() -> Vec<u16> {
@@ -1398,128 +1452,137 @@ pub const ROWS: &[(&str, &str, &str)] = &[
     ("arg_69", "new Uint8Array(2)", "number 7"),
     ("arg_70", "new ArrayBuffer(2)", "number 7"),
     ("arg_71", "new Uint8Array(2)", "number 7"),
-    ("arg_72", "new Uint8Array(2)", "number 7"),
-    ("arg_73", "new ArrayBuffer(2)", "number 7"),
-    ("arg_74", "new Uint8Array(2)", "number 7"),
-    ("arg_75", "1", "number 7"),
-    ("arg_76", "({})", "number 7"),
-    ("arg_77", "'s'", "number 7"),
-    ("arg_78", "(() => 1)", "number 7"),
-    ("arg_79", "[]", "number 7"),
-    ("arg_80", "1.5", "number 7"),
-    ("arg_81", "1", "number 7"),
-    ("arg_82", "-1", "number 7"),
-    ("arg_83", "1", "number 7"),
-    ("arg_84", "1n", "number 7"),
-    ("arg_85", "true", "number 7"),
-    ("arg_86", "Symbol()", "number 7"),
-    ("arg_87", "'n'", "number 7"),
-    ("arg_88", "null", "number 7"),
-    ("arg_89", "Promise.resolve()", "number 7"),
-    ("arg_90", "new Map()", "number 7"),
-    ("arg_91", "new Set()", "number 7"),
-    ("arg_92", "new Date(0)", "number 7"),
-    ("arg_93", "/a/", "number 7"),
-    ("arg_94", "new Proxy({}, {})", "number 7"),
-    ("arg_95", "new ArrayBuffer(1)", "number 7"),
-    ("arg_96", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_97", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_98", "new Int8Array(1)", "number 7"),
-    ("arg_99", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_100", "new Uint8Array(1)", "number 7"),
-    ("arg_101", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_102", "new Int8Array(1)", "number 7"),
-    ("arg_103", "new Uint16Array(1)", "number 7"),
-    ("arg_104", "new Int16Array(1)", "number 7"),
-    ("arg_105", "new Uint32Array(1)", "number 7"),
-    ("arg_106", "new Int32Array(1)", "number 7"),
-    ("arg_107", "new Float32Array(1)", "number 7"),
-    ("arg_108", "new Float64Array(1)", "number 7"),
-    ("arg_109", "new BigInt64Array(1)", "number 7"),
-    ("arg_110", "new BigUint64Array(1)", "number 7"),
-    ("arg_111", "ops.ret_external()", "number 7"),
-    ("arg_112", "1", "number 7"),
-    ("arg_113", "({})", "number 7"),
-    ("arg_114", "'s'", "number 7"),
-    ("arg_115", "(() => 1)", "number 7"),
-    ("arg_116", "[]", "number 7"),
-    ("arg_117", "1.5", "number 7"),
-    ("arg_118", "1", "number 7"),
-    ("arg_119", "-1", "number 7"),
-    ("arg_120", "1", "number 7"),
-    ("arg_121", "1n", "number 7"),
-    ("arg_122", "true", "number 7"),
-    ("arg_123", "Symbol()", "number 7"),
-    ("arg_124", "'n'", "number 7"),
-    ("arg_125", "null", "number 7"),
-    ("arg_126", "Promise.resolve()", "number 7"),
-    ("arg_127", "new Map()", "number 7"),
-    ("arg_128", "new Set()", "number 7"),
-    ("arg_129", "new Date(0)", "number 7"),
-    ("arg_130", "/a/", "number 7"),
-    ("arg_131", "new Proxy({}, {})", "number 7"),
-    ("arg_132", "new ArrayBuffer(1)", "number 7"),
-    ("arg_133", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_134", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_135", "new Int8Array(1)", "number 7"),
-    ("arg_136", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_137", "new Uint8Array(1)", "number 7"),
-    ("arg_138", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_139", "new Int8Array(1)", "number 7"),
-    ("arg_140", "new Uint16Array(1)", "number 7"),
-    ("arg_141", "new Int16Array(1)", "number 7"),
-    ("arg_142", "new Uint32Array(1)", "number 7"),
-    ("arg_143", "new Int32Array(1)", "number 7"),
-    ("arg_144", "new Float32Array(1)", "number 7"),
-    ("arg_145", "new Float64Array(1)", "number 7"),
-    ("arg_146", "new BigInt64Array(1)", "number 7"),
-    ("arg_147", "new BigUint64Array(1)", "number 7"),
-    ("arg_148", "ops.ret_external()", "number 7"),
-    ("arg_149", "1", "number 7"),
-    ("arg_150", "({})", "number 7"),
-    ("arg_151", "'s'", "number 7"),
-    ("arg_152", "(() => 1)", "number 7"),
-    ("arg_153", "[]", "number 7"),
-    ("arg_154", "1.5", "number 7"),
-    ("arg_155", "1", "number 7"),
-    ("arg_156", "-1", "number 7"),
-    ("arg_157", "1", "number 7"),
-    ("arg_158", "1n", "number 7"),
-    ("arg_159", "true", "number 7"),
-    ("arg_160", "Symbol()", "number 7"),
-    ("arg_161", "'n'", "number 7"),
-    ("arg_162", "null", "number 7"),
-    ("arg_163", "Promise.resolve()", "number 7"),
-    ("arg_164", "new Map()", "number 7"),
-    ("arg_165", "new Set()", "number 7"),
-    ("arg_166", "new Date(0)", "number 7"),
-    ("arg_167", "/a/", "number 7"),
-    ("arg_168", "new Proxy({}, {})", "number 7"),
-    ("arg_169", "new ArrayBuffer(1)", "number 7"),
-    ("arg_170", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_171", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_172", "new Int8Array(1)", "number 7"),
-    ("arg_173", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_174", "new Uint8Array(1)", "number 7"),
-    ("arg_175", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_176", "new Int8Array(1)", "number 7"),
-    ("arg_177", "new Uint16Array(1)", "number 7"),
-    ("arg_178", "new Int16Array(1)", "number 7"),
-    ("arg_179", "new Uint32Array(1)", "number 7"),
-    ("arg_180", "new Int32Array(1)", "number 7"),
-    ("arg_181", "new Float32Array(1)", "number 7"),
-    ("arg_182", "new Float64Array(1)", "number 7"),
-    ("arg_183", "new BigInt64Array(1)", "number 7"),
-    ("arg_184", "new BigUint64Array(1)", "number 7"),
-    ("arg_185", "ops.ret_external()", "number 7"),
-    ("arg_186", "ops.ret_external()", "number 7"),
-    ("arg_187", "ops.ret_external()", "number 7"),
-    ("arg_188", "2", "number 7"),
-    ("arg_189", "", "number 7"),
-    ("arg_190", "", "number 7"),
-    ("arg_191", "", "number 7"),
-    ("arg_192", "", "number 7"),
-    ("arg_193", "", "number 7"),
+    ("arg_72", "new Int8Array(2)", "number 7"),
+    ("arg_73", "new Uint16Array(2)", "number 7"),
+    ("arg_74", "new Int16Array(2)", "number 7"),
+    ("arg_75", "new Uint32Array(2)", "number 7"),
+    ("arg_76", "new Int32Array(2)", "number 7"),
+    ("arg_77", "new BigUint64Array(2)", "number 7"),
+    ("arg_78", "new BigInt64Array(2)", "number 7"),
+    ("arg_79", "new Float32Array(2)", "number 7"),
+    ("arg_80", "new Float64Array(2)", "number 7"),
+    ("arg_81", "new Uint8Array(2)", "number 7"),
+    ("arg_82", "new ArrayBuffer(2)", "number 7"),
+    ("arg_83", "new Uint8Array(2)", "number 7"),
+    ("arg_84", "1", "number 7"),
+    ("arg_85", "({})", "number 7"),
+    ("arg_86", "'s'", "number 7"),
+    ("arg_87", "(() => 1)", "number 7"),
+    ("arg_88", "[]", "number 7"),
+    ("arg_89", "1.5", "number 7"),
+    ("arg_90", "1", "number 7"),
+    ("arg_91", "-1", "number 7"),
+    ("arg_92", "1", "number 7"),
+    ("arg_93", "1n", "number 7"),
+    ("arg_94", "true", "number 7"),
+    ("arg_95", "Symbol()", "number 7"),
+    ("arg_96", "'n'", "number 7"),
+    ("arg_97", "null", "number 7"),
+    ("arg_98", "Promise.resolve()", "number 7"),
+    ("arg_99", "new Map()", "number 7"),
+    ("arg_100", "new Set()", "number 7"),
+    ("arg_101", "new Date(0)", "number 7"),
+    ("arg_102", "/a/", "number 7"),
+    ("arg_103", "new Proxy({}, {})", "number 7"),
+    ("arg_104", "new ArrayBuffer(1)", "number 7"),
+    ("arg_105", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_106", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_107", "new Int8Array(1)", "number 7"),
+    ("arg_108", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_109", "new Uint8Array(1)", "number 7"),
+    ("arg_110", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_111", "new Int8Array(1)", "number 7"),
+    ("arg_112", "new Uint16Array(1)", "number 7"),
+    ("arg_113", "new Int16Array(1)", "number 7"),
+    ("arg_114", "new Uint32Array(1)", "number 7"),
+    ("arg_115", "new Int32Array(1)", "number 7"),
+    ("arg_116", "new Float32Array(1)", "number 7"),
+    ("arg_117", "new Float64Array(1)", "number 7"),
+    ("arg_118", "new BigInt64Array(1)", "number 7"),
+    ("arg_119", "new BigUint64Array(1)", "number 7"),
+    ("arg_120", "ops.ret_external()", "number 7"),
+    ("arg_121", "1", "number 7"),
+    ("arg_122", "({})", "number 7"),
+    ("arg_123", "'s'", "number 7"),
+    ("arg_124", "(() => 1)", "number 7"),
+    ("arg_125", "[]", "number 7"),
+    ("arg_126", "1.5", "number 7"),
+    ("arg_127", "1", "number 7"),
+    ("arg_128", "-1", "number 7"),
+    ("arg_129", "1", "number 7"),
+    ("arg_130", "1n", "number 7"),
+    ("arg_131", "true", "number 7"),
+    ("arg_132", "Symbol()", "number 7"),
+    ("arg_133", "'n'", "number 7"),
+    ("arg_134", "null", "number 7"),
+    ("arg_135", "Promise.resolve()", "number 7"),
+    ("arg_136", "new Map()", "number 7"),
+    ("arg_137", "new Set()", "number 7"),
+    ("arg_138", "new Date(0)", "number 7"),
+    ("arg_139", "/a/", "number 7"),
+    ("arg_140", "new Proxy({}, {})", "number 7"),
+    ("arg_141", "new ArrayBuffer(1)", "number 7"),
+    ("arg_142", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_143", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_144", "new Int8Array(1)", "number 7"),
+    ("arg_145", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_146", "new Uint8Array(1)", "number 7"),
+    ("arg_147", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_148", "new Int8Array(1)", "number 7"),
+    ("arg_149", "new Uint16Array(1)", "number 7"),
+    ("arg_150", "new Int16Array(1)", "number 7"),
+    ("arg_151", "new Uint32Array(1)", "number 7"),
+    ("arg_152", "new Int32Array(1)", "number 7"),
+    ("arg_153", "new Float32Array(1)", "number 7"),
+    ("arg_154", "new Float64Array(1)", "number 7"),
+    ("arg_155", "new BigInt64Array(1)", "number 7"),
+    ("arg_156", "new BigUint64Array(1)", "number 7"),
+    ("arg_157", "ops.ret_external()", "number 7"),
+    ("arg_158", "1", "number 7"),
+    ("arg_159", "({})", "number 7"),
+    ("arg_160", "'s'", "number 7"),
+    ("arg_161", "(() => 1)", "number 7"),
+    ("arg_162", "[]", "number 7"),
+    ("arg_163", "1.5", "number 7"),
+    ("arg_164", "1", "number 7"),
+    ("arg_165", "-1", "number 7"),
+    ("arg_166", "1", "number 7"),
+    ("arg_167", "1n", "number 7"),
+    ("arg_168", "true", "number 7"),
+    ("arg_169", "Symbol()", "number 7"),
+    ("arg_170", "'n'", "number 7"),
+    ("arg_171", "null", "number 7"),
+    ("arg_172", "Promise.resolve()", "number 7"),
+    ("arg_173", "new Map()", "number 7"),
+    ("arg_174", "new Set()", "number 7"),
+    ("arg_175", "new Date(0)", "number 7"),
+    ("arg_176", "/a/", "number 7"),
+    ("arg_177", "new Proxy({}, {})", "number 7"),
+    ("arg_178", "new ArrayBuffer(1)", "number 7"),
+    ("arg_179", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_180", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_181", "new Int8Array(1)", "number 7"),
+    ("arg_182", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_183", "new Uint8Array(1)", "number 7"),
+    ("arg_184", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_185", "new Int8Array(1)", "number 7"),
+    ("arg_186", "new Uint16Array(1)", "number 7"),
+    ("arg_187", "new Int16Array(1)", "number 7"),
+    ("arg_188", "new Uint32Array(1)", "number 7"),
+    ("arg_189", "new Int32Array(1)", "number 7"),
+    ("arg_190", "new Float32Array(1)", "number 7"),
+    ("arg_191", "new Float64Array(1)", "number 7"),
+    ("arg_192", "new BigInt64Array(1)", "number 7"),
+    ("arg_193", "new BigUint64Array(1)", "number 7"),
+    ("arg_194", "ops.ret_external()", "number 7"),
+    ("arg_195", "ops.ret_external()", "number 7"),
+    ("arg_196", "ops.ret_external()", "number 7"),
+    ("arg_197", "2", "number 7"),
+    ("arg_198", "", "number 7"),
+    ("arg_199", "", "number 7"),
+    ("arg_200", "", "number 7"),
+    ("arg_201", "", "number 7"),
+    ("arg_202", "", "number 7"),
     ("ret_0", "", "undefined undefined"),
     ("ret_1", "", "boolean true"),
     ("ret_2", "", "number 2"),
@@ -1590,11 +1653,13 @@ pub fn every_decl() -> Vec<runtime_core::OpDecl> {
         arg_177::DECL, arg_178::DECL, arg_179::DECL, arg_180::DECL, arg_181::DECL,
         arg_182::DECL, arg_183::DECL, arg_184::DECL, arg_185::DECL, arg_186::DECL,
         arg_187::DECL, arg_188::DECL, arg_189::DECL, arg_190::DECL, arg_191::DECL,
-        arg_192::DECL, arg_193::DECL, ret_0::DECL, ret_1::DECL, ret_2::DECL, ret_3::DECL,
-        ret_4::DECL, ret_5::DECL, ret_6::DECL, ret_7::DECL, ret_8::DECL, ret_9::DECL,
-        ret_10::DECL, ret_11::DECL, ret_12::DECL, ret_13::DECL, ret_14::DECL,
-        ret_15::DECL, ret_16::DECL, ret_17::DECL, ret_18::DECL, ret_19::DECL,
-        ret_20::DECL, ret_21::DECL, ret_22::DECL, ret_23::DECL, ret_24::DECL,
-        ret_25::DECL, ret_26::DECL, ret_27::DECL,
+        arg_192::DECL, arg_193::DECL, arg_194::DECL, arg_195::DECL, arg_196::DECL,
+        arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_200::DECL, arg_201::DECL,
+        arg_202::DECL, ret_0::DECL, ret_1::DECL, ret_2::DECL, ret_3::DECL, ret_4::DECL,
+        ret_5::DECL, ret_6::DECL, ret_7::DECL, ret_8::DECL, ret_9::DECL, ret_10::DECL,
+        ret_11::DECL, ret_12::DECL, ret_13::DECL, ret_14::DECL, ret_15::DECL,
+        ret_16::DECL, ret_17::DECL, ret_18::DECL, ret_19::DECL, ret_20::DECL,
+        ret_21::DECL, ret_22::DECL, ret_23::DECL, ret_24::DECL, ret_25::DECL,
+        ret_26::DECL, ret_27::DECL,
     ]
 }

@@ -12,7 +12,10 @@
 
 use std::cell::Cell;
 use std::marker::PhantomData;
+use std::mem::{align_of, size_of};
 use std::ops::{Deref, DerefMut, Range};
+
+use crate::__op::Element;
 
 /// Bytes `range` of a backing store, kept alive.
 struct StoreRange {
@@ -44,29 +47,39 @@ impl StoreRange {
     }
 }
 
-/// JavaScript's memory behind a view or an ArrayBuffer, kept alive without a copy:
-/// `#[buffer] JsBuffer` (any view), `#[arraybuffer] JsBuffer`, `#[anybuffer] JsBuffer`.
-/// Returned, it becomes a Uint8Array over the same memory. Shared memory (a SharedArrayBuffer)
-/// and resizable ArrayBuffers are refused with a `TypeError`: other threads could write the
-/// first, shrinking could unmap the second.
-pub struct JsBuffer {
+/// JavaScript's memory behind a typed array (`#[buffer] V8Slice<u32>`, ...), kept alive
+/// without a copy, its elements read and written as cells. `V8Slice<u8>` is [`JsBuffer`].
+/// Memory not aligned for `T` (only Rust-made memory can be) is a `TypeError`, as for borrows.
+/// Returned, it becomes a typed array of `T` over the same memory.
+pub struct V8Slice<T: Element> {
     bytes: StoreRange,
     /// JavaScript on this thread writes the memory: it stays here.
-    _not_send: PhantomData<*const u8>,
+    _not_send: PhantomData<*const T>,
 }
 
-impl JsBuffer {
-    /// The bytes `range` of `store`.
+/// JavaScript's memory behind a view or an ArrayBuffer, kept alive without a copy:
+/// `#[buffer] JsBuffer` (any view), `#[arraybuffer] JsBuffer`, `#[anybuffer] JsBuffer`.
+/// Returned, it becomes a Uint8Array over the same memory (`#[arraybuffer]`: an ArrayBuffer).
+/// Shared memory (a SharedArrayBuffer) and resizable ArrayBuffers are refused with a
+/// `TypeError`: other threads could write the first, shrinking could unmap the second.
+pub type JsBuffer = V8Slice<u8>;
+
+impl<T: Element> V8Slice<T> {
+    /// The bytes `range` of `store`, aligned for `T` and a whole number of elements (the
+    /// caller checked).
     pub(crate) fn new(store: v8::SharedRef<v8::BackingStore>, range: Range<usize>) -> Self {
-        Self {
+        let slice = Self {
             bytes: StoreRange::new(store, range),
             _not_send: PhantomData,
-        }
+        };
+        debug_assert!(slice.bytes.len().is_multiple_of(size_of::<T>()));
+        debug_assert!(slice.is_empty() || (slice.data() as usize).is_multiple_of(align_of::<T>()));
+        slice
     }
 
-    /// The number of bytes.
+    /// The number of elements.
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() / size_of::<T>()
     }
 
     /// Whether there are none.
@@ -74,48 +87,62 @@ impl JsBuffer {
         self.len() == 0
     }
 
-    fn data(&self) -> *mut u8 {
-        self.bytes.data()
+    /// The first element (dangling, and aligned, when there are none).
+    fn data(&self) -> *mut T {
+        if self.bytes.len() == 0 {
+            std::ptr::NonNull::dangling().as_ptr()
+        } else {
+            self.bytes.data().cast()
+        }
     }
 
-    /// The bytes, as cells: read and write them; JavaScript sees the writes, and its own
+    /// The elements, as cells: read and write them; JavaScript sees the writes, and its own
     /// writes show here.
-    pub fn as_cells(&self) -> &[Cell<u8>] {
-        // SAFETY: the store lives as long as `self` and `range` is within it; `Cell` allows the
-        // bytes to change under the borrow, and `JsBuffer` is neither `Send` nor `Sync` (it
-        // holds a `SharedRef`, and the store is not shared memory), so only this thread, which
-        // also runs the JavaScript, touches them.
-        unsafe { std::slice::from_raw_parts(self.data().cast::<Cell<u8>>(), self.len()) }
+    pub fn as_cells(&self) -> &[Cell<T>] {
+        // SAFETY: the store lives as long as `self`, the range is within it and aligned for
+        // `T` (checked when made); every bit pattern is a `T`; `Cell` allows the memory to
+        // change under the borrow, and a `V8Slice` is neither `Send` nor `Sync` (and never
+        // shared memory), so only this thread, which also runs the JavaScript, touches it.
+        unsafe { std::slice::from_raw_parts(self.data().cast::<Cell<T>>(), self.len()) }
     }
 
-    /// The bytes as a plain slice, without a copy.
+    /// The elements as a plain slice, without a copy.
     ///
     /// # Safety
-    /// Nothing may write the bytes while the slice is used: no JavaScript may run (no call into
+    /// Nothing may write the memory while the slice is used: no JavaScript may run (no call into
     /// V8 that can run it, no `await` in an async op), and no cell of [`as_cells`] be set.
     ///
-    /// [`as_cells`]: JsBuffer::as_cells
-    pub unsafe fn as_bytes(&self) -> &[u8] {
-        // SAFETY: as `as_cells`; the caller keeps the bytes unwritten.
+    /// [`as_cells`]: V8Slice::as_cells
+    pub unsafe fn as_slice(&self) -> &[T] {
+        // SAFETY: as `as_cells`; the caller keeps the memory unwritten.
         unsafe { std::slice::from_raw_parts(self.data(), self.len()) }
     }
 
-    /// A copy of the bytes.
-    pub fn to_vec(&self) -> Vec<u8> {
+    /// A copy of the elements.
+    pub fn to_vec(&self) -> Vec<T> {
         self.as_cells().iter().map(Cell::get).collect()
     }
 
-    /// The store and range, to return it to JavaScript.
+    /// The store and byte range, to return it to JavaScript.
     pub(crate) fn into_parts(self) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
         self.bytes.into_parts()
     }
 }
 
-impl std::fmt::Debug for JsBuffer {
+impl JsBuffer {
+    /// The bytes as a plain slice, without a copy ([`V8Slice::as_slice`]).
+    ///
+    /// # Safety
+    /// As [`V8Slice::as_slice`].
+    pub unsafe fn as_bytes(&self) -> &[u8] {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.as_slice() }
+    }
+}
+
+impl<T: Element> std::fmt::Debug for V8Slice<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JsBuffer")
-            .field("len", &self.len())
-            .finish()
+        f.debug_struct("V8Slice").field("len", &self.len()).finish()
     }
 }
 

@@ -72,7 +72,8 @@ pub mod __op;
 // `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the console).
 extern crate self as runtime_core;
 
-pub use buffer::{DetachedBuffer, JsBuffer};
+pub use __op::Element;
+pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use error::{JsError, JsErrorKind};
 pub use extension::{typescript_declarations, Extension};
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{
     op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime, RuntimeOptions, StackFrame,
+    V8Slice,
 };
 
 include!("../../testdata/ops/deno_sync.rs");
@@ -92,6 +93,9 @@ fn runtime() -> Runtime {
         op_slow_add::DECL,
         op_fast_add::DECL,
         op_stack_trace::DECL,
+        op_v8slice_sum::DECL,
+        op_v8slice_echo::DECL,
+        op_v8slice_arraybuffer::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
@@ -648,4 +652,43 @@ fn stack_traces_when_asked_only() {
         assert_eq!(frames[1].function, "");
         assert_eq!(frames[1].script, "trace.js");
     }
+}
+
+#[test]
+fn typed_slices_keep_memory() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "s",
+        "globalThis.U = new Uint32Array([1, 2, 3]); globalThis.M = ops.op_misaligned_u32s();",
+    )
+    .unwrap();
+    check(
+        &mut rt,
+        "op_v8slice_sum",
+        "U",
+        "U.subarray(1)",
+        "number 5",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_v8slice_sum",
+        "U",
+        "new Int32Array(1)",
+        "throws TypeError: op_v8slice_sum: argument 1 (values) must be a Uint32Array, received an object",
+        true,
+    );
+    check(
+        &mut rt,
+        "op_v8slice_sum",
+        "U",
+        "M",
+        "throws TypeError: op_v8slice_sum: argument 1 (values) must be a Uint32Array aligned for its element type; this one's memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
+        true,
+    );
+    let same = "(() => { const a = new Uint32Array([1, 2, 3]); const b = ops.op_v8slice_echo(a.subarray(1)); \
+                b[0] = 7; return b instanceof Uint32Array && a.join(); })()";
+    assert_eq!(eval(&mut rt, same), r#"string "1,7,3""#);
+    let buffer = "(() => { const a = new ArrayBuffer(2); return ops.op_v8slice_arraybuffer(a) instanceof ArrayBuffer; })()";
+    assert_eq!(eval(&mut rt, buffer), "boolean true");
 }

@@ -14,7 +14,8 @@ use std::rc::Rc;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{
-    op, v8, ByteString, DetachedBuffer, Extension, FromV8, JsBuffer, OpDecl, OpError, OpState, ToV8,
+    op, v8, ByteString, DetachedBuffer, Extension, FromV8, JsBuffer, OpDecl, OpError, OpState,
+    ToV8, V8Slice,
 };
 
 /// An alias, as `#[smi]` types often are.

@@ -353,3 +353,23 @@ fn op_fast_add(a: u32, b: u32) -> u32 {
 /// `stack_trace.rs`.
 #[op(fast, stack_trace)]
 fn op_stack_trace() {}
+
+/// `valid_args.md`: `#[buffer] V8Slice<u32>` (kept, no copy; elements as cells).
+#[op(fast)]
+fn op_v8slice_sum(#[buffer] values: V8Slice<u32>) -> u32 {
+    values.as_cells().iter().map(|value| value.get()).sum()
+}
+
+/// `valid_retvals.md`: `#[buffer] V8Slice<u32>` returned: the same memory, as a Uint32Array.
+#[op]
+#[buffer]
+fn op_v8slice_echo(#[buffer] values: V8Slice<u32>) -> V8Slice<u32> {
+    values
+}
+
+/// `valid_args.md`: `#[arraybuffer] V8Slice<u8>`.
+#[op]
+#[arraybuffer]
+fn op_v8slice_arraybuffer(#[arraybuffer] bytes: V8Slice<u8>) -> V8Slice<u8> {
+    bytes
+}

@@ -80,6 +80,11 @@ fn arg_example(kind: ArgKind) -> ArgExample {
             "new Uint8Array(2)",
         ),
         ArgKind::JsBuffer(source) => example(source.attribute(), "JsBuffer", buffer_js(source)),
+        ArgKind::TypedJsBuffer(elem) => example(
+            "#[buffer]",
+            &format!("V8Slice<{}>", elem.name()),
+            &format!("new {}(2)", elem.array()),
+        ),
         ArgKind::Detached(source) => example(
             match source {
                 BufferSource::View => "#[buffer(detach)]",

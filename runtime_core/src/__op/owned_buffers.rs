@@ -3,11 +3,13 @@
 
 use std::ops::Range;
 
-use crate::{DetachedBuffer, JsBuffer, OpError};
+use crate::{DetachedBuffer, JsBuffer, OpError, V8Slice};
 
 use super::buffers::view_is_detached;
 use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
 use super::kinds::{kind, IntoValue};
+use super::typed_arrays::{fast_check_array, fast_throw_misaligned, typed_range_value};
+use super::Element;
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Where the memory of a buffer argument may come from.
@@ -189,6 +191,18 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
+    /// `#[buffer] V8Slice<T>`: a typed array's memory, kept alive without a copy.
+    #[inline(always)]
+    pub fn arg_typed_js_buffer<T: Element>(&mut self, index: i32) -> Result<V8Slice<T>, Thrown> {
+        self.check_array::<T>(index)?;
+        let (store, range) = self.arg_js_buffer(index, BufferSource::View)?.into_parts();
+        if fits::<T>(&store, &range) {
+            Ok(V8Slice::new(store, range))
+        } else {
+            Err(self.throw_misaligned(index, T::EXPECTED))
+        }
+    }
+
     /// `#[buffer(detach)] DetachedBuffer`: the memory of a view, an ArrayBuffer or either,
     /// taken: JavaScript's ArrayBuffer is detached (every view of it becomes empty).
     #[inline(always)]
@@ -225,6 +239,66 @@ impl<'a, 's> SlowCall<'a, 's> {
             }
         });
         taken.map_err(|refusal| self.refuse(index, source, refusal))
+    }
+}
+
+/// A typed array of `T` over the slice's memory (no copy); `JsBuffer`: a Uint8Array.
+impl<T: Element> IntoValue<kind::Buffer> for V8Slice<T> {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let (store, range) = self.into_parts();
+        typed_range_value::<T>(scope, store, range)
+    }
+}
+
+/// `#[arraybuffer] JsBuffer`: an ArrayBuffer over the memory (a copy of the part, if part).
+impl IntoValue<kind::ArrayBuffer> for JsBuffer {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let (store, range) = self.into_parts();
+        Ok(store_buffer_value(scope, store, range))
+    }
+}
+
+/// Whether bytes `range` of `store` are whole elements of `T`, aligned for it.
+fn fits<T: Element>(store: &v8::SharedRef<v8::BackingStore>, range: &Range<usize>) -> bool {
+    let start = store
+        .data()
+        .map_or(0, |data| data.as_ptr() as usize + range.start);
+    range.is_empty()
+        || (start.is_multiple_of(std::mem::align_of::<T>())
+            && range.len().is_multiple_of(std::mem::size_of::<T>()))
+}
+
+/// `#[buffer] V8Slice<T>` on the fast path.
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
+#[inline(always)]
+pub unsafe fn fast_typed_js_buffer<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<V8Slice<T>> {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        if !fast_check_array::<T>(value, options, index) {
+            return None;
+        }
+        let slice = fast_js_buffer(value, options, index, BufferSource::View)?;
+        let (store, range) = slice.into_parts();
+        if fits::<T>(&store, &range) {
+            Some(V8Slice::new(store, range))
+        } else {
+            fast_throw_misaligned(options, index, T::EXPECTED);
+            None
+        }
     }
 }
 
@@ -306,7 +380,6 @@ macro_rules! store_values {
 }
 
 store_values! {
-    JsBuffer => JsBuffer::into_parts;
     DetachedBuffer => DetachedBuffer::into_parts;
     bytes::Bytes => bytes_store;
     bytes::BytesMut => bytes_mut_store;

@@ -14,7 +14,8 @@ use crate::OpError;
 use super::kinds::{kind, IntoValue};
 use super::{BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
 
-/// A typed array's element type: plain data (every bit pattern a value), with its array type.
+/// The element types of typed arrays (`u8` `i8` `u16` `i16` `u32` `i32` `u64` `i64` `f32`
+/// `f64`): plain data, every bit pattern a value, each with its array type.
 pub trait Element: Copy + Default + 'static {
     /// What a `TypeError` says was expected: `"a Uint16Array"`.
     const EXPECTED: &'static str;
@@ -22,10 +23,11 @@ pub trait Element: Copy + Default + 'static {
     fn is_array(value: &v8::Value) -> bool;
     /// A backing store over the vector's memory (no copy).
     fn store_from_vec(values: Vec<Self>) -> v8::UniqueRef<v8::BackingStore>;
-    /// An array of `len` elements over `buffer`.
+    /// An array of `len` elements over `buffer`, from `byte_offset`.
     fn new_array<'s>(
         scope: &v8::PinScope<'s, '_>,
         buffer: v8::Local<'_, v8::ArrayBuffer>,
+        byte_offset: usize,
         len: usize,
     ) -> Option<v8::Local<'s, v8::Value>>;
 }
@@ -46,9 +48,10 @@ macro_rules! elements {
             fn new_array<'s>(
                 scope: &v8::PinScope<'s, '_>,
                 buffer: v8::Local<'_, v8::ArrayBuffer>,
+                byte_offset: usize,
                 len: usize,
             ) -> Option<v8::Local<'s, v8::Value>> {
-                v8::$array::new(scope, buffer, 0, len).map(Into::into)
+                v8::$array::new(scope, buffer, byte_offset, len).map(Into::into)
             }
         }
     )*};
@@ -103,7 +106,7 @@ fn copy<T: Element>(bytes: &[u8]) -> Vec<T> {
     values
 }
 
-fn misaligned_message(op: &str, name: &str, index: i32, expected: &str) -> String {
+pub(super) fn misaligned_message(op: &str, name: &str, index: i32, expected: &str) -> String {
     format!(
         "{op}: argument {} ({name}) must be {expected} aligned for its element type; this one's \
          memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
@@ -113,7 +116,7 @@ fn misaligned_message(op: &str, name: &str, index: i32, expected: &str) -> Strin
 
 #[cold]
 #[inline(never)]
-unsafe fn fast_throw_misaligned(
+pub(super) unsafe fn fast_throw_misaligned(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
     expected: &str,
@@ -131,7 +134,7 @@ unsafe fn fast_throw_misaligned(
 
 /// Throws unless `value` is an array of `T` (`false` then).
 #[inline(always)]
-unsafe fn fast_check_array<T: Element>(
+pub(super) unsafe fn fast_check_array<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
@@ -230,7 +233,7 @@ pub unsafe fn fast_typed_box<T: Element>(
 }
 
 impl<'a, 's> SlowCall<'a, 's> {
-    fn check_array<T: Element>(&mut self, index: i32) -> Result<(), Thrown> {
+    pub(super) fn check_array<T: Element>(&mut self, index: i32) -> Result<(), Thrown> {
         if T::is_array(&self.args.get(index)) {
             Ok(())
         } else {
@@ -240,7 +243,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     #[cold]
     #[inline(never)]
-    fn throw_misaligned(&mut self, index: i32, expected: &str) -> Thrown {
+    pub(super) fn throw_misaligned(&mut self, index: i32, expected: &str) -> Thrown {
         let decl = self.op_ctx().decl;
         let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
         let message = misaligned_message(decl.name, name, index, expected);
@@ -299,9 +302,18 @@ fn typed_value<'s, T: Element>(
     scope: &mut v8::PinScope<'s, '_>,
     store: v8::UniqueRef<v8::BackingStore>,
 ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-    let len = store.byte_length() / size_of::<T>();
-    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store.make_shared());
-    T::new_array(scope, buffer, len).ok_or_else(|| {
+    let len = store.byte_length();
+    typed_range_value::<T>(scope, store.make_shared(), 0..len)
+}
+
+/// A typed array of `T` over bytes `range` of `store`.
+pub(super) fn typed_range_value<'s, T: Element>(
+    scope: &mut v8::PinScope<'s, '_>,
+    store: v8::SharedRef<v8::BackingStore>,
+    range: std::ops::Range<usize>,
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
+    T::new_array(scope, buffer, range.start, range.len() / size_of::<T>()).ok_or_else(|| {
         let array = &T::EXPECTED[T::EXPECTED.find(' ').map_or(0, |i| i + 1)..];
         OpError::range_error(format!("the returned elements are more than {array} holds"))
     })

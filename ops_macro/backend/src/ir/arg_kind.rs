@@ -65,8 +65,10 @@ pub enum ArgKind {
         /// `*mut u8`.
         mutable: bool,
     },
-    /// `JsBuffer`: JavaScript's memory kept without a copy.
+    /// `JsBuffer` (`V8Slice<u8>`): JavaScript's memory kept without a copy.
     JsBuffer(BufferSource),
+    /// `#[buffer] V8Slice<T>`: a typed array's memory kept without a copy.
+    TypedJsBuffer(ElementType),
     /// `DetachedBuffer` (`#[buffer(detach)]`, ...): JavaScript's memory taken.
     Detached(BufferSource),
     /// `v8::Local<v8::T>`, or `&v8::T` (deno's form: the same handle, dereferenced).
@@ -170,6 +172,7 @@ impl ArgKind {
         }
         kinds.push(ArgKind::ArrayBufferCopy);
         kinds.extend(BufferSource::ALL.map(ArgKind::JsBuffer));
+        kinds.extend(ElementType::ALL.map(ArgKind::TypedJsBuffer));
         kinds.extend(BufferSource::ALL.map(ArgKind::Detached));
         for by_ref in [false, true] {
             kinds.extend(
@@ -226,6 +229,7 @@ impl ArgKind {
             ArgKind::BufferPtr { mutable: false } => "#[buffer] *const u8".into(),
             ArgKind::BufferPtr { mutable: true } => "#[buffer] *mut u8".into(),
             ArgKind::JsBuffer(source) => format!("{} JsBuffer", source.attribute()),
+            ArgKind::TypedJsBuffer(_) => "#[buffer] V8Slice<T>".into(),
             ArgKind::Detached(source) => format!(
                 "{}(detach)] DetachedBuffer",
                 source.attribute().trim_end_matches(']')
@@ -308,7 +312,7 @@ impl ArgKind {
             },
             // A view's buffer may be made on the V8 heap to keep; through its cells the op can
             // write memory another argument borrows.
-            ArgKind::JsBuffer(_) => ArgTraits {
+            ArgKind::JsBuffer(_) | ArgKind::TypedJsBuffer(_) => ArgTraits {
                 may_allocate_during_call: true,
                 reaches_buffers: true,
                 ..PLAIN
@@ -403,6 +407,8 @@ impl ArgKind {
                 helper: "arg_js_buffer",
                 source,
             },
+            // The element type is inferred from the function's parameter.
+            ArgKind::TypedJsBuffer(_) => convert("arg_typed_js_buffer"),
             ArgKind::Detached(source) => SlowArg::FromSource {
                 helper: "arg_detached",
                 source,
@@ -472,6 +478,7 @@ impl ArgKind {
                     source,
                 },
             ),
+            ArgKind::TypedJsBuffer(_) => checked("fast_typed_js_buffer"),
             ArgKind::Detached(_) => FastArg::Unsupported(
                 "detaching an ArrayBuffer needs a handle scope, which a fast call does not hold",
             ),
@@ -522,6 +529,7 @@ impl ArgKind {
             | ArgKind::ArrayBufferCopy
             | ArgKind::BufferPtr { .. }
             | ArgKind::JsBuffer(_)
+            | ArgKind::TypedJsBuffer(_)
             | ArgKind::Detached(_)
             | ArgKind::Global(_)
             | ArgKind::External { .. }
@@ -567,7 +575,7 @@ impl ArgKind {
 
 impl ArgKind {
     /// The number of variants (see [`ArgKind::variant_index`]).
-    pub const VARIANTS: usize = 28;
+    pub const VARIANTS: usize = 29;
 
     /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
     /// wildcard, so a new variant does not compile until it is counted, and a test then checks
@@ -592,6 +600,7 @@ impl ArgKind {
             ArgKind::ArrayBufferCopy => 15,
             ArgKind::BufferPtr { .. } => 16,
             ArgKind::JsBuffer(_) => 17,
+            ArgKind::TypedJsBuffer(_) => 28,
             ArgKind::Detached(_) => 18,
             ArgKind::Local { .. } => 19,
             ArgKind::Global(_) => 20,
@@ -640,6 +649,9 @@ impl ArgKind {
             ArgKind::JsBuffer(_) => {
                 "that buffer's memory, kept alive without a copy (as cells: JavaScript may write it); shared or resizable memory: `TypeError`"
             }
+            ArgKind::TypedJsBuffer(_) => {
+                "a typed array of `T`, its memory kept alive without a copy (as cells)"
+            }
             ArgKind::Detached(_) => {
                 "that buffer's memory, taken: JavaScript's ArrayBuffer is detached; `Send`, derefs to `[u8]`"
             }
@@ -674,6 +686,7 @@ impl ArgKind {
             | ArgKind::TypedCopy { .. }
             | ArgKind::ArrayBufferCopy
             | ArgKind::JsBuffer(_)
+            | ArgKind::TypedJsBuffer(_)
             | ArgKind::Detached(_)
             | ArgKind::Global(_)
             | ArgKind::External { .. }
@@ -725,6 +738,7 @@ impl ArgKind {
             ArgKind::ArrayBuffer { .. } | ArgKind::ArrayBufferCopy => "ArrayBuffer".into(),
             ArgKind::AnyBuffer { .. } => source(BufferSource::Any).into(),
             ArgKind::JsBuffer(from) | ArgKind::Detached(from) => source(from).into(),
+            ArgKind::TypedJsBuffer(elem) => elem.array().into(),
             ArgKind::Local { ty, .. } | ArgKind::Global(ty) => ty.ts().into(),
             ArgKind::External { .. } => "object | null".into(),
             ArgKind::FromV8 => "unknown".into(),

@@ -82,6 +82,7 @@ impl RetKind {
                 "Vec<T>",
                 "Box<[T]>",
                 "JsBuffer",
+                "V8Slice<T>",
                 "DetachedBuffer",
                 "bytes::Bytes",
                 "bytes::BytesMut",

@@ -24,8 +24,8 @@ pub(super) enum BufferShape {
     Bytes,
     /// `*const u8` / `*mut u8`.
     Pointer { mutable: bool },
-    /// `JsBuffer`.
-    JsBuffer,
+    /// `JsBuffer`, or `V8Slice<T>` (`None`: bytes).
+    JsBuffer { elem: Option<ElementType> },
     /// `DetachedBuffer`.
     Detached,
 }
@@ -55,10 +55,11 @@ pub(super) fn buffer_shape(ty: &Type) -> Option<BufferShape> {
         Shape::Path { name, types, .. } if types.len() == 1 => match name.as_str() {
             "Vec" => element(types[0]).map(|elem| BufferShape::Owned { elem, boxed: false }),
             "Box" => slice_element(types[0]).map(|elem| BufferShape::Owned { elem, boxed: true }),
+            "V8Slice" => element(types[0]).map(|elem| BufferShape::JsBuffer { elem }),
             _ => None,
         },
         Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
-            "JsBuffer" => Some(BufferShape::JsBuffer),
+            "JsBuffer" | "V8Slice" => Some(BufferShape::JsBuffer { elem: None }),
             "Bytes" | "BytesMut" => Some(BufferShape::Bytes),
             "DetachedBuffer" => Some(BufferShape::Detached),
             _ => None,
@@ -135,11 +136,19 @@ pub(super) fn buffer_arg_kind(
         (BufferShape::Pointer { .. }, _) => {
             return Err(format!("`{text}` needs `#[buffer]` (a pointer to a view's bytes)"))
         }
-        (BufferShape::JsBuffer, Some((marker, BufferMode::View))) => ArgKind::JsBuffer(source(marker)),
-        (BufferShape::JsBuffer, Some((_, Detach))) => {
+        (BufferShape::JsBuffer { elem: None }, Some((marker, BufferMode::View))) => {
+            ArgKind::JsBuffer(source(marker))
+        }
+        (BufferShape::JsBuffer { elem: Some(elem) }, Some((View, BufferMode::View))) => {
+            ArgKind::TypedJsBuffer(elem)
+        }
+        (BufferShape::JsBuffer { elem: Some(_) }, _) => {
+            return Err(format!("`{text}` needs `#[buffer]` (a typed array of that element type)"))
+        }
+        (BufferShape::JsBuffer { .. }, Some((_, Detach))) => {
             return Err("detaching gives a `DetachedBuffer`: take that".into())
         }
-        (BufferShape::JsBuffer, _) => {
+        (BufferShape::JsBuffer { .. }, _) => {
             return Err(
                 "`JsBuffer` needs `#[buffer]` (a view's memory), `#[arraybuffer]` or `#[anybuffer]`".into(),
             )
@@ -171,7 +180,10 @@ pub(super) fn buffer_ret_kind(
         (_, Some((_, BufferMode::Copy | BufferMode::Detach))) => Err(
             "a returned buffer is never copied nor detached: mark the function `#[buffer]` or `#[arraybuffer]`".into(),
         ),
-        (BufferShape::Owned { elem: Some(_), .. }, Some((BufferMarker::ArrayBuffer | BufferMarker::Any, _))) => {
+        (
+            BufferShape::Owned { elem: Some(_), .. } | BufferShape::JsBuffer { elem: Some(_) },
+            Some((BufferMarker::ArrayBuffer | BufferMarker::Any, _)),
+        ) => {
             Err(format!("`{text}` returns as a typed array: mark the function `#[buffer]`, or nothing"))
         }
         (_, Some((BufferMarker::ArrayBuffer, _))) => Ok(RetKind::ArrayBuffer),

@@ -364,6 +364,7 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             | ArgKind::ArrayBufferCopy
             | ArgKind::BufferPtr { .. }
             | ArgKind::JsBuffer(_)
+            | ArgKind::TypedJsBuffer(_)
             | ArgKind::Detached(_) => true,
             ArgKind::Bool
             | ArgKind::Number(_)
