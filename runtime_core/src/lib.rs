@@ -63,6 +63,7 @@ mod runtime;
 mod stack_trace;
 mod state;
 mod strings;
+pub mod structured;
 mod termination;
 mod v8_traits;
 
@@ -79,6 +80,11 @@ pub use extension::{typescript_declarations, Extension};
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use ops::{FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
+/// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
+/// enum of unit variants (a string); fields convert through their own `FromV8`.
+pub use ops_macro::FromV8;
+/// Derives [`ToV8`](trait@ToV8), the other way.
+pub use ops_macro::ToV8;
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};

@@ -11,10 +11,11 @@ pub struct ExpandedOp {
     pub expansion: Result<String, Vec<String>>,
 }
 
-/// Every `#[op]` function at the top level of `source`, expanded in file order.
+/// Every `#[op]` function at the top level of `source`, expanded in file order, then every
+/// `#[derive(FromV8)]`/`#[derive(ToV8)]` (named `FromV8_<Type>`, `ToV8_<Type>`).
 pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
     let ops = op_functions(source)?;
-    Ok(ops
+    let mut expanded: Vec<ExpandedOp> = ops
         .into_iter()
         .map(|(args, item_fn)| {
             let name = item_fn.sig.ident.to_string();
@@ -23,7 +24,48 @@ pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
                 .map_err(|errors| errors.iter().map(ToString::to_string).collect());
             ExpandedOp { name, expansion }
         })
-        .collect())
+        .collect();
+    for item in syn::parse_file(source)?.items {
+        let (ident, attrs) = match &item {
+            syn::Item::Struct(item) => (&item.ident, &item.attrs),
+            syn::Item::Enum(item) => (&item.ident, &item.attrs),
+            _ => continue,
+        };
+        for (derive, expand) in [
+            ("FromV8", crate::derive::from_v8 as fn(_) -> _),
+            ("ToV8", crate::derive::to_v8),
+        ] {
+            if derives(attrs, derive) {
+                let tokens = expand(item.to_token_stream());
+                let text = tokens.to_string();
+                let expansion = if text.contains("compile_error") {
+                    Err(vec![text])
+                } else {
+                    Ok(pretty(tokens))
+                };
+                expanded.push(ExpandedOp {
+                    name: format!("{derive}_{ident}"),
+                    expansion,
+                });
+            }
+        }
+    }
+    Ok(expanded)
+}
+
+/// Whether `attrs` hold `#[derive(.., name, ..)]`.
+fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            let mut found = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                found |= meta.path.is_ident(name);
+                Ok(())
+            });
+            found
+        })
 }
 
 /// The TypeScript declarations of the ops of `source` (see [`crate::typegen`]), in file order,

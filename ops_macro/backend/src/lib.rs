@@ -12,6 +12,7 @@
 //! [`expand`] runs all three; tests call it (or the stages) directly.
 
 pub mod codegen;
+pub mod derive;
 pub mod docs;
 pub mod examples;
 mod expand_file;

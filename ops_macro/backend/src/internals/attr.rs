@@ -401,9 +401,9 @@ impl Markers {
             } else if path.is_ident("serde") {
                 cx.error_spanned_by(
                     attr,
-                    "`#[serde]` is not supported yet: implement `runtime_core::FromV8` for the \
-                     argument's type (or `runtime_core::ToV8` for a return) and mark it \
-                     `#[from_v8]` (or the function `#[to_v8]`)",
+                    "`#[serde]` is not supported yet: `#[derive(runtime_core::FromV8)]` the \
+                     argument's type (`ToV8` for a return) and mark it `#[from_v8]` (or the \
+                     function `#[to_v8]`)",
                 );
             }
         }

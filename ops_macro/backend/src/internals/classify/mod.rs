@@ -146,8 +146,8 @@ fn unsupported_arg(ty: &Type) -> String {
     // A struct or enum of the user's own: say how to make it an argument.
     let own_type = matches!(shape(ty), Shape::Path { .. })
         .then_some(
-            "; for a type of your own, implement `runtime_core::FromV8` for it and mark the \
-             argument `#[from_v8]`",
+            "; for a type of your own, `#[derive(runtime_core::FromV8)]` it (or implement \
+             `runtime_core::FromV8`) and mark the argument `#[from_v8]`",
         )
         .unwrap_or("");
     format!(
@@ -507,8 +507,8 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
     let unsupported = || -> Result<(RetKind, bool), syn::Error> {
         let own_type = matches!(shape(ty), Shape::Path { .. })
             .then_some(
-                "; for a type of your own, implement `runtime_core::ToV8` for it and mark the \
-                 function `#[to_v8]`",
+                "; for a type of your own, `#[derive(runtime_core::ToV8)]` it (or implement \
+                 `runtime_core::ToV8`) and mark the function `#[to_v8]`",
             )
             .unwrap_or("");
         error(format!(
