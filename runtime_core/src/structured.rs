@@ -300,3 +300,130 @@ pub mod __derive {
         v8::Array::new_with_elements(scope, values).into()
     }
 }
+
+impl<'s, T: FromV8<'s>> FromV8<'s> for Box<[T]> {
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        Vec::<T>::from_v8(scope, value).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<T: ToV8> ToV8 for Box<[T]> {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        self.into_vec().to_v8(scope)
+    }
+}
+
+/// Tuples are arrays of their length.
+macro_rules! tuples {
+    ($($len:literal: ($($name:ident $index:tt),+);)*) => {$(
+        impl<'s, $($name: FromV8<'s>),+> FromV8<'s> for ($($name,)+) {
+            fn from_v8(
+                scope: &mut v8::PinScope<'s, '_>,
+                value: v8::Local<'s, v8::Value>,
+            ) -> Result<Self, OpError> {
+                let array = __derive::array(value, $len, "a tuple")?;
+                Ok(($(__derive::element::<$name>(scope, array, $index)?,)+))
+            }
+        }
+
+        impl<$($name: ToV8),+> ToV8 for ($($name,)+) {
+            fn to_v8<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                let values = [$(self.$index.to_v8(scope)?),+];
+                Ok(__derive::new_array(scope, &values))
+            }
+        }
+    )*};
+}
+
+tuples! {
+    1: (A 0);
+    2: (A 0, B 1);
+    3: (A 0, B 1, C 2);
+    4: (A 0, B 1, C 2, D 3);
+    5: (A 0, B 1, C 2, D 3, E 4);
+    6: (A 0, B 1, C 2, D 3, E 4, F 5);
+    7: (A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+    8: (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+    9: (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+    10: (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+    11: (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+    12: (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+}
+
+/// String-keyed maps are objects (their own enumerable string keys).
+macro_rules! maps {
+    ($($map:ident),*) => {$(
+        impl<'s, T: FromV8<'s>> FromV8<'s> for std::collections::$map<String, T> {
+            fn from_v8(
+                scope: &mut v8::PinScope<'s, '_>,
+                value: v8::Local<'s, v8::Value>,
+            ) -> Result<Self, OpError> {
+                let object = __derive::object(value, "a map")?;
+                let keys = object
+                    .get_own_property_names(scope, Default::default())
+                    .ok_or_else(|| OpError::generic("listing the object's keys threw"))?;
+                let mut map = Self::default();
+                for index in 0..keys.length() {
+                    let key = keys
+                        .get_index(scope, index)
+                        .ok_or_else(|| OpError::generic("reading a key threw"))?;
+                    let key = key.to_rust_string_lossy(scope);
+                    if let Some(value) = __derive::field::<T>(scope, object, &key)? {
+                        map.insert(key, value);
+                    }
+                }
+                Ok(map)
+            }
+        }
+
+        impl<T: ToV8> ToV8 for std::collections::$map<String, T> {
+            fn to_v8<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+                let object = __derive::new_object(scope);
+                for (key, value) in self {
+                    __derive::set_field(scope, object, &key, value)?;
+                }
+                Ok(object.into())
+            }
+        }
+    )*};
+}
+
+maps!(HashMap, BTreeMap);
+
+impl<'s, T> FromV8<'s> for v8::Global<T>
+where
+    v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
+{
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        let local = v8::Local::<T>::try_from(value)
+            .map_err(|_| expected("a value of the handle's type"))?;
+        Ok(v8::Global::new(scope, local))
+    }
+}
+
+impl<T> ToV8 for v8::Global<T>
+where
+    for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
+{
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Local::new(scope, &self).into())
+    }
+}

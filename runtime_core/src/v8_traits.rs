@@ -40,6 +40,11 @@ use crate::OpError;
 ///     }
 /// }
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an op argument: it does not implement `FromV8`",
+    label = "`#[derive(runtime_core::FromV8)]` it, or implement `runtime_core::FromV8` for it",
+    note = "numbers, strings, buffers and handles have kinds of their own; see `runtime_core::op`"
+)]
 pub trait FromV8<'s>: Sized {
     /// The conversion.
     fn from_v8(
@@ -49,6 +54,10 @@ pub trait FromV8<'s>: Sized {
 }
 
 /// Converts `self` into a JavaScript value, for ops marked `#[to_v8]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an op's return value: it does not implement `ToV8`",
+    label = "`#[derive(runtime_core::ToV8)]` it, or implement `runtime_core::ToV8` for it"
+)]
 pub trait ToV8 {
     /// The conversion; an `Err` throws.
     fn to_v8<'s>(

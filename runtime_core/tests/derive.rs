@@ -117,3 +117,51 @@ fn bad_values_say_where() {
         );
     }
 }
+
+/// A newtype is its field.
+#[derive(FromV8, ToV8, Debug, PartialEq)]
+pub struct Meters(f64);
+
+/// No attribute needed (as deno's op2): the types' `FromV8`/`ToV8` are used.
+#[op]
+fn op_unmarked(value: Nested, pair: (u32, String), lengths: Meters) -> (Nested, Meters, u32) {
+    (value, lengths, pair.0 + pair.1.len() as u32)
+}
+
+/// deno's `#[scoped]` spelling; maps of strings.
+#[op]
+fn op_counts(
+    #[scoped] words: Vec<String>,
+    extra: std::collections::BTreeMap<String, u32>,
+) -> std::collections::BTreeMap<String, u32> {
+    let mut counts = extra;
+    for word in words {
+        *counts.entry(word).or_default() += 1;
+    }
+    counts
+}
+
+#[test]
+fn unmarked_tuples_maps_and_newtypes() {
+    let mut rt = counting_runtime(vec![
+        Extension::new("derive2").ops(&[op_unmarked::DECL, op_counts::DECL])
+    ]);
+    rt.execute_script("describe", common::DESCRIBE_JS).unwrap();
+    let out = eval(
+        &mut rt,
+        "JSON.stringify(ops.op_unmarked({name: 'n', points: [], kind: 'VariantA'}, [2, 'abc'], 1.5))",
+    );
+    assert_eq!(
+        out,
+        r#"string "[{\"name\":\"n\",\"points\":[],\"kind\":\"VariantA\",\"inner\":null},1.5,5]""#
+    );
+    let out = eval(
+        &mut rt,
+        "JSON.stringify(ops.op_counts(['a', 'b', 'a'], {c: 7}))",
+    );
+    assert_eq!(out, r#"string "{\"a\":2,\"b\":1,\"c\":7}""#);
+    assert_eq!(
+        eval(&mut rt, "ops.op_unmarked({name: 'n', points: [], kind: 'VariantA'}, [2], 1)"),
+        "throws TypeError: op_unmarked: argument 2 (pair): expected an array of 2 elements (a tuple)"
+    );
+}

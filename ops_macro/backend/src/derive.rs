@@ -1,7 +1,7 @@
 //! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's): a struct with named fields is an
 //! object (fields by name; `#[from_v8(rename = "x")]`, `#[from_v8(default = expr)]`, `Option`
-//! fields may be missing), a tuple struct an array of its fields, an enum of unit variants a
-//! string (the variant's name, or its `rename`). Generated code calls
+//! fields may be missing), a newtype its field, a tuple struct an array of its fields, an enum
+//! of unit variants a string (the variant's name, or its `rename`). Generated code calls
 //! `runtime_core::structured::__derive` and each field type's `FromV8`/`ToV8`.
 
 use proc_macro2::TokenStream;
@@ -113,6 +113,10 @@ fn derive(input: TokenStream, direction: Direction) -> syn::Result<TokenStream> 
                     ::std::result::Result::Ok(Self { #(#fields,)* })
                 }
             }
+            // A newtype is its field (transparent).
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => quote! {
+                ::runtime_core::FromV8::from_v8(scope, value).map(Self)
+            },
             Fields::Unnamed(fields) => {
                 let len = fields.unnamed.len() as u32;
                 let elements =
@@ -145,6 +149,9 @@ fn derive(input: TokenStream, direction: Direction) -> syn::Result<TokenStream> 
                     ::std::result::Result::Ok(object.into())
                 }
             }
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => quote! {
+                ::runtime_core::ToV8::to_v8(self.0, scope)
+            },
             Fields::Unnamed(fields) => {
                 let values = (0..fields.unnamed.len()).map(|index| {
                     let index = syn::Index::from(index);

@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn every_problem_is_reported_in_one_pass() {
         let item: syn::ItemFn = syn::parse2(quote! {
-            fn op_bad(a: String, b: i64, #[bigint] c: u8) -> Vec<String> { todo!() }
+            fn op_bad(a: String, b: i64, #[bigint] c: u8) -> &'static mut u32 { todo!() }
         })
         .unwrap();
         let errors = parse_op(quote!(fast, wat), &item).err().unwrap();
@@ -104,7 +104,7 @@ mod tests {
         assert!(messages[1].starts_with("`String` needs `#[string]`"));
         assert!(messages[2].starts_with("`i64` needs `#[number]`"));
         assert!(messages[3].starts_with("`#[bigint]` applies to `i64`, `u64`"));
-        assert!(messages[4].starts_with("unsupported return type `Vec<String>`"));
+        assert!(messages[4].starts_with("unsupported return type `&'static mut u32`"));
     }
 
     #[test]

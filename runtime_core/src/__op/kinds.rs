@@ -57,7 +57,7 @@ pub trait FromArg<'s, K>: Sized {
 /// made, e.g. a string longer than V8 allows).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an op's return value of this kind",
-    label = "not convertible to JavaScript this way"
+    label = "not convertible to JavaScript this way (a type of your own: `#[derive(runtime_core::ToV8)]` it, or implement `runtime_core::ToV8`)"
 )]
 pub trait IntoReturn<K>: Sized {
     /// Sets the call's return value.

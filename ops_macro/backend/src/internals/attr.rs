@@ -206,6 +206,7 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "anybuffer",
     "from_v8",
     "to_v8",
+    "scoped",
     "serde",
 ];
 
@@ -381,11 +382,15 @@ impl Markers {
                 .find(|marker| path.is_ident(marker.name()))
             {
                 set_buffer(cx, &mut markers.buffer, attr, marker);
-            } else if path.is_ident("from_v8") || path.is_ident("to_v8") {
+            } else if path.is_ident("from_v8") || path.is_ident("to_v8") || path.is_ident("scoped")
+            {
+                // (`#[scoped]` is deno's spelling of a `FromV8` argument.)
                 let name = if path.is_ident("from_v8") {
                     "from_v8"
-                } else {
+                } else if path.is_ident("to_v8") {
                     "to_v8"
+                } else {
+                    "scoped"
                 };
                 set_flag(cx, &mut markers.v8_trait, attr, name);
             } else if path.is_ident("string") {

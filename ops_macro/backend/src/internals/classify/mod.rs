@@ -142,6 +142,17 @@ fn handle_types() -> String {
     format!("v8::{}", names.join(", v8::"))
 }
 
+/// Whether `ty` is a named type or a tuple: what `FromV8`/`ToV8` may cover.
+fn is_structured(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(tuple) => !tuple.elems.is_empty(),
+        Type::Path(path) => path.qself.is_none(),
+        Type::Group(group) => is_structured(&group.elem),
+        Type::Paren(paren) => is_structured(&paren.elem),
+        _ => false,
+    }
+}
+
 fn unsupported_arg(ty: &Type) -> String {
     // A struct or enum of the user's own: say how to make it an argument.
     let own_type = matches!(shape(ty), Shape::Path { .. })
@@ -250,7 +261,9 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
                     supported_args()
                 ))
             }
-            _ => return error(unsupported_arg(ty)),
+            // Any other type of a name: through its `FromV8` (a type without one is a compile
+            // error at the type), as deno's op2 takes them without an attribute.
+            _ => ArgKind::FromV8,
         },
         Shape::Path { name, types, .. } if name == "Cow" && types.len() == 1 => {
             match (path_name(types[0]).as_deref(), string_mode) {
@@ -310,6 +323,8 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
             }
             _ => return error(unsupported_arg(ty)),
         },
+        // Other named types (`Vec<String>`, `HashMap<String, T>`...) and tuples: `FromV8`.
+        Shape::Path { .. } | Shape::Other if is_structured(ty) => ArgKind::FromV8,
         _ => return error(unsupported_arg(ty)),
     };
     check_arg_markers(kind, markers)?;
@@ -538,7 +553,10 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
         Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
             "bool" => (RetKind::Bool, false),
             "String" | "ByteString" => (RetKind::String, false),
-            _ => return unsupported(),
+            "i128" | "u128" => return unsupported(),
+            // Any other type of a name: through its `ToV8` (a type without one is a compile
+            // error at the type), as deno's op2 takes them without an attribute.
+            _ => (RetKind::ToV8, false),
         },
         Shape::Path {
             name,
@@ -582,6 +600,8 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
                 (RetKind::String, true)
             }
         }
+        // Other named types (`Vec<String>`, `HashMap<String, T>`...) and tuples: `ToV8`.
+        Shape::Path { .. } | Shape::Other if is_structured(ty) => (RetKind::ToV8, false),
         _ => return unsupported(),
     };
     check_ret_markers(kind, markers)?;
