@@ -156,13 +156,13 @@ pub(crate) struct EventLoop {
 }
 
 impl EventLoop {
-    /// A waker for an op's first poll during its call: the loop's (so a wake before the loop
-    /// polls the op again is not lost), or none yet.
-    pub(crate) fn waker(&self) -> Waker {
-        self.waker
-            .borrow()
-            .clone()
-            .unwrap_or_else(|| Waker::noop().clone())
+    /// Polls `op` once during its call, with the loop's waker (so a wake before the loop polls
+    /// the op again is not lost), or none yet. The waker is lent, not cloned: no reference
+    /// count is touched per call (an op's poll cannot reach the loop).
+    pub(crate) fn poll_during_call(&self, op: &mut BoxedOp) -> Poll<()> {
+        let waker = self.waker.borrow();
+        let waker = waker.as_ref().unwrap_or(Waker::noop());
+        op.as_mut().poll_op(&mut Context::from_waker(waker))
     }
 
     fn wake(&self) {

@@ -175,12 +175,7 @@ impl<'a, 's> SlowCall<'a, 's> {
             op_ctx,
             kind: PhantomData,
         });
-        let ready = mode != AsyncMode::Lazy && {
-            let waker = event_loop.waker();
-            op.as_mut()
-                .poll_op(&mut Context::from_waker(&waker))
-                .is_ready()
-        };
+        let ready = mode != AsyncMode::Lazy && event_loop.poll_during_call(&mut op).is_ready();
         if ready && mode == AsyncMode::Eager {
             // (A conversion that runs JavaScript and throws leaves its exception pending: the
             // wrapper rejects with it.)

@@ -302,18 +302,6 @@ pub unsafe fn fast_typed_js_buffer<T: Element>(
     }
 }
 
-/// `range` of `store` as a Uint8Array (no copy).
-pub(super) fn store_view_value<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    store: v8::SharedRef<v8::BackingStore>,
-    range: Range<usize>,
-) -> Result<v8::Local<'s, v8::Value>, OpError> {
-    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
-    v8::Uint8Array::new(scope, buffer, range.start, range.len())
-        .map(Into::into)
-        .ok_or_else(|| OpError::range_error("the returned bytes are more than a Uint8Array holds"))
-}
-
 /// `range` of `store` as an ArrayBuffer: the store itself when the range is all of it, else a
 /// copy of the range (an ArrayBuffer cannot start inside its memory).
 pub(super) fn store_buffer_value<'s>(
@@ -362,7 +350,7 @@ macro_rules! store_values {
                 scope: &mut v8::PinScope<'s, '_>,
             ) -> Result<v8::Local<'s, v8::Value>, OpError> {
                 let (store, range) = $parts(self);
-                store_view_value(scope, store, range)
+                typed_range_value::<u8>(scope, store, range)
             }
         }
 

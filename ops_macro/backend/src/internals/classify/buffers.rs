@@ -59,7 +59,7 @@ pub(super) fn buffer_shape(ty: &Type) -> Option<BufferShape> {
             _ => None,
         },
         Shape::Path { name, types, .. } if types.is_empty() => match name.as_str() {
-            "JsBuffer" | "V8Slice" => Some(BufferShape::JsBuffer { elem: None }),
+            "JsBuffer" => Some(BufferShape::JsBuffer { elem: None }),
             "Bytes" | "BytesMut" => Some(BufferShape::Bytes),
             "DetachedBuffer" => Some(BufferShape::Detached),
             _ => None,
