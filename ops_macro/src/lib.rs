@@ -14,13 +14,13 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `#[derive(FromV8)]`: see `runtime_core::FromV8`.
-#[proc_macro_derive(FromV8, attributes(from_v8))]
+#[proc_macro_derive(FromV8, attributes(from_v8, v8))]
 pub fn derive_from_v8(item: TokenStream) -> TokenStream {
     ops_macro_backend::derive::from_v8(item.into()).into()
 }
 
 /// `#[derive(ToV8)]`: see `runtime_core::ToV8`.
-#[proc_macro_derive(ToV8, attributes(to_v8))]
+#[proc_macro_derive(ToV8, attributes(to_v8, v8))]
 pub fn derive_to_v8(item: TokenStream) -> TokenStream {
     ops_macro_backend::derive::to_v8(item.into()).into()
 }

@@ -60,6 +60,8 @@ mod op_error;
 mod ops;
 mod platform;
 mod runtime;
+#[cfg(feature = "serde")]
+pub mod serde;
 mod stack_trace;
 mod state;
 mod strings;

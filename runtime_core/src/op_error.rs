@@ -98,6 +98,11 @@ impl OpError {
     pub fn downcast_ref<E: JsErrorClass>(&self) -> Option<&E> {
         (self.0.as_ref() as &dyn std::any::Any).downcast_ref()
     }
+
+    /// The concrete error, mutably, if it is an `E`.
+    pub fn downcast_mut<E: JsErrorClass>(&mut self) -> Option<&mut E> {
+        (self.0.as_mut() as &mut dyn std::any::Any).downcast_mut()
+    }
 }
 
 impl<E: JsErrorClass> From<E> for OpError {

@@ -204,6 +204,16 @@ pub(crate) fn utf16_to_utf8_in<'b>(units: &[u16], out: &'b mut [MaybeUninit<u8>]
 }
 
 /// UTF-16 to an owned `String` of exactly the UTF-8 length: one allocation.
+/// A V8 string as a `String`: one allocation of the exact UTF-8 length, lone surrogates
+/// replaced (U+FFFD), as `#[string] String` arguments.
+pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::String>) -> String {
+    let view = v8::ValueView::new(isolate, string);
+    match view.data() {
+        v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
+        v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
+    }
+}
+
 pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     let utf8_len = v8::simdutf::utf8_length_from_utf16le(units);
     let mut utf8 = vec![0u8; utf8_len];

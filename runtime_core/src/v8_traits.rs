@@ -41,7 +41,7 @@ use crate::OpError;
 /// }
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an op argument: it does not implement `FromV8`",
+    message = "`{Self}` cannot be read from a JavaScript value (an op argument, a field): it does not implement `FromV8`",
     label = "`#[derive(runtime_core::FromV8)]` it, or implement `runtime_core::FromV8` for it",
     note = "numbers, strings, buffers and handles have kinds of their own; see `runtime_core::op`"
 )]
@@ -55,7 +55,7 @@ pub trait FromV8<'s>: Sized {
 
 /// Converts `self` into a JavaScript value, for ops marked `#[to_v8]`.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an op's return value: it does not implement `ToV8`",
+    message = "`{Self}` cannot be made a JavaScript value (an op's return, a field): it does not implement `ToV8`",
     label = "`#[derive(runtime_core::ToV8)]` it, or implement `runtime_core::ToV8` for it"
 )]
 pub trait ToV8 {

@@ -1,121 +1,173 @@
-//! `#[derive(FromV8, ToV8)]` (deno's `conversion/` test cases, in opwire's spelling): structs
-//! as objects, tuple structs as arrays, unit enums as strings, nested, through real ops.
+//! `#[derive(FromV8, ToV8)]` and `#[serde]` through real ops: deno's `conversion/` test cases
+//! (`testdata/ops/derive.rs`), nesting, errors that say where, and hostile objects.
 
 mod common;
+
+use std::collections::BTreeMap;
 
 use common::counting_runtime;
 use runtime_core::{op, Extension, FromV8, Runtime, ToV8};
 
-/// deno's `struct.rs`.
-#[derive(FromV8, ToV8, Debug, PartialEq)]
-pub struct Struct {
-    a: u8,
-    #[from_v8(default = Some(3))]
-    c: Option<u32>,
-    #[from_v8(rename = "e")]
-    #[to_v8(rename = "e")]
-    d: u16,
-    f: Option<u32>,
+mod deno_cases {
+    use runtime_core::{v8, FromV8, ToV8};
+    include!("../../testdata/ops/derive.rs");
+
+    #[runtime_core::op]
+    #[to_v8]
+    pub fn op_struct(#[from_v8] value: Struct) -> Struct {
+        value
+    }
+
+    #[runtime_core::op]
+    pub fn op_tuple(value: Tuple) -> Tuple {
+        value
+    }
+
+    #[runtime_core::op]
+    #[string]
+    pub fn op_simple_enum(value: SimpleEnum) -> String {
+        match value {
+            SimpleEnum::VariantA => "A".into(),
+            SimpleEnum::VariantB => "B".into(),
+            SimpleEnum::VariantC(n) => format!("C {n}"),
+            SimpleEnum::VariantD(s) => format!("D {s}"),
+        }
+    }
+
+    #[runtime_core::op]
+    #[string]
+    pub fn op_serde_enum(value: SerdeEnum) -> String {
+        match value {
+            SerdeEnum::WithoutSerde => "without".into(),
+            SerdeEnum::WithSerde(items) => format!("with {items:?}"),
+        }
+    }
+
+    #[runtime_core::op]
+    pub fn op_to_enums(
+        which: u32,
+    ) -> (
+        ToSimpleEnum,
+        ToSimpleEnum,
+        ToSimpleEnum,
+        ToSerdeEnum,
+        ToSerdeEnum,
+    ) {
+        (
+            ToSimpleEnum::VariantA,
+            ToSimpleEnum::VariantB,
+            if which == 0 {
+                ToSimpleEnum::VariantC { field: 1 }
+            } else {
+                ToSimpleEnum::VariantD { value: "v".into() }
+            },
+            ToSerdeEnum::WithSerde {
+                data: vec![1, 2],
+                other: "o".into(),
+            },
+            ToSerdeEnum::WithoutSerde { value: 3 },
+        )
+    }
+
+    #[runtime_core::op]
+    pub fn op_tagged(
+        internal: InternallyTaggedEnum,
+        adjacent: AdjacentlyTaggedEnum,
+        untagged: UntaggedEnum,
+    ) -> (InternallyTaggedEnum, AdjacentlyTaggedEnum, UntaggedEnum) {
+        (internal, adjacent, untagged)
+    }
+
+    #[runtime_core::op]
+    pub fn op_structs_out(#[string] text: String) -> (SerdeStruct, SkipIfStruct, SkipIfStruct) {
+        (
+            SerdeStruct {
+                a: 1,
+                c: vec![2, 3],
+                d: 4,
+                f: None,
+            },
+            SkipIfStruct {
+                a: 1,
+                b: None,
+                c: None,
+                e: vec![],
+                d: true,
+            },
+            SkipIfStruct {
+                a: 1,
+                b: Some(2),
+                c: Some(text),
+                e: vec![3],
+                d: false,
+            },
+        )
+    }
+
+    /// A handle field: the value given back inside an object.
+    #[runtime_core::op]
+    #[to_v8]
+    pub fn op_lifetime<'s>(value: v8::Local<'s, v8::Value>) -> LifetimeStruct<'s> {
+        LifetimeStruct { a: value, b: 2 }
+    }
+
+    #[runtime_core::op]
+    pub fn op_page(page: Page<u32>) -> Page<String> {
+        Page {
+            items: page.items.iter().map(u32::to_string).collect(),
+            next_cursor: page.next_cursor,
+        }
+    }
 }
 
-/// deno's `struct_tuple.rs` (without its serde field).
-#[derive(FromV8, ToV8, Debug, PartialEq)]
-pub struct Tuple(u8, String);
+use deno_cases::*;
 
-/// deno's `enum.rs`, unit variants.
 #[derive(FromV8, ToV8, Debug, PartialEq)]
-pub enum SimpleEnum {
+pub struct Point(u8, String);
+
+#[derive(FromV8, ToV8, Debug, PartialEq)]
+pub enum Kind {
     VariantA,
-    #[from_v8(rename = "customName")]
-    #[to_v8(rename = "customName")]
+    #[v8(rename = "customName")]
     VariantB,
 }
 
-#[derive(FromV8, ToV8, Debug, PartialEq)]
+#[derive(FromV8, ToV8)]
 pub struct Nested {
     name: String,
-    points: Vec<Tuple>,
-    kind: SimpleEnum,
+    points: Vec<Point>,
+    kind: Kind,
     inner: Option<Box<Struct>>,
+    /// camelCase in JavaScript: `headerCount`.
+    header_count: Option<u32>,
 }
 
-/// Takes a structured value and gives it back, so both derives run.
 #[op]
 #[to_v8]
 fn op_roundtrip(#[from_v8] value: Nested) -> Nested {
     value
 }
 
+/// A recursive type, for cycles.
+#[derive(FromV8, ToV8, Debug)]
+pub struct Node {
+    next: Option<Box<Node>>,
+}
+
 #[op]
-#[to_v8]
-fn op_struct(#[from_v8] value: Struct) -> Struct {
-    value
-}
-
-fn runtime() -> Runtime {
-    let mut runtime = counting_runtime(vec![
-        Extension::new("derive").ops(&[op_roundtrip::DECL, op_struct::DECL])
-    ]);
-    runtime
-        .execute_script("describe", common::DESCRIBE_JS)
-        .unwrap();
-    runtime
-}
-
-fn eval(runtime: &mut Runtime, script: &str) -> String {
-    runtime
-        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
-        .unwrap()
-}
-
-#[test]
-fn structs_objects_arrays_and_strings_round_trip() {
-    let mut rt = runtime();
-    let out = eval(
-        &mut rt,
-        "JSON.stringify(ops.op_roundtrip({name: 'n', points: [[1, 'a'], [2, 'b']], kind: 'customName', \
-         inner: {a: 1, e: 5}}))",
-    );
-    assert_eq!(
-        out,
-        r#"string "{\"name\":\"n\",\"points\":[[1,\"a\"],[2,\"b\"]],\"kind\":\"customName\",\"inner\":{\"a\":1,\"c\":3,\"e\":5,\"f\":null}}""#
-    );
-    // A missing `Option` field is `None` (`null` back), a default applies, `null` is `None`.
-    let out = eval(
-        &mut rt,
-        "JSON.stringify(ops.op_struct({a: 7, e: 1, c: null}))",
-    );
-    assert_eq!(out, r#"string "{\"a\":7,\"c\":null,\"e\":1,\"f\":null}""#);
-}
-
-#[test]
-fn bad_values_say_where() {
-    let mut rt = runtime();
-    let cases = [
-        (
-            "ops.op_struct({e: 1})",
-            "missing required field 'a' on 'Struct'",
-        ),
-        ("ops.op_struct({a: 'x', e: 1})", "a: expected a number (u8)"),
-        ("ops.op_struct(5)", "expected an object (Struct)"),
-        (
-            "ops.op_roundtrip({name: 'n', points: [[1]], kind: 'VariantA'})",
-            "points: [0]: expected an array of 2 elements (Tuple)",
-        ),
-        (
-            "ops.op_roundtrip({name: 'n', points: [], kind: 'nope'})",
-            "kind: expected one of 'VariantA', 'customName' (SimpleEnum)",
-        ),
-    ];
-    for (script, detail) in cases {
-        let out = eval(&mut rt, script);
-        let op = script.split('(').next().unwrap().trim_start_matches("ops.");
-        assert_eq!(
-            out,
-            format!("throws TypeError: {op}: argument 1 (value): {detail}"),
-            "{script}"
-        );
+fn op_node(node: Node) -> u32 {
+    let mut depth = 0;
+    let mut at = &node;
+    while let Some(next) = &at.next {
+        depth += 1;
+        at = next;
     }
+    depth
+}
+
+#[op]
+fn op_sum(#[from_v8] values: Vec<f64>) -> f64 {
+    values.iter().sum()
 }
 
 /// A newtype is its field.
@@ -130,10 +182,7 @@ fn op_unmarked(value: Nested, pair: (u32, String), lengths: Meters) -> (Nested, 
 
 /// deno's `#[scoped]` spelling; maps of strings.
 #[op]
-fn op_counts(
-    #[scoped] words: Vec<String>,
-    extra: std::collections::BTreeMap<String, u32>,
-) -> std::collections::BTreeMap<String, u32> {
+fn op_counts(#[scoped] words: Vec<String>, extra: BTreeMap<String, u32>) -> BTreeMap<String, u32> {
     let mut counts = extra;
     for word in words {
         *counts.entry(word).or_default() += 1;
@@ -141,27 +190,302 @@ fn op_counts(
     counts
 }
 
+fn runtime() -> Runtime {
+    let mut runtime = counting_runtime(vec![Extension::new("derive").ops(&[
+        op_struct::DECL,
+        op_tuple::DECL,
+        op_simple_enum::DECL,
+        op_serde_enum::DECL,
+        op_to_enums::DECL,
+        op_tagged::DECL,
+        op_structs_out::DECL,
+        op_lifetime::DECL,
+        op_page::DECL,
+        op_roundtrip::DECL,
+        op_node::DECL,
+        op_sum::DECL,
+        op_unmarked::DECL,
+        op_counts::DECL,
+    ])]);
+    runtime
+        .execute_script("describe", common::DESCRIBE_JS)
+        .unwrap();
+    runtime
+}
+
+fn eval(runtime: &mut Runtime, script: &str) -> String {
+    runtime
+        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
+        .unwrap()
+}
+
+/// `JSON.stringify` of the script's value, as a Rust string.
+fn json(runtime: &mut Runtime, script: &str) -> String {
+    let out = eval(runtime, &format!("JSON.stringify({script})"));
+    let Some(text) = out.strip_prefix("string ") else {
+        panic!("{script}: {out}")
+    };
+    serde_json::from_str::<String>(text).unwrap()
+}
+
 #[test]
-fn unmarked_tuples_maps_and_newtypes() {
-    let mut rt = counting_runtime(vec![
-        Extension::new("derive2").ops(&[op_unmarked::DECL, op_counts::DECL])
-    ]);
-    rt.execute_script("describe", common::DESCRIBE_JS).unwrap();
-    let out = eval(
-        &mut rt,
-        "JSON.stringify(ops.op_unmarked({name: 'n', points: [], kind: 'VariantA'}, [2, 'abc'], 1.5))",
+fn deno_struct_cases() {
+    let mut rt = runtime();
+    // A missing `Option` is `None` (`null` back), the default applies, the rename is read.
+    assert_eq!(
+        json(&mut rt, "ops.op_struct({a: 7, e: 1})"),
+        r#"{"a":7,"c":3,"e":1,"f":null}"#
     );
     assert_eq!(
-        out,
-        r#"string "[{\"name\":\"n\",\"points\":[],\"kind\":\"VariantA\",\"inner\":null},1.5,5]""#
+        json(&mut rt, "ops.op_struct({a: 7, e: 1, c: null, f: 4})"),
+        r#"{"a":7,"c":null,"e":1,"f":4}"#
     );
-    let out = eval(
-        &mut rt,
-        "JSON.stringify(ops.op_counts(['a', 'b', 'a'], {c: 7}))",
-    );
-    assert_eq!(out, r#"string "{\"a\":2,\"b\":1,\"c\":7}""#);
+    // As deno's, objects made by the derive have a null prototype.
     assert_eq!(
-        eval(&mut rt, "ops.op_unmarked({name: 'n', points: [], kind: 'VariantA'}, [2], 1)"),
-        "throws TypeError: op_unmarked: argument 2 (pair): expected an array of 2 elements (a tuple)"
+        eval(
+            &mut rt,
+            "Object.getPrototypeOf(ops.op_struct({a: 1, e: 1}))"
+        ),
+        "null"
+    );
+    assert_eq!(json(&mut rt, "ops.op_tuple([1, 2])"), "[1,2]");
+    assert_eq!(
+        json(&mut rt, "ops.op_structs_out('t')"),
+        r#"[{"a":1,"c":[2,3],"e":4,"f":null},{"a":1,"d":true},{"a":1,"b":2,"cc":"t","e":[3],"d":false}]"#
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { const o = {}; return ops.op_lifetime(o).a === o })()"
+        ),
+        "boolean true"
+    );
+    assert_eq!(
+        json(&mut rt, "ops.op_page({items: [1, 2], nextCursor: 'x'})"),
+        r#"{"items":["1","2"],"nextCursor":"x"}"#
+    );
+}
+
+#[test]
+fn deno_enum_cases() {
+    let mut rt = runtime();
+    for (input, out) in [
+        ("'variantA'", "string \"A\""),
+        ("'customName'", "string \"B\""),
+        ("{variantC: 5}", "string \"C 5\""),
+        ("{renamedNewtype: 'x'}", "string \"D x\""),
+    ] {
+        assert_eq!(eval(&mut rt, &format!("ops.op_simple_enum({input})")), out);
+    }
+    assert_eq!(
+        eval(&mut rt, "ops.op_serde_enum({withSerde: [1, 2]})"),
+        "string \"with [1, 2]\""
+    );
+    assert_eq!(
+        json(&mut rt, "ops.op_to_enums(0)"),
+        r#"["variantA","customName",{"variantC":{"field":1}},{"withSerde":{"data":[1,2],"renamedField":"o"}},{"withoutSerde":{"value":3}}]"#
+    );
+    assert_eq!(
+        json(&mut rt, "ops.op_to_enums(1)[2]"),
+        r#"{"renamedWithFields":{"value":"v"}}"#
+    );
+    // Tagged forms read what they write.
+    for (args, out) in [
+        (
+            "{type: 'custom_a'}, {kind: 'FIRST'}, null",
+            r#"[{"type":"custom_a"},{"kind":"FIRST"},null]"#,
+        ),
+        (
+            "{type: 'b', data: 4}, {kind: 'second', data: 5}, 's'",
+            r#"[{"data":4,"type":"b"},{"kind":"second","data":5},"s"]"#,
+        ),
+        (
+            "{type: 'b', data: 4}, {kind: 'FIRST'}, [1, 2]",
+            r#"[{"data":4,"type":"b"},{"kind":"FIRST"},[1,2]]"#,
+        ),
+        (
+            "{type: 'b', data: 4}, {kind: 'FIRST'}, {field: 3}",
+            r#"[{"data":4,"type":"b"},{"kind":"FIRST"},{"field":3}]"#,
+        ),
+    ] {
+        assert_eq!(
+            json(&mut rt, &format!("ops.op_tagged({args})")),
+            out,
+            "{args}"
+        );
+    }
+}
+
+#[test]
+fn nested_values_round_trip() {
+    let mut rt = runtime();
+    assert_eq!(
+        json(
+            &mut rt,
+            "ops.op_roundtrip({name: 'n', points: [[1, 'a'], [2, 'b']], kind: 'customName', \
+             inner: {a: 1, e: 5}, headerCount: 3})"
+        ),
+        r#"{"name":"n","points":[[1,"a"],[2,"b"]],"kind":"customName","inner":{"a":1,"c":3,"e":5,"f":null},"headerCount":3}"#
+    );
+    assert_eq!(
+        json(
+            &mut rt,
+            "ops.op_unmarked({name: 'n', points: [], kind: 'variantA'}, [2, 'abc'], 1.5)"
+        ),
+        r#"[{"name":"n","points":[],"kind":"variantA","inner":null,"headerCount":null},1.5,5]"#
+    );
+    assert_eq!(
+        json(&mut rt, "ops.op_counts(['a', 'b', 'a'], {c: 7})"),
+        r#"{"a":2,"b":1,"c":7}"#
+    );
+}
+
+#[test]
+fn bad_values_say_where() {
+    let mut rt = runtime();
+    let cases = [
+        (
+            "ops.op_struct({e: 1})",
+            "TypeError: op_struct: argument 1 (value): a is missing (a required field of 'Struct')",
+        ),
+        (
+            "ops.op_struct({a: 'x', e: 1})",
+            "TypeError: op_struct: argument 1 (value): a must be a number (u8), received a string",
+        ),
+        (
+            "ops.op_struct(5)",
+            "TypeError: op_struct: argument 1 (value): expected an object (Struct), received a number",
+        ),
+        (
+            "ops.op_roundtrip({name: 'n', points: [[1, 'a'], [1]], kind: 'variantA'})",
+            "TypeError: op_roundtrip: argument 1 (value): points[1] must be an array of 2 elements (Point), received an array",
+        ),
+        (
+            "ops.op_roundtrip({name: 'n', points: [[1, 'a'], [1, 2]], kind: 'variantA'})",
+            "TypeError: op_roundtrip: argument 1 (value): points[1][1] must be a string, received a number",
+        ),
+        (
+            "ops.op_roundtrip({name: 'n', points: [], kind: 'nope'})",
+            "TypeError: op_roundtrip: argument 1 (value): kind must be one of 'variantA', 'customName' (Kind), received a string",
+        ),
+        (
+            "ops.op_roundtrip({name: 'n', points: [], kind: 'variantA', inner: {a: 1, e: 1, f: 'x'}})",
+            "TypeError: op_roundtrip: argument 1 (value): inner.f must be a number (u32), received a string",
+        ),
+        (
+            "ops.op_simple_enum({other: 1})",
+            "TypeError: op_simple_enum: argument 1 (value): expected one of 'variantA', 'customName', or an object keyed by one of 'variantC', 'renamedNewtype' (SimpleEnum), received an object",
+        ),
+        (
+            "ops.op_tagged({type: 'zzz'}, {kind: 'FIRST'}, null)",
+            "TypeError: op_tagged: argument 1 (internal): type must be one of 'custom_a', 'b' (InternallyTaggedEnum), received a string",
+        ),
+        (
+            "ops.op_tagged({type: 'b'}, {kind: 'FIRST'}, null)",
+            "TypeError: op_tagged: argument 1 (internal): data is missing (a required field of 'InternallyTaggedEnum::B')",
+        ),
+        (
+            "ops.op_unmarked({name: 'n', points: [], kind: 'variantA'}, [2], 1)",
+            "TypeError: op_unmarked: argument 2 (pair): expected an array of 2 elements, received an array",
+        ),
+    ];
+    for (script, error) in cases {
+        assert_eq!(eval(&mut rt, script), format!("throws {error}"), "{script}");
+    }
+}
+
+#[test]
+fn hostile_objects() {
+    let mut rt = runtime();
+    // A getter that throws: its own exception, unchanged.
+    assert_eq!(
+        eval(
+            &mut rt,
+            "ops.op_struct({get a() { throw new RangeError('mine') }, e: 1})"
+        ),
+        "throws RangeError: mine"
+    );
+    // A proxy's traps run, and a throwing trap propagates.
+    assert_eq!(
+        json(
+            &mut rt,
+            "ops.op_struct(new Proxy({}, {get: (_, key) => key === 'a' ? 2 : key === 'e' ? 3 : undefined}))"
+        ),
+        r#"{"a":2,"c":3,"e":3,"f":null}"#
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "ops.op_struct(new Proxy({}, {get() { throw new Error('trap') }}))"
+        ),
+        "throws Error: trap"
+    );
+    // A getter that changes the object while it is read: what it read is what counts.
+    assert_eq!(
+        json(
+            &mut rt,
+            "(() => { const o = {get a() { o.e = 9; return 1 }, e: 1}; return ops.op_struct(o) })()"
+        ),
+        r#"{"a":1,"c":3,"e":9,"f":null}"#
+    );
+    // Fields on the prototype are read (as property access does).
+    assert_eq!(
+        json(&mut rt, "ops.op_struct(Object.create({a: 4, e: 5}))"),
+        r#"{"a":4,"c":3,"e":5,"f":null}"#
+    );
+    // A cycle: refused at the depth limit, not a stack overflow.
+    let cycle = eval(
+        &mut rt,
+        "(() => { const n = {}; n.next = n; return ops.op_node(n) })()",
+    );
+    let path = format!("next{}", ".next".repeat(127));
+    assert_eq!(
+        cycle,
+        format!("throws RangeError: op_node: argument 1 (node): {path}: a value nested more than 128 levels deep (is it cyclic?)")
+    );
+    // Deep but acyclic within the limit is fine.
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { let n = {}; for (let i = 0; i < 100; i++) n = {next: n}; return ops.op_node(n) })()"
+        ),
+        "number 100"
+    );
+    // 10^6 elements; sparse arrays' holes are `undefined`.
+    assert_eq!(
+        eval(&mut rt, "ops.op_sum(new Array(1e6).fill(1))"),
+        "number 1000000"
+    );
+    assert_eq!(
+        eval(&mut rt, "ops.op_sum([1, , 2])"),
+        "throws TypeError: op_sum: argument 1 (values): [1] must be a number, received undefined"
+    );
+    // A setter on `Array.prototype` does not run when arrays are made.
+    assert_eq!(
+        json(
+            &mut rt,
+            "(() => { Object.defineProperty(Array.prototype, '0', {set() { throw new Error('setter') }, configurable: true}); \
+             try { return ops.op_page({items: [1], nextCursor: null}) } finally { delete Array.prototype[0] } })()"
+        ),
+        r#"{"items":["1"],"nextCursor":null}"#
+    );
+}
+
+#[test]
+fn derived_values_stay_in_their_isolate() {
+    // Keys are cached per isolate: a second runtime (another isolate) reads the same types.
+    let mut first = runtime();
+    let mut second = runtime();
+    for turn in [0, 1, 0] {
+        let rt = if turn == 0 { &mut first } else { &mut second };
+        assert_eq!(
+            json(rt, "ops.op_struct({a: 1, e: 2})"),
+            r#"{"a":1,"c":3,"e":2,"f":null}"#
+        );
+    }
+    drop(first);
+    assert_eq!(
+        json(&mut second, "ops.op_struct({a: 1, e: 2})"),
+        r#"{"a":1,"c":3,"e":2,"f":null}"#
     );
 }

@@ -11,11 +11,6 @@ fn op_request_url(request: Request) -> u32 {
 }
 
 #[op]
-fn op_request_serde(#[serde] request: Request) -> u32 {
-    request.url.len() as u32
-}
-
-#[op]
 fn op_make_request() -> Request {
     Request { url: String::new() }
 }

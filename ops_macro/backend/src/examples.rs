@@ -114,6 +114,7 @@ fn arg_example(kind: ArgKind) -> ArgExample {
             LocalType::External.sample(),
         ),
         ArgKind::FromV8 => example("#[from_v8]", "Sample", "2"),
+        ArgKind::Serde => example("#[serde]", "Vec<u8>", "[2]"),
         ArgKind::OpStateRef => hidden("&OpState"),
         ArgKind::OpStateMut => hidden("&mut OpState"),
         ArgKind::OpStateRc => hidden("Rc<RefCell<OpState>>"),
@@ -203,6 +204,7 @@ fn ret_example(kind: RetKind) -> RetExample {
             )
         },
         RetKind::ToV8 => example("#[to_v8]", "Sample", "Sample(2.0)", "number 2"),
+        RetKind::Serde => example("#[serde]", "Vec<u8>", "vec![2]", "object 2"),
     }
 }
 

@@ -40,6 +40,8 @@ pub mod kind {
     pub enum Handle {}
     /// `#[to_v8]`: through the type's `ToV8`.
     pub enum ToV8 {}
+    /// `#[serde]`: through the type's `serde::Serialize` (`runtime_core::serde`).
+    pub enum Serde {}
 }
 
 /// An argument read on the slow path by kind `K`: converted, or a `TypeError` naming the op and
@@ -176,5 +178,6 @@ marker_calls!(
     ArrayBuffer,
     External,
     Handle,
-    ToV8
+    ToV8,
+    Serde
 );

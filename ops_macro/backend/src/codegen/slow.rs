@@ -1,7 +1,8 @@
 //! The slow path: a `FunctionCallback` converting each argument through a `SlowCall` helper.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::{
     buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
@@ -62,6 +63,12 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
         SlowArg::FromV8 => {
             let ty = &arg.ty;
             quote!(#call.arg_from_v8::<#ty>(#index)?)
+        }
+        SlowArg::Serde => {
+            let ty = &arg.ty;
+            // Spanned at the type: a type without `Deserialize` is reported there.
+            let serde = quote_spanned!(ty.span()=> ::runtime_core::serde::Serde<#ty>);
+            quote!(#call.arg_from_v8::<#serde>(#index)?.0)
         }
         SlowArg::StateRef => return quote!(let #ident = #call.state()?;),
         SlowArg::StateMut => return quote!(let mut #ident = #call.state_mut()?;),

@@ -276,6 +276,8 @@ pub struct Markers {
     pub buffer: Option<(Attribute, BufferMarker, BufferMode)>,
     /// `#[from_v8]` (argument) / `#[to_v8]` (function, for the return value).
     pub v8_trait: Option<Attribute>,
+    /// `#[serde]`: through serde (`runtime_core::serde`).
+    pub serde: Option<Attribute>,
 }
 
 impl Markers {
@@ -288,6 +290,7 @@ impl Markers {
             .or(self.string.as_ref().map(|(attr, _)| attr))
             .or(self.buffer.as_ref().map(|(attr, _, _)| attr))
             .or(self.v8_trait.as_ref())
+            .or(self.serde.as_ref())
     }
 }
 
@@ -404,12 +407,7 @@ impl Markers {
                     "#[string(onebyte)]",
                 );
             } else if path.is_ident("serde") {
-                cx.error_spanned_by(
-                    attr,
-                    "`#[serde]` is not supported yet: `#[derive(runtime_core::FromV8)]` the \
-                     argument's type (`ToV8` for a return) and mark it `#[from_v8]` (or the \
-                     function `#[to_v8]`)",
-                );
+                set_flag(cx, &mut markers.serde, attr, "serde");
             }
         }
         markers

@@ -87,6 +87,8 @@ pub enum ArgKind {
     },
     /// `#[from_v8] T`: any `T: FromV8`.
     FromV8,
+    /// `#[serde] T`: any `T: serde::de::DeserializeOwned`.
+    Serde,
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -187,6 +189,7 @@ impl ArgKind {
         }
         kinds.extend([
             ArgKind::FromV8,
+            ArgKind::Serde,
             ArgKind::OpStateRef,
             ArgKind::OpStateMut,
             ArgKind::OpStateRc,
@@ -248,6 +251,7 @@ impl ArgKind {
             ArgKind::External { mutable: false } => "*const c_void".into(),
             ArgKind::External { mutable: true } => "*mut c_void".into(),
             ArgKind::FromV8 => "#[from_v8] T".into(),
+            ArgKind::Serde => "#[serde] T".into(),
             ArgKind::OpStateRef => "&OpState".into(),
             ArgKind::OpStateMut => "&mut OpState".into(),
             ArgKind::OpStateRc => "Rc<RefCell<OpState>>".into(),
@@ -340,7 +344,7 @@ impl ArgKind {
             },
             ArgKind::External { .. } => PLAIN,
             // Getters may run during the conversion.
-            ArgKind::FromV8 => ArgTraits {
+            ArgKind::FromV8 | ArgKind::Serde => ArgTraits {
                 can_run_js: true,
                 reaches_buffers: true,
                 slow_access: V8Access::Scope,
@@ -418,6 +422,7 @@ impl ArgKind {
             ArgKind::External { mutable: false } => convert("arg_external"),
             ArgKind::External { mutable: true } => convert("arg_external_mut"),
             ArgKind::FromV8 => SlowArg::FromV8,
+            ArgKind::Serde => SlowArg::Serde,
             ArgKind::OpStateRef => SlowArg::StateRef,
             ArgKind::OpStateMut => SlowArg::StateMut,
             ArgKind::OpStateRc => SlowArg::StateRc,
@@ -498,6 +503,9 @@ impl ArgKind {
             ArgKind::FromV8 => FastArg::Unsupported(
                 "a `FromV8` conversion may allocate on the V8 heap and run JavaScript",
             ),
+            ArgKind::Serde => FastArg::Unsupported(
+                "a serde conversion may allocate on the V8 heap and run JavaScript",
+            ),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
             ),
@@ -534,6 +542,7 @@ impl ArgKind {
             | ArgKind::Global(_)
             | ArgKind::External { .. }
             | ArgKind::FromV8
+            | ArgKind::Serde
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -575,7 +584,7 @@ impl ArgKind {
 
 impl ArgKind {
     /// The number of variants (see [`ArgKind::variant_index`]).
-    pub const VARIANTS: usize = 29;
+    pub const VARIANTS: usize = 30;
 
     /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
     /// wildcard, so a new variant does not compile until it is counted, and a test then checks
@@ -606,6 +615,7 @@ impl ArgKind {
             ArgKind::Global(_) => 20,
             ArgKind::External { .. } => 21,
             ArgKind::FromV8 => 22,
+            ArgKind::Serde => 29,
             ArgKind::OpStateRef => 23,
             ArgKind::OpStateMut => 24,
             ArgKind::OpStateRc => 25,
@@ -663,6 +673,7 @@ impl ArgKind {
             ArgKind::Global(_) => "likewise, kept in a global handle",
             ArgKind::External { .. } => "an External (or `null`: a null pointer)",
             ArgKind::FromV8 => "anything `T: FromV8` accepts",
+            ArgKind::Serde => "anything `T: serde::Deserialize` reads (JSON-like values)",
             ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => {
                 "nothing: the runtime's typed state"
             }
@@ -691,6 +702,7 @@ impl ArgKind {
             | ArgKind::Global(_)
             | ArgKind::External { .. }
             | ArgKind::FromV8
+            | ArgKind::Serde
             | ArgKind::OpStateRc => None,
             ArgKind::Str | ArgKind::CowStr => Some("`#[string] String`"),
             ArgKind::OneByte => Some("`ByteString`"),
@@ -741,7 +753,7 @@ impl ArgKind {
             ArgKind::TypedJsBuffer(elem) => elem.array().into(),
             ArgKind::Local { ty, .. } | ArgKind::Global(ty) => ty.ts().into(),
             ArgKind::External { .. } => "object | null".into(),
-            ArgKind::FromV8 => "unknown".into(),
+            ArgKind::FromV8 | ArgKind::Serde => "unknown".into(),
             ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

@@ -35,6 +35,8 @@ pub enum RetKind {
     Global,
     /// `#[to_v8] T`: any `T: ToV8`.
     ToV8,
+    /// `#[serde] T`: any `T: serde::Serialize`.
+    Serde,
 }
 
 const ALLOCATING_RETURN_IS_SLOW: &str =
@@ -57,6 +59,7 @@ impl RetKind {
             RetKind::Local,
             RetKind::Global,
             RetKind::ToV8,
+            RetKind::Serde,
         ]);
         kinds
     }
@@ -99,6 +102,7 @@ impl RetKind {
             RetKind::Local => list(&["v8::Local<v8::T>"]),
             RetKind::Global => list(&["v8::Global<v8::T>"]),
             RetKind::ToV8 => list(&["#[to_v8] T"]),
+            RetKind::Serde => list(&["#[serde] T"]),
         }
     }
 
@@ -118,6 +122,7 @@ impl RetKind {
             RetKind::External => Marker::External,
             RetKind::Local | RetKind::Global => Marker::Handle,
             RetKind::ToV8 => Marker::ToV8,
+            RetKind::Serde => Marker::Serde,
         })
     }
 
@@ -144,7 +149,8 @@ impl RetKind {
             | RetKind::ArrayBuffer
             | RetKind::External
             | RetKind::Global
-            | RetKind::ToV8 => V8Access::Scope,
+            | RetKind::ToV8
+            | RetKind::Serde => V8Access::Scope,
         }
     }
 
@@ -166,14 +172,15 @@ impl RetKind {
             | RetKind::OneByte
             | RetKind::Buffer
             | RetKind::ArrayBuffer
-            | RetKind::ToV8 => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
+            | RetKind::ToV8
+            | RetKind::Serde => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
         }
     }
 }
 
 impl RetKind {
     /// The number of variants (see [`RetKind::variant_index`]).
-    pub const VARIANTS: usize = 14;
+    pub const VARIANTS: usize = 15;
 
     /// A distinct number per variant, below [`RetKind::VARIANTS`] (as
     /// [`crate::ir::ArgKind::variant_index`]).
@@ -193,6 +200,7 @@ impl RetKind {
             RetKind::Local => 11,
             RetKind::Global => 12,
             RetKind::ToV8 => 13,
+            RetKind::Serde => 14,
         }
     }
 
@@ -219,6 +227,7 @@ impl RetKind {
             RetKind::External => "an External; null is `null`",
             RetKind::Local | RetKind::Global => "the handle's value",
             RetKind::ToV8 => "what `T: ToV8` makes",
+            RetKind::Serde => "what `T: serde::Serialize` writes (JSON-like values)",
         }
     }
 }
@@ -237,7 +246,7 @@ impl RetKind {
             RetKind::ArrayBuffer => "ArrayBuffer".into(),
             RetKind::External => "object | null".into(),
             RetKind::Local | RetKind::Global => handle.map_or("unknown", LocalType::ts).into(),
-            RetKind::ToV8 => "unknown".into(),
+            RetKind::ToV8 | RetKind::Serde => "unknown".into(),
         }
     }
 }

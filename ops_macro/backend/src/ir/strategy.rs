@@ -120,6 +120,8 @@ pub enum SlowArg {
     Global(LocalType),
     /// From the next JavaScript argument, through the argument type's `FromV8`.
     FromV8,
+    /// From the next JavaScript argument, through serde (`runtime_core::serde::Serde<T>`).
+    Serde,
     /// The call's scope.
     Scope,
     /// The isolate.

@@ -274,6 +274,8 @@ pub enum Marker {
     Handle,
     /// `kind::ToV8`.
     ToV8,
+    /// `kind::Serde`.
+    Serde,
 }
 
 impl Marker {
@@ -293,6 +295,7 @@ impl Marker {
             Marker::External => "External",
             Marker::Handle => "Handle",
             Marker::ToV8 => "ToV8",
+            Marker::Serde => "Serde",
         }
     }
 }

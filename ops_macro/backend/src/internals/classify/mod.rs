@@ -238,6 +238,9 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
     if markers.v8_trait.is_some() {
         return Ok(ArgKind::FromV8);
     }
+    if markers.serde.is_some() {
+        return Ok(ArgKind::Serde);
+    }
     if let Some(buffer) = buffer_shape(ty) {
         let kind = buffer_arg_kind(ty, buffer, markers).or_else(error)?;
         check_arg_markers(kind, markers)?;
@@ -394,6 +397,7 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             | ArgKind::Global(_)
             | ArgKind::External { .. }
             | ArgKind::FromV8
+            | ArgKind::Serde
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -517,6 +521,9 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
     }
     if markers.v8_trait.is_some() {
         return Ok((RetKind::ToV8, false));
+    }
+    if markers.serde.is_some() {
+        return Ok((RetKind::Serde, false));
     }
     let error = |message: String| Err(syn::Error::new_spanned(ty, message));
     let unsupported = || -> Result<(RetKind, bool), syn::Error> {

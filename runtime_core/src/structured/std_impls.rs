@@ -1,16 +1,12 @@
-//! [`FromV8`] and [`ToV8`] for the Rust types structured values are made of (booleans,
-//! numbers, strings, `Option`, `Vec`, `Box`), so that `#[derive(FromV8, ToV8)]` structs nest
-//! them and each other; and the helpers the derives call.
-//!
-//! Numbers convert as op arguments do (`i32`: `ToInt32`, `f64` as is); the 64-bit and
-//! pointer-sized integers as `#[number]` ones (a Number, exact up to 2^53 - 1: beyond, a
-//! `RangeError`). `Option` is `null`/`undefined` for `None`; `Vec` is an array.
+//! [`FromV8`] and [`ToV8`] for the std types structured values are made of.
 
+use super::__derive;
+use super::{Depth, ValueError};
 use crate::convert::FromJsNumber;
 use crate::{FromV8, OpError, ToV8};
 
-fn expected(what: &str) -> OpError {
-    OpError::type_error(format!("expected {what}"))
+fn expected(what: &'static str, value: v8::Local<'_, v8::Value>) -> OpError {
+    ValueError::expected(what, value).into()
 }
 
 impl<'s> FromV8<'s> for bool {
@@ -21,7 +17,7 @@ impl<'s> FromV8<'s> for bool {
         if value.is_boolean() {
             Ok(value.is_true())
         } else {
-            Err(expected("a boolean"))
+            Err(expected("a boolean", value))
         }
     }
 }
@@ -44,7 +40,7 @@ macro_rules! numbers {
             ) -> Result<Self, OpError> {
                 v8::Local::<v8::Number>::try_from(value)
                     .map(|number| <$ty>::from_js_number(number.value()))
-                    .map_err(|_| expected(<$ty as FromJsNumber>::EXPECTED))
+                    .map_err(|_| expected(<$ty as FromJsNumber>::EXPECTED, value))
             }
         }
 
@@ -76,7 +72,7 @@ macro_rules! floats {
             ) -> Result<Self, OpError> {
                 v8::Local::<v8::Number>::try_from(value)
                     .map(|number| number.value() as $ty)
-                    .map_err(|_| expected("a number"))
+                    .map_err(|_| expected("a number", value))
             }
         }
 
@@ -99,8 +95,8 @@ impl<'s> FromV8<'s> for String {
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError> {
         v8::Local::<v8::String>::try_from(value)
-            .map(|string| string.to_rust_string_lossy(scope))
-            .map_err(|_| expected("a string"))
+            .map(|string| crate::strings::v8_to_string(scope, string))
+            .map_err(|_| expected("a string", value))
     }
 }
 
@@ -174,14 +170,11 @@ impl<'s, T: FromV8<'s>> FromV8<'s> for Vec<T> {
         scope: &mut v8::PinScope<'s, '_>,
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError> {
-        let array = v8::Local::<v8::Array>::try_from(value).map_err(|_| expected("an array"))?;
+        let array =
+            v8::Local::<v8::Array>::try_from(value).map_err(|_| expected("an array", value))?;
+        let _depth = Depth::enter()?;
         (0..array.length())
-            .map(|index| {
-                let item = array
-                    .get_index(scope, index)
-                    .ok_or_else(|| OpError::generic("reading an array element threw"))?;
-                T::from_v8(scope, item).map_err(|error| prefixed(&format!("[{index}]"), error))
-            })
+            .map(|index| __derive::element(scope, array, index))
             .collect()
     }
 }
@@ -191,113 +184,7 @@ impl<T: ToV8> ToV8 for Vec<T> {
         self,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        let array = v8::Array::new(scope, self.len() as i32);
-        for (index, item) in self.into_iter().enumerate() {
-            let item = item.to_v8(scope)?;
-            // Defining elements of a fresh array runs no JavaScript.
-            array.set_index(scope, index as u32, item);
-        }
-        Ok(array.into())
-    }
-}
-
-/// `error` with its message prefixed by `at` (`a: `, `[2]: `), its class kept.
-fn prefixed(at: &str, error: OpError) -> OpError {
-    let message = format!("{at}: {}", error.message());
-    OpError::new(error.class(), message)
-}
-
-/// What `#[derive(FromV8, ToV8)]` calls. Not a public API.
-#[doc(hidden)]
-pub mod __derive {
-    use super::prefixed;
-    use crate::{FromV8, OpError, ToV8};
-
-    /// The value as an object, or a `TypeError` naming the type.
-    pub fn object<'s>(
-        value: v8::Local<'s, v8::Value>,
-        type_name: &str,
-    ) -> Result<v8::Local<'s, v8::Object>, OpError> {
-        v8::Local::<v8::Object>::try_from(value)
-            .map_err(|_| OpError::type_error(format!("expected an object ({type_name})")))
-    }
-
-    /// The value as an array of `len` elements, or a `TypeError` naming the type.
-    pub fn array<'s>(
-        value: v8::Local<'s, v8::Value>,
-        len: u32,
-        type_name: &str,
-    ) -> Result<v8::Local<'s, v8::Array>, OpError> {
-        v8::Local::<v8::Array>::try_from(value)
-            .ok()
-            .filter(|array| array.length() == len)
-            .ok_or_else(|| {
-                OpError::type_error(format!("expected an array of {len} elements ({type_name})"))
-            })
-    }
-
-    /// Property `key` of `object`, converted; `None` when it is `undefined` (missing).
-    pub fn field<'s, T: FromV8<'s>>(
-        scope: &mut v8::PinScope<'s, '_>,
-        object: v8::Local<'s, v8::Object>,
-        key: &str,
-    ) -> Result<Option<T>, OpError> {
-        let name =
-            v8::String::new(scope, key).ok_or_else(|| OpError::range_error("key too long"))?;
-        let value = object
-            .get(scope, name.into())
-            .ok_or_else(|| OpError::generic(format!("reading '{key}' threw")))?;
-        if value.is_undefined() {
-            return Ok(None);
-        }
-        T::from_v8(scope, value)
-            .map(Some)
-            .map_err(|error| prefixed(key, error))
-    }
-
-    /// Element `index` of `array`, converted.
-    pub fn element<'s, T: FromV8<'s>>(
-        scope: &mut v8::PinScope<'s, '_>,
-        array: v8::Local<'s, v8::Array>,
-        index: u32,
-    ) -> Result<T, OpError> {
-        let value = array
-            .get_index(scope, index)
-            .ok_or_else(|| OpError::generic(format!("reading [{index}] threw")))?;
-        T::from_v8(scope, value).map_err(|error| prefixed(&format!("[{index}]"), error))
-    }
-
-    /// A required field that is missing.
-    pub fn missing(key: &str, type_name: &str) -> OpError {
-        OpError::type_error(format!("missing required field '{key}' on '{type_name}'"))
-    }
-
-    /// Sets property `key` of `object` to `value` converted.
-    pub fn set_field<T: ToV8>(
-        scope: &mut v8::PinScope<'_, '_>,
-        object: v8::Local<'_, v8::Object>,
-        key: &str,
-        value: T,
-    ) -> Result<(), OpError> {
-        let value = value.to_v8(scope).map_err(|error| prefixed(key, error))?;
-        let name =
-            v8::String::new(scope, key).ok_or_else(|| OpError::range_error("key too long"))?;
-        // A data property of a fresh plain object: no setter runs.
-        object.set(scope, name.into(), value);
-        Ok(())
-    }
-
-    /// A fresh plain object.
-    pub fn new_object<'s>(scope: &mut v8::PinScope<'s, '_>) -> v8::Local<'s, v8::Object> {
-        v8::Object::new(scope)
-    }
-
-    /// A fresh array of `values`.
-    pub fn new_array<'s>(
-        scope: &mut v8::PinScope<'s, '_>,
-        values: &[v8::Local<'s, v8::Value>],
-    ) -> v8::Local<'s, v8::Value> {
-        v8::Array::new_with_elements(scope, values).into()
+        __derive::array_from(scope, self.into_iter())
     }
 }
 
@@ -327,7 +214,8 @@ macro_rules! tuples {
                 scope: &mut v8::PinScope<'s, '_>,
                 value: v8::Local<'s, v8::Value>,
             ) -> Result<Self, OpError> {
-                let array = __derive::array(value, $len, "a tuple")?;
+                let array = __derive::array(value, $len, concat!("an array of ", stringify!($len), " elements"))?;
+                let _depth = Depth::enter()?;
                 Ok(($(__derive::element::<$name>(scope, array, $index)?,)+))
             }
         }
@@ -337,8 +225,8 @@ macro_rules! tuples {
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
             ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-                let values = [$(self.$index.to_v8(scope)?),+];
-                Ok(__derive::new_array(scope, &values))
+                let values = [$(__derive::element_value(scope, self.$index, $index)?),+];
+                Ok(__derive::array_of(scope, &values))
             }
         }
     )*};
@@ -367,19 +255,19 @@ macro_rules! maps {
                 scope: &mut v8::PinScope<'s, '_>,
                 value: v8::Local<'s, v8::Value>,
             ) -> Result<Self, OpError> {
-                let object = __derive::object(value, "a map")?;
-                let keys = object
-                    .get_own_property_names(scope, Default::default())
-                    .ok_or_else(|| OpError::generic("listing the object's keys threw"))?;
+                let object = __derive::object(value, "an object")?;
+                let _depth = Depth::enter()?;
+                let keys = __derive::own_keys(scope, object)?;
                 let mut map = Self::default();
                 for index in 0..keys.length() {
                     let key = keys
                         .get_index(scope, index)
-                        .ok_or_else(|| OpError::generic("reading a key threw"))?;
-                    let key = key.to_rust_string_lossy(scope);
-                    if let Some(value) = __derive::field::<T>(scope, object, &key)? {
-                        map.insert(key, value);
-                    }
+                        .ok_or_else(__derive::threw)?;
+                    let name = key.to_rust_string_lossy(scope);
+                    let value = object.get(scope, key).ok_or_else(__derive::threw)?;
+                    let value = T::from_v8(scope, value)
+                        .map_err(|error| ValueError::at_key(error, &name))?;
+                    map.insert(name, value);
                 }
                 Ok(map)
             }
@@ -390,9 +278,14 @@ macro_rules! maps {
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
             ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-                let object = __derive::new_object(scope);
+                let object = v8::Object::new(scope);
                 for (key, value) in self {
-                    __derive::set_field(scope, object, &key, value)?;
+                    let value = value
+                        .to_v8(scope)
+                        .map_err(|error| ValueError::at_key(error, &key))?;
+                    let key = v8::String::new(scope, &key)
+                        .ok_or_else(|| OpError::range_error("a key longer than V8 allows"))?;
+                    __derive::define(scope, object, key.into(), value)?;
                 }
                 Ok(object.into())
             }
@@ -411,7 +304,7 @@ where
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError> {
         let local = v8::Local::<T>::try_from(value)
-            .map_err(|_| expected("a value of the handle's type"))?;
+            .map_err(|_| expected("a value of the handle's type", value))?;
         Ok(v8::Global::new(scope, local))
     }
 }
@@ -425,5 +318,18 @@ where
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
         Ok(v8::Local::new(scope, &self).into())
+    }
+}
+
+/// A handle of any scope, as a handle of the caller's.
+impl<T> ToV8 for v8::Local<'_, T>
+where
+    for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
+{
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::Local::new(scope, self).into())
     }
 }

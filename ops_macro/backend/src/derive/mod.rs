@@ -1,0 +1,44 @@
+//! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's): parse (`ast.rs`, one `Ctxt`) →
+//! emit (`from_v8.rs`, `to_v8.rs`, pure functions of the IR).
+//!
+//! A struct with named fields is an object (keys camelCase, or `rename`); a newtype its
+//! field; a tuple struct an array. An enum's unit variant is its name; other variants are
+//! `{name: body}`, or with `tag = "t"` `{t: name, ...fields}`, with `tag` and `content`
+//! `{t: name, c: body}`, or `untagged` the body alone. Generated code calls
+//! `runtime_core::structured::__derive`, with each type's keys made once per isolate.
+
+mod ast;
+mod from_v8;
+mod to_v8;
+
+use proc_macro2::TokenStream;
+
+use crate::internals::Ctxt;
+use ast::Direction;
+
+/// `#[derive(FromV8)]`.
+pub fn from_v8(input: TokenStream) -> TokenStream {
+    derive(input, Direction::From)
+}
+
+/// `#[derive(ToV8)]`.
+pub fn to_v8(input: TokenStream) -> TokenStream {
+    derive(input, Direction::To)
+}
+
+fn derive(input: TokenStream, direction: Direction) -> TokenStream {
+    let input: syn::DeriveInput = match syn::parse2(input) {
+        Ok(input) => input,
+        Err(error) => return error.to_compile_error(),
+    };
+    let cx = Ctxt::new();
+    let container = ast::parse(&cx, &input, direction);
+    if let Err(errors) = cx.check() {
+        return errors.iter().map(syn::Error::to_compile_error).collect();
+    }
+    let container = container.expect("no errors, so parsed");
+    match direction {
+        Direction::From => from_v8::generate(&container),
+        Direction::To => to_v8::generate(&container),
+    }
+}

@@ -1,0 +1,94 @@
+//! `#[serde] T`: any `T: serde::Deserialize` / `serde::Serialize` as an op argument or
+//! return, through a serde data format over V8 values written here (behind the default-on
+//! `serde` feature).
+//!
+//! The mapping is JSON's, as `serde_v8`'s: `null`/`undefined` ↔ unit and `None`, booleans,
+//! Numbers (an integral Number reads as any integer type that holds it; 64-bit integers
+//! beyond 2^53 - 1 are written as BigInts, and BigInts read as integers), strings, arrays ↔
+//! sequences and tuples, objects ↔ maps and structs (own enumerable string keys),
+//! `ArrayBufferView`s and `ArrayBuffer`s → bytes (copied), bytes → `Uint8Array`. Enums are
+//! serde's externally tagged form: a unit variant is its name, others `{Variant: value}`.
+//! `serde_json::Value` round-trips.
+//!
+//! Struct field names are V8 strings made once per isolate (serde hands the names as
+//! `&'static str`, so they key a per-isolate cache); strings read for `&str`-taking visitors
+//! go through a stack buffer, for `String` ones into one exact allocation.
+//!
+//! Errors say where, as the derives' do (`items[2].name: invalid type: ...`); values nested
+//! deeper than [`MAX_DEPTH`](crate::structured::MAX_DEPTH) are a `RangeError`.
+
+mod de;
+mod error;
+mod ser;
+
+pub use error::Error;
+
+use crate::{FromV8, OpError, ToV8};
+
+/// Reads `value` as a `T`.
+pub fn from_v8<'s, T: ::serde::de::DeserializeOwned>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: v8::Local<'s, v8::Value>,
+) -> Result<T, OpError> {
+    T::deserialize(de::Deserializer::new(scope, value)).map_err(Error::into_op_error)
+}
+
+/// Writes `value` as a JavaScript value.
+pub fn to_v8<'s, T: ::serde::Serialize + ?Sized>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: &T,
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    value
+        .serialize(ser::Serializer::new(scope))
+        .map_err(Error::into_op_error)
+}
+
+/// A value converted through serde: `FromV8` for `T: DeserializeOwned`, `ToV8` for
+/// `T: Serialize`. What `#[serde]` arguments and returns, and `serde` fields of derived
+/// types, go through.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Serde<T>(pub T);
+
+impl<'s, T: ::serde::de::DeserializeOwned> FromV8<'s> for Serde<T> {
+    #[inline]
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        from_v8(scope, value).map(Serde)
+    }
+}
+
+impl<T: ::serde::Serialize> ToV8 for Serde<T> {
+    #[inline]
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        to_v8(scope, &self.0)
+    }
+}
+
+/// An async op's `#[serde]` result (settled under a `TryCatch`, as `ToV8` ones).
+impl<T: ::serde::Serialize> crate::__op::IntoValue<crate::__op::kind::Serde> for T {
+    const MAY_RUN_JS: bool = true;
+
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        to_v8(scope, &self)
+    }
+}
+
+/// A `#[serde]` return: as a `ToV8` one, through [`Serde`].
+impl<T: ::serde::Serialize> crate::__op::IntoReturn<crate::__op::kind::Serde> for T {
+    #[inline(always)]
+    fn set_return(
+        self,
+        call: &mut crate::__op::SlowCall<'_, '_>,
+    ) -> Result<(), crate::__op::Thrown> {
+        crate::__op::IntoReturn::<crate::__op::kind::ToV8>::set_return(Serde(self), call)
+    }
+}

@@ -1,0 +1,237 @@
+//! Structured values: [`FromV8`](crate::FromV8) and [`ToV8`](crate::ToV8) for the std types
+//! (booleans, numbers, strings, `Option`, `Vec`, `Box`, `Box<[T]>`, tuples up to 12,
+//! `HashMap`/`BTreeMap<String, T>`, `v8::Global`), and what `#[derive(FromV8, ToV8)]` calls.
+//!
+//! Numbers convert as op arguments do (`i32`: `ToInt32`, `f64` as is); the 64-bit and
+//! pointer-sized integers as `#[number]` ones (a Number, exact up to 2^53 - 1: beyond, a
+//! `RangeError`). `Option` is `null`/`undefined` for `None`; `Vec`, `Box<[T]>` and tuples are
+//! arrays; maps are objects (own enumerable string keys).
+//!
+//! A value that does not convert is a [`ValueError`] saying where (`headers[2].name must be a
+//! string, received a number`); an exception a getter or proxy throws on the way propagates
+//! unchanged. Values nested deeper than [`MAX_DEPTH`] (a cyclic object) are a `RangeError`.
+
+mod error;
+pub(crate) mod keys;
+mod std_impls;
+
+pub use error::{Depth, ValueError, MAX_DEPTH};
+pub use keys::Keys;
+
+/// What `#[derive(FromV8, ToV8)]` calls. Not a public API.
+#[doc(hidden)]
+pub mod __derive {
+    pub use super::{Depth, Keys, ValueError};
+    use crate::{FromV8, OpError, ToV8};
+
+    /// The error for a property read that threw: the exception itself is what the caller
+    /// sees (conversions run under a `TryCatch` that throws it on), this only stops the
+    /// conversion.
+    #[cold]
+    pub fn threw() -> OpError {
+        OpError::generic("a property read threw")
+    }
+
+    /// The value as an object, or a `TypeError` saying `what` was expected.
+    #[inline]
+    pub fn object<'s>(
+        value: v8::Local<'s, v8::Value>,
+        what: &'static str,
+    ) -> Result<v8::Local<'s, v8::Object>, OpError> {
+        v8::Local::<v8::Object>::try_from(value)
+            .map_err(|_| ValueError::expected(what, value).into())
+    }
+
+    /// The value as an array of `len` elements, or a `TypeError` saying `what` was expected.
+    #[inline]
+    pub fn array<'s>(
+        value: v8::Local<'s, v8::Value>,
+        len: u32,
+        what: &'static str,
+    ) -> Result<v8::Local<'s, v8::Array>, OpError> {
+        v8::Local::<v8::Array>::try_from(value)
+            .ok()
+            .filter(|array| array.length() == len)
+            .ok_or_else(|| ValueError::expected(what, value).into())
+    }
+
+    /// Property `key` (named `name` in errors) of `object`: `None` when it is `undefined`.
+    #[inline]
+    pub fn field<'s, T: FromV8<'s>>(
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        key: v8::Local<'s, v8::String>,
+        name: &str,
+    ) -> Result<Option<T>, OpError> {
+        let value = object.get(scope, key.into()).ok_or_else(threw)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        T::from_v8(scope, value)
+            .map(Some)
+            .map_err(|error| ValueError::at_key(error, name))
+    }
+
+    /// Element `index` of `array`, converted.
+    #[inline]
+    pub fn element<'s, T: FromV8<'s>>(
+        scope: &mut v8::PinScope<'s, '_>,
+        array: v8::Local<'s, v8::Array>,
+        index: u32,
+    ) -> Result<T, OpError> {
+        let value = array.get_index(scope, index).ok_or_else(threw)?;
+        T::from_v8(scope, value).map_err(|error| ValueError::at_index(error, index))
+    }
+
+    /// `value` converted as the string naming an enum's variant.
+    #[inline]
+    pub fn variant_name(
+        scope: &mut v8::PinScope<'_, '_>,
+        value: v8::Local<'_, v8::Value>,
+    ) -> Option<String> {
+        let string = v8::Local::<v8::String>::try_from(value).ok()?;
+        Some(crate::strings::v8_to_string(scope, string))
+    }
+
+    /// A required field that is missing.
+    #[cold]
+    pub fn missing(name: &str, type_name: &'static str) -> OpError {
+        ValueError::missing(name, type_name).into()
+    }
+
+    /// A value that is none of an enum's forms.
+    #[cold]
+    pub fn unexpected(what: &'static str, value: v8::Local<'_, v8::Value>) -> OpError {
+        ValueError::expected(what, value).into()
+    }
+
+    /// `value` converted, for field `name`.
+    #[inline]
+    pub fn value<'s, T: ToV8>(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: T,
+        name: &str,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        value
+            .to_v8(scope)
+            .map_err(|error| ValueError::at_key(error, name))
+    }
+
+    /// `value` converted, for element `index`.
+    #[inline]
+    pub fn element_value<'s, T: ToV8>(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: T,
+        index: u32,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        value
+            .to_v8(scope)
+            .map_err(|error| ValueError::at_index(error, index))
+    }
+
+    /// An object with these properties (and a `null` prototype, as deno's derive), made in
+    /// one call.
+    #[inline]
+    pub fn object_of<'s, const N: usize>(
+        scope: &mut v8::PinScope<'s, '_>,
+        keys: [v8::Local<'s, v8::String>; N],
+        values: &[v8::Local<'s, v8::Value>; N],
+    ) -> v8::Local<'s, v8::Value> {
+        let null = v8::null(scope).into();
+        let keys: [v8::Local<'s, v8::Name>; N] = keys.map(Into::into);
+        v8::Object::with_prototype_and_properties(scope, null, &keys, values).into()
+    }
+
+    /// An empty object with a `null` prototype, for properties defined one by one.
+    #[inline]
+    pub fn null_object<'s>(scope: &mut v8::PinScope<'s, '_>) -> v8::Local<'s, v8::Object> {
+        let null = v8::null(scope).into();
+        v8::Object::with_prototype_and_properties(scope, null, &[], &[])
+    }
+
+    /// An array of `values`.
+    #[inline]
+    pub fn array_of<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        values: &[v8::Local<'s, v8::Value>],
+    ) -> v8::Local<'s, v8::Value> {
+        v8::Array::new_with_elements(scope, values).into()
+    }
+
+    /// Defines an own data property (no setter on the prototype chain runs).
+    #[inline]
+    pub fn define(
+        scope: &mut v8::PinScope<'_, '_>,
+        object: v8::Local<'_, v8::Object>,
+        key: v8::Local<'_, v8::Name>,
+        value: v8::Local<'_, v8::Value>,
+    ) -> Result<(), OpError> {
+        object
+            .create_data_property(scope, key, value)
+            .map(|_| ())
+            .ok_or_else(threw)
+    }
+
+    /// An array of the `len` values `values` yields (converted one by one, each error located
+    /// at its index). Up to 16 values are gathered on the stack, more in one temporary `Vec`:
+    /// V8 makes the array from them in one call, so no setter on `Array.prototype` runs.
+    pub fn array_from<'s, T: ToV8>(
+        scope: &mut v8::PinScope<'s, '_>,
+        values: impl ExactSizeIterator<Item = T>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        const ON_STACK: usize = 16;
+        let len = values.len();
+        if len > ON_STACK {
+            let converted = values
+                .enumerate()
+                .map(|(index, value)| element_value(scope, value, index as u32))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(array_of(scope, &converted));
+        }
+        let mut gathered = [std::mem::MaybeUninit::<v8::Local<'s, v8::Value>>::uninit(); ON_STACK];
+        let mut filled = 0;
+        for (slot, value) in gathered.iter_mut().zip(values) {
+            slot.write(element_value(scope, value, filled as u32)?);
+            filled += 1;
+        }
+        // SAFETY: the first `filled` slots were written just above; `Local` is `Copy` (nothing
+        // to drop) and has the layout of the `MaybeUninit` that held it.
+        let converted = unsafe {
+            std::slice::from_raw_parts(gathered.as_ptr().cast::<v8::Local<'s, v8::Value>>(), filled)
+        };
+        Ok(array_of(scope, converted))
+    }
+
+    /// The object's own enumerable string keys.
+    pub fn own_keys<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+    ) -> Result<v8::Local<'s, v8::Array>, OpError> {
+        object
+            .get_own_property_names(
+                scope,
+                v8::GetPropertyNamesArgs {
+                    mode: v8::KeyCollectionMode::OwnOnly,
+                    property_filter: v8::PropertyFilter::ONLY_ENUMERABLE
+                        | v8::PropertyFilter::SKIP_SYMBOLS,
+                    index_filter: v8::IndexFilter::IncludeIndices,
+                    key_conversion: v8::KeyConversionMode::ConvertToString,
+                },
+            )
+            .ok_or_else(threw)
+    }
+
+    /// Sets the tag of an internally tagged variant on its body, which must be an object.
+    pub fn set_tag<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        body: v8::Local<'s, v8::Value>,
+        tag: v8::Local<'s, v8::String>,
+        name: v8::Local<'s, v8::String>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let object = v8::Local::<v8::Object>::try_from(body).map_err(|_| {
+            OpError::type_error("an internally tagged variant must convert to an object")
+        })?;
+        define(scope, object, tag.into(), name.into())?;
+        Ok(body)
+    }
+}
