@@ -1195,33 +1195,39 @@ fn arg_198(#[serde] x: Vec<u8>) -> u32 {
     let _ = x;
     7
 }
+/// `#[webidl] T`
+#[op]
+fn arg_199(#[webidl] x: u8) -> u32 {
+    let _ = x;
+    7
+}
 /// `&OpState`
 #[op]
-fn arg_199(x: &OpState) -> u32 {
+fn arg_200(x: &OpState) -> u32 {
     let _ = x;
     7
 }
 /// `&mut OpState`
 #[op]
-fn arg_200(x: &mut OpState) -> u32 {
+fn arg_201(x: &mut OpState) -> u32 {
     let _ = x;
     7
 }
 /// `Rc<RefCell<OpState>>`
 #[op]
-fn arg_201(x: Rc<RefCell<OpState>>) -> u32 {
+fn arg_202(x: Rc<RefCell<OpState>>) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::PinScope`
 #[op]
-fn arg_202(x: &mut v8::PinScope) -> u32 {
+fn arg_203(x: &mut v8::PinScope) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::Isolate`
 #[op]
-fn arg_203(x: &mut v8::Isolate) -> u32 {
+fn arg_204(x: &mut v8::Isolate) -> u32 {
     let _ = x;
     7
 }
@@ -1591,11 +1597,12 @@ pub const ROWS: &[(&str, &str, &str)] = &[
     ("arg_196", "ops.ret_external()", "number 7"),
     ("arg_197", "2", "number 7"),
     ("arg_198", "[2]", "number 7"),
-    ("arg_199", "", "number 7"),
+    ("arg_199", "258", "number 7"),
     ("arg_200", "", "number 7"),
     ("arg_201", "", "number 7"),
     ("arg_202", "", "number 7"),
     ("arg_203", "", "number 7"),
+    ("arg_204", "", "number 7"),
     ("ret_0", "", "undefined undefined"),
     ("ret_1", "", "boolean true"),
     ("ret_2", "", "number 2"),
@@ -1669,11 +1676,11 @@ pub fn every_decl() -> Vec<runtime_core::OpDecl> {
         arg_187::DECL, arg_188::DECL, arg_189::DECL, arg_190::DECL, arg_191::DECL,
         arg_192::DECL, arg_193::DECL, arg_194::DECL, arg_195::DECL, arg_196::DECL,
         arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_200::DECL, arg_201::DECL,
-        arg_202::DECL, arg_203::DECL, ret_0::DECL, ret_1::DECL, ret_2::DECL, ret_3::DECL,
-        ret_4::DECL, ret_5::DECL, ret_6::DECL, ret_7::DECL, ret_8::DECL, ret_9::DECL,
-        ret_10::DECL, ret_11::DECL, ret_12::DECL, ret_13::DECL, ret_14::DECL,
-        ret_15::DECL, ret_16::DECL, ret_17::DECL, ret_18::DECL, ret_19::DECL,
-        ret_20::DECL, ret_21::DECL, ret_22::DECL, ret_23::DECL, ret_24::DECL,
-        ret_25::DECL, ret_26::DECL, ret_27::DECL, ret_28::DECL,
+        arg_202::DECL, arg_203::DECL, arg_204::DECL, ret_0::DECL, ret_1::DECL,
+        ret_2::DECL, ret_3::DECL, ret_4::DECL, ret_5::DECL, ret_6::DECL, ret_7::DECL,
+        ret_8::DECL, ret_9::DECL, ret_10::DECL, ret_11::DECL, ret_12::DECL, ret_13::DECL,
+        ret_14::DECL, ret_15::DECL, ret_16::DECL, ret_17::DECL, ret_18::DECL,
+        ret_19::DECL, ret_20::DECL, ret_21::DECL, ret_22::DECL, ret_23::DECL,
+        ret_24::DECL, ret_25::DECL, ret_26::DECL, ret_27::DECL, ret_28::DECL,
     ]
 }

@@ -19,6 +19,7 @@
 mod async_benches;
 mod ops;
 mod report;
+mod structured_ops;
 
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -72,18 +73,6 @@ const fn deno(
     }
 }
 
-const fn pending(
-    name: &'static str,
-    op: &'static str,
-    call: &'static str,
-    why: &'static str,
-) -> Bench {
-    Bench {
-        pending: Some(why),
-        ..deno(name, COUNT, op, 1, call)
-    }
-}
-
 const fn own(
     name: &'static str,
     op: &'static str,
@@ -108,8 +97,6 @@ macro_rules! literal_call {
     };
 }
 
-const SERDE_PENDING: &str = "needs #[serde] (issue 11)";
-
 /// deno_core 0.413 `benches/ops/sync.rs`, in its order, then opwire's own and the floors.
 const BENCHES: &[Bench] = &[
     deno("baseline", COUNT, "op_void", 0, "accum += __index__;"),
@@ -133,9 +120,9 @@ const BENCHES: &[Bench] = &[
     deno("op_string_large_utf8_1000", COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_UTF8_1000);"),
     deno("op_string_large_utf8_1000000", LARGE_COUNT, "op_string", 1, "accum += op_string(LARGE_STRING_UTF8_1000000);"),
     deno("op_string_option_u32", COUNT, "op_string_option_u32", 1, literal_call!("op_string_option_u32")),
-    pending("op_string_serde", "op_string_serde", literal_call!("op_string_serde"), SERDE_PENDING),
-    pending("op_string_serde_large_1000", "op_string_serde", "accum += op_string_serde(LARGE_STRING_1000);", SERDE_PENDING),
-    pending("op_string_serde_large_utf8_1000", "op_string_serde", "accum += op_string_serde(LARGE_STRING_UTF8_1000);", SERDE_PENDING),
+    deno("op_string_serde", COUNT, "op_string_serde", 1, literal_call!("op_string_serde")),
+    deno("op_string_serde_large_1000", COUNT, "op_string_serde", 1, "accum += op_string_serde(LARGE_STRING_1000);"),
+    deno("op_string_serde_large_utf8_1000", COUNT, "op_string_serde", 1, "accum += op_string_serde(LARGE_STRING_UTF8_1000);"),
     deno("op_string_owned", COUNT, "op_string_owned", 1, literal_call!("op_string_owned")),
     deno("op_string_owned_large_1000", COUNT, "op_string_owned", 1, "accum += op_string_owned(LARGE_STRING_1000);"),
     deno("op_string_owned_large_utf8_1000", COUNT, "op_string_owned", 1, "accum += op_string_owned(LARGE_STRING_UTF8_1000);"),
@@ -161,6 +148,17 @@ const BENCHES: &[Bench] = &[
     own("op_string_return_large_1000", "op_string_return_large_1000", 0, "accum += op_string_return_large_1000().length;", ""),
     own("op_string_return_utf8_1000", "op_string_return_utf8_1000", 0, "accum += op_string_return_utf8_1000().length;", ""),
     own("op_static_str_return", "op_static_str_return", 0, "accum += op_static_str_return().length;", ""),
+    // Structured values: deno's serde benches through the derive, and an object of 8 fields
+    // in and out through the derive, serde and a hand-written impl.
+    own("op_string_serde_derive", "op_string_derive", 1, literal_call!("op_string_derive"), ""),
+    own("op_string_serde_large_1000_derive", "op_string_derive", 1, "accum += op_string_derive(LARGE_STRING_1000);", ""),
+    own("op_string_serde_large_utf8_1000_derive", "op_string_derive", 1, "accum += op_string_derive(LARGE_STRING_UTF8_1000);", ""),
+    own("op_object_in_derive", "op_object_in_derive", 1, "accum += op_object_in_derive(RECORD);", structured_ops::RECORD_JS),
+    own("op_object_in_serde", "op_object_in_serde", 1, "accum += op_object_in_serde(RECORD);", structured_ops::RECORD_JS),
+    own("op_object_in_hand", "op_object_in_hand", 1, "accum += op_object_in_hand(RECORD);", structured_ops::RECORD_JS),
+    own("op_object_out_derive", "op_object_out_derive", 1, "accum += op_object_out_derive(__index__).id;", ""),
+    own("op_object_out_serde", "op_object_out_serde", 1, "accum += op_object_out_serde(__index__).id;", ""),
+    own("op_object_out_hand", "op_object_out_hand", 1, "accum += op_object_out_hand(__index__).id;", ""),
     // The floors, in the same harness.
     own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
     own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
@@ -439,7 +437,7 @@ fn results_file(async_suite: bool) -> &'static str {
 /// metrics observer for the ops whose names end in `_metrics`.
 fn new_runtime(op_call_counters: bool) -> Runtime {
     let mut runtime = Runtime::new(RuntimeOptions {
-        extensions: vec![ops::extension()],
+        extensions: vec![ops::extension(), structured_ops::extension()],
         op_call_counters,
         op_metrics_factory_fn: Some(Box::new(|decl| {
             decl.name

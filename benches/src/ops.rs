@@ -1,5 +1,5 @@
 //! The ops the benchmark calls: deno_core 0.413's `benches/ops/sync.rs` ops with their exact
-//! signatures and bodies (`#[op2(...)]` → `#[op(...)]`; `#[serde] ByteString` → `ByteString`),
+//! signatures and bodies (`#[op2(...)]` → `#[op(...)]`),
 //! opwire's own extra ops, and the hand-written floors.
 
 use std::borrow::Cow;
@@ -48,12 +48,12 @@ pub fn op_string_onebyte(#[string(onebyte)] s: Cow<[u8]>) -> u32 {
 }
 
 #[op]
-pub fn op_string_bytestring(s: ByteString) -> u32 {
+pub fn op_string_bytestring(#[serde] s: ByteString) -> u32 {
     s.len() as _
 }
 
 #[op(no_side_effects)]
-pub fn op_string_bytestring_no_side_effects(s: ByteString) -> u32 {
+pub fn op_string_bytestring_no_side_effects(#[serde] s: ByteString) -> u32 {
     s.len() as _
 }
 

@@ -24,3 +24,9 @@ pub fn derive_from_v8(item: TokenStream) -> TokenStream {
 pub fn derive_to_v8(item: TokenStream) -> TokenStream {
     ops_macro_backend::derive::to_v8(item.into()).into()
 }
+
+/// `#[derive(WebIDL)]`: see `runtime_core::webidl`.
+#[proc_macro_derive(WebIDL, attributes(webidl, options))]
+pub fn derive_webidl(item: TokenStream) -> TokenStream {
+    ops_macro_backend::derive::webidl(item.into()).into()
+}

@@ -68,6 +68,7 @@ mod strings;
 pub mod structured;
 mod termination;
 mod v8_traits;
+pub mod webidl;
 
 #[doc(hidden)]
 pub mod __op;
@@ -87,6 +88,9 @@ pub use ops::{FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
 pub use ops_macro::FromV8;
 /// Derives [`ToV8`](trait@ToV8), the other way.
 pub use ops_macro::ToV8;
+/// Derives [`webidl::WebIdlConverter`] for a dictionary (`#[webidl(dictionary)]` struct) or an
+/// enum (`#[webidl(enum)]`).
+pub use ops_macro::WebIDL;
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};

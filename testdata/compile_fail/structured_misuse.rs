@@ -1,6 +1,6 @@
 // `#[derive(FromV8, ToV8)]` and `#[serde]` misuse: each error is at the field, variant, type
 // or attribute.
-use runtime_core::{op, FromV8, ToV8};
+use runtime_core::{op, FromV8, ToV8, WebIDL};
 
 #[derive(FromV8)]
 union Bits {
@@ -41,6 +41,25 @@ struct NotConvertible;
 #[derive(ToV8)]
 struct HoldsUnconvertible {
     inner: NotConvertible,
+}
+
+#[derive(WebIDL)]
+struct NoKind {
+    a: u8,
+}
+
+#[derive(WebIDL)]
+#[webidl(enum)]
+enum ValuesWithFields {
+    Fast(u8),
+}
+
+#[derive(WebIDL)]
+#[webidl(dictionary)]
+struct BadMember {
+    #[webidl(rename = "x", required)]
+    a: u8,
+    b: NotConvertible,
 }
 
 /// `#[serde]` on a type without `Deserialize`: the error is at the type.

@@ -115,6 +115,7 @@ fn arg_example(kind: ArgKind) -> ArgExample {
         ),
         ArgKind::FromV8 => example("#[from_v8]", "Sample", "2"),
         ArgKind::Serde => example("#[serde]", "Vec<u8>", "[2]"),
+        ArgKind::WebIdl => example("#[webidl]", "u8", "258"),
         ArgKind::OpStateRef => hidden("&OpState"),
         ArgKind::OpStateMut => hidden("&mut OpState"),
         ArgKind::OpStateRc => hidden("Rc<RefCell<OpState>>"),

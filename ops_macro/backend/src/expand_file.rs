@@ -12,7 +12,8 @@ pub struct ExpandedOp {
 }
 
 /// Every `#[op]` function at the top level of `source`, expanded in file order, then every
-/// `#[derive(FromV8)]`/`#[derive(ToV8)]` (named `FromV8_<Type>`, `ToV8_<Type>`).
+/// `#[derive(FromV8)]`/`#[derive(ToV8)]`/`#[derive(WebIDL)]` (named `FromV8_<Type>`, `ToV8_<Type>`,
+/// `WebIDL_<Type>`).
 pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
     let ops = op_functions(source)?;
     let mut expanded: Vec<ExpandedOp> = ops
@@ -34,6 +35,7 @@ pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
         for (derive, expand) in [
             ("FromV8", crate::derive::from_v8 as fn(_) -> _),
             ("ToV8", crate::derive::to_v8),
+            ("WebIDL", crate::derive::webidl),
         ] {
             if derives(attrs, derive) {
                 let tokens = expand(item.to_token_stream());

@@ -170,14 +170,20 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
+        keep_pending_exception(self.scope(), |scope| T::from_v8(scope, value))?
+            .map_err(|error| self.throw_arg_error(index, error))
+    }
+
+    /// Throws a conversion's error, prefixed with the op and the argument (the op context is
+    /// read only here, off the happy path).
+    #[cold]
+    #[inline(never)]
+    fn throw_arg_error(&mut self, index: i32, error: OpError) -> Thrown {
         let decl = self.op_ctx().decl;
-        let scope = self.scope();
-        keep_pending_exception(scope, |scope| T::from_v8(scope, value))?.map_err(|error| {
-            let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-            let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
-            throw_op_error(scope, &error, Some(&prefix));
-            Thrown(())
-        })
+        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+        let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
+        self.with_scope(|scope| throw_op_error(scope, &error, Some(&prefix)));
+        Thrown(())
     }
 
     /// `*mut c_void`: an External's pointer, or null for `null`.

@@ -21,6 +21,8 @@ enum Problem {
     },
     /// A required field was missing (`undefined`).
     Missing { type_name: &'static str },
+    /// A `TypeError` said as a predicate of the value (`is not a finite number`).
+    Phrase(Cow<'static, str>),
     /// Any other error (a `FromV8` impl's own, a `RangeError`): class and message kept.
     Other(OpError),
 }
@@ -34,6 +36,15 @@ impl ValueError {
                 what: what.into(),
                 received: received(value),
             },
+        }
+    }
+
+    /// A `TypeError` saying `phrase` of the value, as WebIDL's conversions word them
+    /// (`is not a finite number`, `can not be converted to a sequence`).
+    pub fn phrase(phrase: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            path: String::new(),
+            problem: Problem::Phrase(phrase.into()),
         }
     }
 
@@ -89,7 +100,9 @@ impl ValueError {
 impl JsErrorClass for ValueError {
     fn class(&self) -> Cow<'static, str> {
         match &self.problem {
-            Problem::Expected { .. } | Problem::Missing { .. } => Cow::Borrowed("TypeError"),
+            Problem::Expected { .. } | Problem::Missing { .. } | Problem::Phrase(_) => {
+                Cow::Borrowed("TypeError")
+            }
             Problem::Other(error) => error.class(),
         }
     }
@@ -103,6 +116,8 @@ impl JsErrorClass for ValueError {
             Problem::Expected { what, received } => {
                 format!("{path} must be {what}, received {received}")
             }
+            Problem::Phrase(phrase) if path.is_empty() => format!("the value {phrase}"),
+            Problem::Phrase(phrase) => format!("{path} {phrase}"),
             Problem::Missing { type_name } => {
                 format!("{path} is missing (a required field of '{type_name}')")
             }

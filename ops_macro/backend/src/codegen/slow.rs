@@ -70,6 +70,11 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let serde = quote_spanned!(ty.span()=> ::runtime_core::serde::Serde<#ty>);
             quote!(#call.arg_from_v8::<#serde>(#index)?.0)
         }
+        SlowArg::WebIdl => {
+            let ty = &arg.ty;
+            let webidl = quote_spanned!(ty.span()=> ::runtime_core::webidl::WebIdl<#ty>);
+            quote!(#call.arg_from_v8::<#webidl>(#index)?.0)
+        }
         SlowArg::StateRef => return quote!(let #ident = #call.state()?;),
         SlowArg::StateMut => return quote!(let mut #ident = #call.state_mut()?;),
         SlowArg::StateRc => return quote!(let #ident = #call.state_rc();),

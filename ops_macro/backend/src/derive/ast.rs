@@ -95,7 +95,7 @@ pub enum Repr {
 }
 
 /// `snake_case` or `PascalCase` → `camelCase`.
-pub fn camel_case(name: &str) -> String {
+pub(super) fn camel_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper_next = false;
     for (index, ch) in name.chars().enumerate() {

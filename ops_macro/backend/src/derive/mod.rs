@@ -10,6 +10,9 @@
 mod ast;
 mod from_v8;
 mod to_v8;
+mod webidl;
+
+pub use webidl::webidl;
 
 use proc_macro2::TokenStream;
 

@@ -208,6 +208,7 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "to_v8",
     "scoped",
     "serde",
+    "webidl",
 ];
 
 /// How a `#[string]` argument is read.
@@ -278,6 +279,8 @@ pub struct Markers {
     pub v8_trait: Option<Attribute>,
     /// `#[serde]`: through serde (`runtime_core::serde`).
     pub serde: Option<Attribute>,
+    /// `#[webidl]`: by WebIDL rules (`runtime_core::webidl`).
+    pub webidl: Option<Attribute>,
 }
 
 impl Markers {
@@ -291,6 +294,7 @@ impl Markers {
             .or(self.buffer.as_ref().map(|(attr, _, _)| attr))
             .or(self.v8_trait.as_ref())
             .or(self.serde.as_ref())
+            .or(self.webidl.as_ref())
     }
 }
 
@@ -408,6 +412,8 @@ impl Markers {
                 );
             } else if path.is_ident("serde") {
                 set_flag(cx, &mut markers.serde, attr, "serde");
+            } else if path.is_ident("webidl") {
+                set_flag(cx, &mut markers.webidl, attr, "webidl");
             }
         }
         markers

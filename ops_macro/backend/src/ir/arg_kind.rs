@@ -89,6 +89,8 @@ pub enum ArgKind {
     FromV8,
     /// `#[serde] T`: any `T: serde::de::DeserializeOwned`.
     Serde,
+    /// `#[webidl] T`: any `T: WebIdlConverter` (WebIDL's conversion rules).
+    WebIdl,
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -190,6 +192,7 @@ impl ArgKind {
         kinds.extend([
             ArgKind::FromV8,
             ArgKind::Serde,
+            ArgKind::WebIdl,
             ArgKind::OpStateRef,
             ArgKind::OpStateMut,
             ArgKind::OpStateRc,
@@ -252,6 +255,7 @@ impl ArgKind {
             ArgKind::External { mutable: true } => "*mut c_void".into(),
             ArgKind::FromV8 => "#[from_v8] T".into(),
             ArgKind::Serde => "#[serde] T".into(),
+            ArgKind::WebIdl => "#[webidl] T".into(),
             ArgKind::OpStateRef => "&OpState".into(),
             ArgKind::OpStateMut => "&mut OpState".into(),
             ArgKind::OpStateRc => "Rc<RefCell<OpState>>".into(),
@@ -344,7 +348,7 @@ impl ArgKind {
             },
             ArgKind::External { .. } => PLAIN,
             // Getters may run during the conversion.
-            ArgKind::FromV8 | ArgKind::Serde => ArgTraits {
+            ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => ArgTraits {
                 can_run_js: true,
                 reaches_buffers: true,
                 slow_access: V8Access::Scope,
@@ -423,6 +427,7 @@ impl ArgKind {
             ArgKind::External { mutable: true } => convert("arg_external_mut"),
             ArgKind::FromV8 => SlowArg::FromV8,
             ArgKind::Serde => SlowArg::Serde,
+            ArgKind::WebIdl => SlowArg::WebIdl,
             ArgKind::OpStateRef => SlowArg::StateRef,
             ArgKind::OpStateMut => SlowArg::StateMut,
             ArgKind::OpStateRc => SlowArg::StateRc,
@@ -506,6 +511,9 @@ impl ArgKind {
             ArgKind::Serde => FastArg::Unsupported(
                 "a serde conversion may allocate on the V8 heap and run JavaScript",
             ),
+            ArgKind::WebIdl => FastArg::Unsupported(
+                "a WebIDL conversion may allocate on the V8 heap and run JavaScript",
+            ),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
             ),
@@ -543,6 +551,7 @@ impl ArgKind {
             | ArgKind::External { .. }
             | ArgKind::FromV8
             | ArgKind::Serde
+            | ArgKind::WebIdl
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -584,7 +593,7 @@ impl ArgKind {
 
 impl ArgKind {
     /// The number of variants (see [`ArgKind::variant_index`]).
-    pub const VARIANTS: usize = 30;
+    pub const VARIANTS: usize = 31;
 
     /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
     /// wildcard, so a new variant does not compile until it is counted, and a test then checks
@@ -616,6 +625,7 @@ impl ArgKind {
             ArgKind::External { .. } => 21,
             ArgKind::FromV8 => 22,
             ArgKind::Serde => 29,
+            ArgKind::WebIdl => 30,
             ArgKind::OpStateRef => 23,
             ArgKind::OpStateMut => 24,
             ArgKind::OpStateRc => 25,
@@ -674,6 +684,7 @@ impl ArgKind {
             ArgKind::External { .. } => "an External (or `null`: a null pointer)",
             ArgKind::FromV8 => "anything `T: FromV8` accepts",
             ArgKind::Serde => "anything `T: serde::Deserialize` reads (JSON-like values)",
+            ArgKind::WebIdl => "what WebIDL's rules convert to `T` (`#[derive(WebIDL)]` dictionaries and enums, numbers, strings, sequences)",
             ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => {
                 "nothing: the runtime's typed state"
             }
@@ -703,6 +714,7 @@ impl ArgKind {
             | ArgKind::External { .. }
             | ArgKind::FromV8
             | ArgKind::Serde
+            | ArgKind::WebIdl
             | ArgKind::OpStateRc => None,
             ArgKind::Str | ArgKind::CowStr => Some("`#[string] String`"),
             ArgKind::OneByte => Some("`ByteString`"),
@@ -753,7 +765,7 @@ impl ArgKind {
             ArgKind::TypedJsBuffer(elem) => elem.array().into(),
             ArgKind::Local { ty, .. } | ArgKind::Global(ty) => ty.ts().into(),
             ArgKind::External { .. } => "object | null".into(),
-            ArgKind::FromV8 | ArgKind::Serde => "unknown".into(),
+            ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => "unknown".into(),
             ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

@@ -122,6 +122,8 @@ pub enum SlowArg {
     FromV8,
     /// From the next JavaScript argument, through serde (`runtime_core::serde::Serde<T>`).
     Serde,
+    /// From the next JavaScript argument, by WebIDL rules (`runtime_core::webidl::WebIdl<T>`).
+    WebIdl,
     /// The call's scope.
     Scope,
     /// The isolate.

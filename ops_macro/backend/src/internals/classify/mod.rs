@@ -238,8 +238,17 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
     if markers.v8_trait.is_some() {
         return Ok(ArgKind::FromV8);
     }
+    if markers.webidl.is_some() {
+        return Ok(ArgKind::WebIdl);
+    }
     if markers.serde.is_some() {
-        return Ok(ArgKind::Serde);
+        // deno writes `#[serde] ByteString`; it is the ByteString kind, whatever the spelling.
+        return Ok(match shape(ty) {
+            Shape::Path { name, types, .. } if name == "ByteString" && types.is_empty() => {
+                ArgKind::ByteString
+            }
+            _ => ArgKind::Serde,
+        });
     }
     if let Some(buffer) = buffer_shape(ty) {
         let kind = buffer_arg_kind(ty, buffer, markers).or_else(error)?;
@@ -398,6 +407,7 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             | ArgKind::External { .. }
             | ArgKind::FromV8
             | ArgKind::Serde
+            | ArgKind::WebIdl
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

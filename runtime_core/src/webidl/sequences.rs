@@ -1,0 +1,48 @@
+//! `sequence<T>` as `Vec<T>`: read through the iterator protocol, as the spec requires (so
+//! arrays, sets, generators and any iterable work; a getter or iterator that throws
+//! propagates).
+
+use super::{error, WebIdlConverter};
+use crate::structured::__derive::threw;
+use crate::structured::{Depth, Keys, ValueError};
+use crate::OpError;
+
+static ITERATOR_KEYS: Keys<3> = Keys::new(["next", "done", "value"]);
+
+impl<'s, T: WebIdlConverter<'s>> WebIdlConverter<'s> for Vec<T> {
+    type Options = T::Options;
+
+    fn convert(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+        options: &T::Options,
+    ) -> Result<Self, OpError> {
+        let not_a_sequence = || error("can not be converted to a sequence");
+        let object = v8::Local::<v8::Object>::try_from(value).map_err(|_| not_a_sequence())?;
+        let _depth = Depth::enter()?;
+        let iterator_key = v8::Symbol::get_iterator(scope);
+        let method = object.get(scope, iterator_key.into()).ok_or_else(threw)?;
+        let method = v8::Local::<v8::Function>::try_from(method).map_err(|_| not_a_sequence())?;
+        let iterator = method.call(scope, value, &[]).ok_or_else(threw)?;
+        let iterator = v8::Local::<v8::Object>::try_from(iterator).map_err(|_| not_a_sequence())?;
+        let [next_key, done_key, value_key] = ITERATOR_KEYS.get(scope);
+        let next = iterator.get(scope, next_key.into()).ok_or_else(threw)?;
+        let next = v8::Local::<v8::Function>::try_from(next).map_err(|_| not_a_sequence())?;
+        let mut items = Vec::new();
+        loop {
+            let result = next.call(scope, iterator.into(), &[]).ok_or_else(threw)?;
+            let result = v8::Local::<v8::Object>::try_from(result)
+                .map_err(|_| error("has an iterator whose result is not an object"))?;
+            let done = result.get(scope, done_key.into()).ok_or_else(threw)?;
+            if done.boolean_value(scope) {
+                return Ok(items);
+            }
+            let item = result.get(scope, value_key.into()).ok_or_else(threw)?;
+            let index = items.len() as u32;
+            items.push(
+                T::convert(scope, item, options)
+                    .map_err(|error| ValueError::at_index(error, index))?,
+            );
+        }
+    }
+}

@@ -1,0 +1,65 @@
+// `#[derive(WebIDL)]`: deno_ops' `webidl/test_cases/` (the same types and attributes). Read by
+// the expansion snapshots; `runtime_core/tests/webidl.rs` runs them.
+
+/// deno's `dict.rs`.
+#[derive(WebIDL)]
+#[webidl(dictionary)]
+pub struct Dict {
+    a: u8,
+    #[options(clamp = true)]
+    b: Vec<u16>,
+    #[webidl(default = Some(3))]
+    c: Option<u32>,
+    #[webidl(rename = "e")]
+    d: u64,
+    f: Option<u32>,
+}
+
+/// deno's `dict_and_enum.rs`.
+#[derive(WebIDL)]
+#[webidl(dictionary)]
+pub struct GPURequestAdapterOptions {
+    pub power_preference: Option<GPUPowerPreference>,
+    #[webidl(default = false)]
+    pub force_fallback_adapter: bool,
+}
+
+/// deno's `dict_and_enum.rs`.
+#[derive(WebIDL)]
+#[webidl(enum)]
+pub enum GPUPowerPreference {
+    LowPower,
+    HighPerformance,
+}
+
+/// deno's `enum.rs`.
+#[derive(WebIDL)]
+#[webidl(enum)]
+pub enum Enumeration {
+    FooBar,
+    Baz,
+    #[webidl(rename = "hello")]
+    World,
+}
+
+/// A `#[webidl]` op argument.
+#[op]
+#[string]
+fn op_request_adapter(#[webidl] options: GPURequestAdapterOptions) -> String {
+    format!(
+        "{:?} {}",
+        options.power_preference.map(|preference| preference.as_str()),
+        options.force_fallback_adapter
+    )
+}
+
+/// Members named like the generated code's locals.
+#[derive(WebIDL)]
+#[webidl(dictionary)]
+pub struct Shadowing {
+    value: u8,
+    scope: Option<u8>,
+    object: Option<u8>,
+    keys: Option<u8>,
+    d: Option<u8>,
+}
