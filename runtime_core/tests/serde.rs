@@ -125,6 +125,21 @@ mod serde_bytes_like {
     }
 }
 
+/// A sequence of unknown length (a filter), longer than the stack gathers.
+struct Evens(u32);
+
+impl Serialize for Evens {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((0..self.0).filter(|n| n % 2 == 0))
+    }
+}
+
+#[op]
+#[serde]
+fn op_evens(#[smi] below: u32) -> Evens {
+    Evens(below)
+}
+
 #[op(async(lazy))]
 #[serde]
 async fn op_async_json(#[serde] value: serde_json::Value) -> serde_json::Value {
@@ -142,6 +157,7 @@ fn runtime() -> Runtime {
         op_wide::DECL,
         op_bytes::DECL,
         op_async_json::DECL,
+        op_evens::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
@@ -219,6 +235,16 @@ fn serde_attributes_enums_and_numbers() {
         "number 3000"
     );
     assert_eq!(json(&mut rt, "ops.op_tuple_pair([1, 'a'])"), r#"["a",1]"#);
+    // Arrays of unknown length, below and beyond what is gathered on the stack.
+    assert_eq!(json(&mut rt, "ops.op_evens(7)"), "[0,2,4,6]");
+    let evens: Vec<String> = (0..100)
+        .filter(|n| n % 2 == 0)
+        .map(|n| n.to_string())
+        .collect();
+    assert_eq!(
+        json(&mut rt, "ops.op_evens(100)"),
+        format!("[{}]", evens.join(","))
+    );
     // Beyond 2^53 - 1: BigInts out, and BigInts read as integers.
     assert_eq!(
         eval(&mut rt, "ops.op_wide([2n ** 63n, 1]).map(describe).join()"),

@@ -160,7 +160,7 @@ impl<'a, 's, 'i> ser::Serializer for Serializer<'a, 's, 'i> {
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, Error> {
         Ok(SeqWriter {
             scope: self.scope,
-            values: Vec::with_capacity(len.unwrap_or(0)),
+            values: Gathered::new(len.unwrap_or(0)),
             variant: None,
         })
     }
@@ -183,7 +183,7 @@ impl<'a, 's, 'i> ser::Serializer for Serializer<'a, 's, 'i> {
     ) -> Result<Self::SerializeTupleVariant, Error> {
         Ok(SeqWriter {
             scope: self.scope,
-            values: Vec::with_capacity(len),
+            values: Gathered::new(len),
             variant: Some(variant),
         })
     }
@@ -220,10 +220,71 @@ impl<'a, 's, 'i> ser::Serializer for Serializer<'a, 's, 'i> {
     }
 }
 
+/// How many elements an array gathers on the stack before it takes a `Vec`.
+const ON_STACK: usize = 16;
+
+/// An array's elements as they are written: on the stack up to [`ON_STACK`], so that a short
+/// sequence costs no allocation beyond the Rust value's own.
+enum Gathered<'s> {
+    Stack {
+        values: [std::mem::MaybeUninit<v8::Local<'s, v8::Value>>; ON_STACK],
+        len: usize,
+    },
+    Heap(Vec<v8::Local<'s, v8::Value>>),
+}
+
+impl<'s> Gathered<'s> {
+    fn new(len: usize) -> Self {
+        if len <= ON_STACK {
+            Gathered::Stack {
+                values: [std::mem::MaybeUninit::uninit(); ON_STACK],
+                len: 0,
+            }
+        } else {
+            Gathered::Heap(Vec::with_capacity(len))
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Gathered::Stack { len, .. } => *len,
+            Gathered::Heap(values) => values.len(),
+        }
+    }
+
+    fn push(&mut self, value: v8::Local<'s, v8::Value>) {
+        match self {
+            Gathered::Stack { values, len } if *len < ON_STACK => {
+                values[*len].write(value);
+                *len += 1;
+            }
+            Gathered::Stack { .. } => {
+                // More than the length hint said: move to the heap.
+                let mut heap = Vec::with_capacity(ON_STACK * 2);
+                heap.extend_from_slice(self.as_slice());
+                heap.push(value);
+                *self = Gathered::Heap(heap);
+            }
+            Gathered::Heap(values) => values.push(value),
+        }
+    }
+
+    fn as_slice(&self) -> &[v8::Local<'s, v8::Value>] {
+        match self {
+            // SAFETY: the first `len` slots were written by `push`; `Local` is `Copy` and has
+            // the layout of the `MaybeUninit` that holds it.
+            Gathered::Stack { values, len } => unsafe {
+                std::slice::from_raw_parts(values.as_ptr().cast(), *len)
+            },
+            Gathered::Heap(values) => values,
+        }
+    }
+}
+
 /// An array in the making: values gathered, then made in one call.
 pub(super) struct SeqWriter<'a, 's, 'i> {
     scope: &'a mut v8::PinScope<'s, 'i>,
-    values: Vec<v8::Local<'s, v8::Value>>,
+    values: Gathered<'s>,
     /// For a tuple variant: the variant it is wrapped in.
     variant: Option<&'static str>,
 }
@@ -239,7 +300,7 @@ impl<'s> SeqWriter<'_, 's, '_> {
     }
 
     fn finish(self) -> Result<v8::Local<'s, v8::Value>, Error> {
-        let array = __derive::array_of(self.scope, &self.values);
+        let array = __derive::array_of(self.scope, self.values.as_slice());
         match self.variant {
             Some(variant) => tagged(self.scope, variant, array),
             None => Ok(array),
