@@ -17,6 +17,7 @@
 //! Run it with `cargo xtask bench-ops` (release build, output in `target/bench-ops/`).
 
 mod async_benches;
+mod class_ops;
 mod ops;
 mod report;
 mod structured_ops;
@@ -159,6 +160,13 @@ const BENCHES: &[Bench] = &[
     own("op_object_out_derive", "op_object_out_derive", 1, "accum += op_object_out_derive(__index__).id;", ""),
     own("op_object_out_serde", "op_object_out_serde", 1, "accum += op_object_out_serde(__index__).id;", ""),
     own("op_object_out_hand", "op_object_out_hand", 1, "accum += op_object_out_hand(__index__).id;", ""),
+    // Classes (`#[op] impl`): each beside its free-op equivalent above (`op_void`,
+    // `op_void_nofast`, `op_u32`) or below (`construct_factory`).
+    own("method_void", "op_void", 0, "OBJECT.method_void()", "const OBJECT = new ops.BenchObject();"),
+    own("method_void_nofast", "op_void", 0, "OBJECT.method_void_nofast()", "const OBJECT = new ops.BenchObject();"),
+    own("getter_u32", "op_void", 0, "accum += OBJECT.value;", "const OBJECT = new ops.BenchObject();"),
+    own("construct", "op_void", 0, "accum += (new BenchObject()).value;", "const { BenchObject } = ops;"),
+    own("construct_factory", "op_make_object", 0, "accum += op_make_object().value;", ""),
     // The floors, in the same harness.
     own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
     own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
@@ -437,7 +445,11 @@ fn results_file(async_suite: bool) -> &'static str {
 /// metrics observer for the ops whose names end in `_metrics`.
 fn new_runtime(op_call_counters: bool) -> Runtime {
     let mut runtime = Runtime::new(RuntimeOptions {
-        extensions: vec![ops::extension(), structured_ops::extension()],
+        extensions: vec![
+            ops::extension(),
+            structured_ops::extension(),
+            class_ops::extension(),
+        ],
         op_call_counters,
         op_metrics_factory_fn: Some(Box::new(|decl| {
             decl.name
@@ -452,8 +464,11 @@ fn new_runtime(op_call_counters: bool) -> Runtime {
 
 fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
     let source = bench_source(bench, count);
-    // The baseline does not call its op; the floors are not ops.
-    let path = if bench.call.contains(bench.op) && bench.op.starts_with("op_") {
+    // The baseline does not call its op; the floors are not ops; a class bench's path is its
+    // member's.
+    let path = if let Some(member) = class_ops::member_op(bench.name) {
+        path_taken(&source, member)
+    } else if bench.call.contains(bench.op) && bench.op.starts_with("op_") {
         path_taken(&source, bench.op)
     } else {
         "n/a"

@@ -48,6 +48,7 @@
 pub mod alloc_counter;
 mod async_js;
 mod buffer;
+pub mod class;
 pub mod console;
 pub mod convert;
 mod error;
@@ -78,6 +79,7 @@ extern crate self as runtime_core;
 
 pub use __op::Element;
 pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
+pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use error::{JsError, JsErrorKind};
 pub use extension::{typescript_declarations, Extension};
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};

@@ -58,6 +58,8 @@ impl Default for RuntimeOptions {
 /// Field order is drop order: the context handle goes before the isolate, and the op contexts
 /// (whose addresses V8 holds) outlive the isolate.
 pub struct Runtime {
+    /// The classes installed (`#[op] impl`), for the TypeScript declarations.
+    classes: Vec<&'static crate::ClassDecl>,
     context: v8::Global<v8::Context>,
     /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
     pub(crate) event_loop: Rc<EventLoop>,
@@ -138,8 +140,16 @@ impl Runtime {
         let event_loop = Rc::new(EventLoop::default());
         let mut op_index = BTreeMap::new();
         let mut op_ctxs = Vec::new();
+        // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
+        // with contexts of their own; installing the class finds them by name.
         for extension in &options.extensions {
-            for decl in extension.op_decls() {
+            let members = extension.class_decls().iter().flat_map(|class| {
+                class
+                    .constructor
+                    .iter()
+                    .chain(class.members.iter().map(|member| &member.decl))
+            });
+            for decl in extension.op_decls().iter().chain(members) {
                 let previous = op_index.insert(decl.name, op_ctxs.len());
                 assert!(
                     previous.is_none(),
@@ -199,6 +209,11 @@ impl Runtime {
                     .call(scope, receiver, &[ops_object.into()])
                     .expect("installing the console cannot throw");
             }
+            for extension in &options.extensions {
+                for class in extension.class_decls() {
+                    crate::class::install(scope, ops_object, class, &op_ctxs, &op_index);
+                }
+            }
             let noop = run_script(scope, "<interrupt check>", "(function () {})")
                 .ok()
                 .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
@@ -214,7 +229,13 @@ impl Runtime {
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
 
+        let classes = options
+            .extensions
+            .iter()
+            .flat_map(|extension| extension.class_decls())
+            .collect();
         Self {
+            classes,
             context,
             event_loop,
             isolate,
@@ -303,7 +324,11 @@ impl Runtime {
             self.op_ctxs
                 .iter()
                 .map(|op_ctx| op_ctx.decl)
+                // Class members (`Foo.prototype.x`, `new Foo`: never a Rust name) are declared
+                // with their class.
+                .filter(|decl| !decl.name.contains(['.', ' ']))
                 .filter(|decl| decl.name != crate::console::PRINT_OP),
+            self.classes.iter().copied(),
         )
     }
 
@@ -337,40 +362,7 @@ fn install_op<'s>(
     async_wrap: v8::Local<'s, v8::Function>,
 ) {
     let decl = op_ctx.decl;
-    // The op context lives in `Runtime::op_ctxs`, which outlives the isolate.
-    let data = v8::External::new(scope, op_ctx as *const OpCtx as *mut c_void);
-    let side_effects = if decl.flags.no_side_effects {
-        v8::SideEffectType::HasNoSideEffect
-    } else {
-        v8::SideEffectType::HasSideEffect
-    };
-    // Capturing a stack allocates on the V8 heap, which a fast call must not: a traced op goes
-    // through the metered slow variant, which captures first.
-    let traced = op_ctx.stack_trace.is_some();
-    let metered = op_ctx.metrics.is_some() || traced;
-    let slow_fn = if metered {
-        decl.slow_fn_metered
-    } else {
-        decl.slow_fn
-    };
-    let builder = v8::FunctionTemplate::builder_raw(slow_fn)
-        .data(data.into())
-        .length(decl.arity() as i32)
-        .side_effect_type(side_effects)
-        // An op is a function, not a class: `new ops.op_x()` throws a `TypeError`, whichever
-        // path the op has (`build_fast` does the same for ops with a fast path).
-        .constructor_behavior(v8::ConstructorBehavior::Throw);
-    let template = match &decl.fast_fn {
-        Some(fast_fn) if !traced => {
-            let c_function = if metered {
-                &fast_fn.metered
-            } else {
-                &fast_fn.plain
-            };
-            builder.build_fast(scope, std::slice::from_ref(c_function))
-        }
-        Some(_) | None => builder.build(scope),
-    };
+    let template = op_template(scope, op_ctx, None);
     let name = v8::String::new(scope, decl.name).expect("op name fits in a V8 string");
     template.set_class_name(name);
     let function = template
@@ -389,6 +381,54 @@ fn install_op<'s>(
     ops_object
         .set(scope, name.into(), function)
         .expect("defining an op on a plain object cannot throw");
+}
+
+/// The function template of an op: its slow and (where it has one) fast path, the variants
+/// chosen by what the runtime asked for (metrics, stack traces). A class member's takes the
+/// class's `signature`, so that V8 checks the receiver.
+pub(crate) fn op_template<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    op_ctx: &OpCtx,
+    signature: Option<v8::Local<'s, v8::Signature>>,
+) -> v8::Local<'s, v8::FunctionTemplate> {
+    let decl = op_ctx.decl;
+    // The op context lives in `Runtime::op_ctxs`, which outlives the isolate.
+    let data = v8::External::new(scope, op_ctx as *const OpCtx as *mut c_void);
+    let side_effects = if decl.flags.no_side_effects {
+        v8::SideEffectType::HasNoSideEffect
+    } else {
+        v8::SideEffectType::HasSideEffect
+    };
+    // Capturing a stack allocates on the V8 heap, which a fast call must not: a traced op goes
+    // through the metered slow variant, which captures first.
+    let traced = op_ctx.stack_trace.is_some();
+    let metered = op_ctx.metrics.is_some() || traced;
+    let slow_fn = if metered {
+        decl.slow_fn_metered
+    } else {
+        decl.slow_fn
+    };
+    let mut builder = v8::FunctionTemplate::builder_raw(slow_fn)
+        .data(data.into())
+        .length(decl.arity() as i32)
+        .side_effect_type(side_effects)
+        // An op is a function, not a class: `new ops.op_x()` throws a `TypeError`, whichever
+        // path the op has (`build_fast` does the same for ops with a fast path).
+        .constructor_behavior(v8::ConstructorBehavior::Throw);
+    if let Some(signature) = signature {
+        builder = builder.signature(signature);
+    }
+    match &decl.fast_fn {
+        Some(fast_fn) if !traced => {
+            let c_function = if metered {
+                &fast_fn.metered
+            } else {
+                &fast_fn.plain
+            };
+            builder.build_fast(scope, std::slice::from_ref(c_function))
+        }
+        Some(_) | None => builder.build(scope),
+    }
 }
 
 pub(crate) fn run_script<'s>(

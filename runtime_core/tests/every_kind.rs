@@ -44,6 +44,17 @@ impl ToV8 for Sample {
     }
 }
 
+/// A class for the `#[cppgc]` rows.
+pub struct Widget;
+
+#[op]
+impl Widget {
+    #[constructor]
+    fn new() -> Widget {
+        Widget
+    }
+}
+
 /// What the External samples point at.
 static SAMPLE_BYTE: u8 = 0;
 
@@ -61,7 +72,9 @@ fn every_kind_runs_on_both_paths() {
         .chain(every_decl())
         .collect();
     let decls: &'static [OpDecl] = Box::leak(decls.into_boxed_slice());
-    let mut runtime = counting_runtime(vec![Extension::new("every_kind").ops(decls)]);
+    let mut runtime = counting_runtime(vec![Extension::new("every_kind")
+        .ops(decls)
+        .classes(&[Widget::CLASS])]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
     assert_eq!(ROWS.len() + 1, decls.len());
     let mut failures = Vec::new();
@@ -105,7 +118,7 @@ fn every_kind_type_checks_with_tsc() {
     let decls: Vec<OpDecl> = std::iter::once(ret_external::DECL)
         .chain(every_decl())
         .collect();
-    let dts = runtime_core::typescript_declarations("ops", &decls);
+    let dts = runtime_core::typescript_declarations("ops", &decls, &[Widget::CLASS]);
     // Every op called as the runtime test calls it, its result typed as declared.
     let mut usage = String::from("// Each op with the arguments the every-kind test passes.\n");
     for &(op, args, _) in ROWS {

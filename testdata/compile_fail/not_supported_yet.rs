@@ -15,11 +15,6 @@ fn op_make_request() -> Request {
     Request { url: String::new() }
 }
 
-#[op]
-impl Request {
-    fn op_method() {}
-}
-
 struct Counter;
 
 impl Counter {

@@ -12,8 +12,8 @@ pub struct ExpandedOp {
 }
 
 /// Every `#[op]` function at the top level of `source`, expanded in file order, then every
-/// `#[derive(FromV8)]`/`#[derive(ToV8)]`/`#[derive(WebIDL)]` (named `FromV8_<Type>`, `ToV8_<Type>`,
-/// `WebIDL_<Type>`).
+/// `#[op] impl` (named `class_<Type>`) and `#[derive(FromV8)]`/`#[derive(ToV8)]`/
+/// `#[derive(WebIDL)]` (named `FromV8_<Type>`, `ToV8_<Type>`, `WebIDL_<Type>`).
 pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
     let ops = op_functions(source)?;
     let mut expanded: Vec<ExpandedOp> = ops
@@ -27,6 +27,36 @@ pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
         })
         .collect();
     for item in syn::parse_file(source)?.items {
+        // `#[op] impl Foo`: the class (named `class_Foo`).
+        if let syn::Item::Impl(mut item_impl) = item.clone() {
+            let Some(position) = item_impl
+                .attrs
+                .iter()
+                .position(|attr| attr.path().is_ident("op"))
+            else {
+                continue;
+            };
+            let op_attr = item_impl.attrs.remove(position);
+            let args = match op_attr.meta {
+                syn::Meta::List(list) => list.tokens,
+                _ => proc_macro2::TokenStream::new(),
+            };
+            let name = match &*item_impl.self_ty {
+                syn::Type::Path(path) => {
+                    path.path.segments.last().map(|last| last.ident.to_string())
+                }
+                _ => None,
+            }
+            .unwrap_or_default();
+            let expansion = crate::expand_op(args, item_impl.to_token_stream())
+                .map(pretty)
+                .map_err(|errors| errors.iter().map(ToString::to_string).collect());
+            expanded.push(ExpandedOp {
+                name: format!("class_{name}"),
+                expansion,
+            });
+            continue;
+        }
         let (ident, attrs) = match &item {
             syn::Item::Struct(item) => (&item.ident, &item.attrs),
             syn::Item::Enum(item) => (&item.ident, &item.attrs),

@@ -11,6 +11,7 @@
 //!
 //! [`expand`] runs all three; tests call it (or the stages) directly.
 
+mod class;
 pub mod codegen;
 pub mod derive;
 pub mod docs;
@@ -33,12 +34,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(tokens) => tokens,
         Err(errors) => {
             let errors = errors.iter().map(syn::Error::to_compile_error);
-            let item = match syn::parse2::<syn::ItemFn>(item) {
+            // The item itself stays, without this macro's attributes, so that code using it
+            // gives no errors of its own.
+            let item = match syn::parse2::<syn::ItemFn>(item.clone()) {
                 Ok(mut item_fn) => {
                     internals::ast::strip_op_attributes(&mut item_fn);
                     quote!(#item_fn)
                 }
-                Err(_) => TokenStream::new(),
+                Err(_) => match syn::parse2::<syn::ItemImpl>(item) {
+                    Ok(mut item_impl) => {
+                        class::strip_member_attributes(&mut item_impl);
+                        quote!(#item_impl)
+                    }
+                    Err(_) => TokenStream::new(),
+                },
             };
             quote! { #(#errors)* #item }
         }
@@ -49,16 +58,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
     let item_fn: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(item_fn) => item_fn,
-        // `#[op] impl Foo { .. }`: deno's classes; say what to write meanwhile.
-        Err(_) if syn::parse2::<syn::ItemImpl>(item.clone()).is_ok() => {
-            return Err(vec![syn::Error::new_spanned(
-                item,
-                "`#[op]` on an `impl` block (a JavaScript class) is not supported yet: write free \
-                 `#[op]` functions that take the object's state through `&OpState` (or a \
-                 `v8::External` of it)",
-            )])
-        }
-        Err(err) => return Err(vec![err]),
+        // `#[op] impl Foo { .. }`: a class.
+        Err(_) => match syn::parse2::<syn::ItemImpl>(item.clone()) {
+            Ok(item_impl) => return class::expand_class(attr, item_impl),
+            Err(_) => {
+                return Err(vec![syn::Error::new_spanned(
+                    item,
+                    "`#[op]` goes on a function (an op) or an `impl` block (a class)",
+                )])
+            }
+        },
     };
     let op = parse_op(attr, &item_fn)?;
     Ok(codegen::generate(&op, &item_fn))

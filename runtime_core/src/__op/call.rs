@@ -171,7 +171,7 @@ fn report_stack(info: &v8::FunctionCallbackInfo, decl: &OpDecl, callback: &crate
 /// # Safety
 /// `data` must be the External that `Runtime::new` made for an op's `OpCtx`.
 #[inline(always)]
-pub(super) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
+pub(crate) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
     // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.
     unsafe {
         let external = v8::Local::<v8::External>::cast_unchecked(data);
@@ -336,7 +336,7 @@ pub(super) fn set_error_property(
     let _ = object.set(scope, key.into(), value);
 }
 
-pub(super) fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str, message: &str) {
+pub(crate) fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str, message: &str) {
     let error = new_error(scope, class, message);
     scope.throw_exception(error);
 }

@@ -42,6 +42,8 @@ pub mod kind {
     pub enum ToV8 {}
     /// `#[serde]`: through the type's `serde::Serialize` (`runtime_core::serde`).
     pub enum Serde {}
+    /// `#[cppgc]`: an instance of the value's class (`#[op] impl`), on V8's C++ heap.
+    pub enum Cppgc {}
 }
 
 /// An argument read on the slow path by kind `K`: converted, or a `TypeError` naming the op and
@@ -179,5 +181,6 @@ marker_calls!(
     External,
     Handle,
     ToV8,
-    Serde
+    Serde,
+    Cppgc
 );

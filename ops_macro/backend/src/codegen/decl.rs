@@ -8,7 +8,7 @@ use crate::ir::Op;
 /// `const DECL: ::runtime_core::OpDecl = ...;`
 pub fn decl(op: &Op) -> TokenStream {
     let vis = &op.vis;
-    let name = op.ident.to_string();
+    let name = op.js_name.clone().unwrap_or_else(|| op.ident.to_string());
     let arg_names = op.js_args().map(|(_, arg)| arg.ident.to_string());
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;

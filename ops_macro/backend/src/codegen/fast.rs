@@ -187,6 +187,16 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             })?;
                         });
                     }
+                    FastConvert::Cppgc => {
+                        let ty = super::slow::referent(&arg.ty);
+                        let class = quote!(#ty).to_string().replace(' ', "");
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this value and these options for this call.
+                            let #ident = (unsafe {
+                                ::runtime_core::__op::fast_cppgc::<#ty>(#ident, #options, #index, #class)
+                            })?;
+                        });
+                    }
                     FastConvert::CheckedLocal(local) => {
                         let ty = v8_type(local.name());
                         let expected = local.expected();
@@ -210,6 +220,15 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                     (unsafe { ::runtime_core::__op::fast_state_mut(#op_ctx, #options) })?;
             }),
             FastArg::StateRc => prologue.push(quote!(let #ident = #op_ctx.state_rc();)),
+            FastArg::Receiver => {
+                let ty = super::slow::referent(&arg.ty);
+                prologue.push(quote! {
+                    // SAFETY: V8 passed this receiver and these options for this call.
+                    let #ident = (unsafe {
+                        ::runtime_core::__op::fast_receiver::<#ty>(#receiver, #options)
+                    })?;
+                });
+            }
             FastArg::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
         }
     }

@@ -70,6 +70,15 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let serde = quote_spanned!(ty.span()=> ::runtime_core::serde::Serde<#ty>);
             quote!(#call.arg_from_v8::<#serde>(#index)?.0)
         }
+        SlowArg::Receiver => {
+            let ty = referent(&arg.ty);
+            quote!(#call.receiver::<#ty>()?)
+        }
+        SlowArg::Cppgc => {
+            let ty = referent(&arg.ty);
+            let class = quote!(#ty).to_string().replace(' ', "");
+            quote!(#call.arg_cppgc::<#ty>(#index, #class)?)
+        }
         SlowArg::WebIdl => {
             let ty = &arg.ty;
             let webidl = quote_spanned!(ty.span()=> ::runtime_core::webidl::WebIdl<#ty>);
@@ -323,5 +332,13 @@ fn body_fns(body: TokenStream, access: V8Access) -> TokenStream {
             // SAFETY: as `slow_fn`; `Runtime` registers this variant for ops with an observer.
             unsafe { ::runtime_core::__op::metered_slow_call(#info, Self::slow_body) }
         }
+    }
+}
+
+/// `T` of `&T` (a class instance argument; classification checked it is a reference).
+pub(super) fn referent(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(reference) => &reference.elem,
+        other => other,
     }
 }

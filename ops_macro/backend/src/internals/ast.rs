@@ -63,8 +63,8 @@ impl OpFn {
         if let Some(self_type) = mentions_self(&item.sig) {
             cx.error_spanned_by(
                 self_type,
-                "an op cannot mention `Self`: `#[op]` goes on free functions, not inside an `impl` \
-                 block; move it out and name the type",
+                "an op cannot mention `Self`: `#[op]` goes on free functions, or on the whole \
+                 `impl` block (a class: `#[op] impl Foo { .. }`), not on a function inside one",
             );
         }
         let mut params = Vec::new();
@@ -72,7 +72,7 @@ impl OpFn {
             match input {
                 FnArg::Receiver(receiver) => cx.error_spanned_by(
                     receiver,
-                    "an op cannot take `self`: ops are free functions; reach shared data through `&OpState`",
+                    "an op cannot take `self`: put `#[op]` on the whole `impl` block to make a class (`#[op] impl Foo { .. }`), or write a free function taking `&OpState`",
                 ),
                 FnArg::Typed(pat_type) => {
                     let markers = Markers::from_attributes(cx, &pat_type.attrs);

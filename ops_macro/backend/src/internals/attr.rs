@@ -209,6 +209,8 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "scoped",
     "serde",
     "webidl",
+    "this",
+    "cppgc",
 ];
 
 /// How a `#[string]` argument is read.
@@ -281,6 +283,10 @@ pub struct Markers {
     pub serde: Option<Attribute>,
     /// `#[webidl]`: by WebIDL rules (`runtime_core::webidl`).
     pub webidl: Option<Attribute>,
+    /// `#[this]`: the receiver of a class method (written by `#[op] impl`).
+    pub this: Option<Attribute>,
+    /// `#[cppgc]`: an instance of a class (`#[op] impl`).
+    pub cppgc: Option<Attribute>,
 }
 
 impl Markers {
@@ -295,6 +301,8 @@ impl Markers {
             .or(self.v8_trait.as_ref())
             .or(self.serde.as_ref())
             .or(self.webidl.as_ref())
+            .or(self.this.as_ref())
+            .or(self.cppgc.as_ref())
     }
 }
 
@@ -414,6 +422,10 @@ impl Markers {
                 set_flag(cx, &mut markers.serde, attr, "serde");
             } else if path.is_ident("webidl") {
                 set_flag(cx, &mut markers.webidl, attr, "webidl");
+            } else if path.is_ident("this") {
+                set_flag(cx, &mut markers.this, attr, "this");
+            } else if path.is_ident("cppgc") {
+                set_flag(cx, &mut markers.cppgc, attr, "cppgc");
             }
         }
         markers

@@ -91,6 +91,10 @@ pub enum ArgKind {
     Serde,
     /// `#[webidl] T`: any `T: WebIdlConverter` (WebIDL's conversion rules).
     WebIdl,
+    /// A class method's receiver, `&self` (`#[this] &T` in the op `#[op] impl` makes).
+    Receiver,
+    /// `#[cppgc] &T`: an instance of `T`'s class (`#[op] impl T`).
+    Cppgc,
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -193,6 +197,8 @@ impl ArgKind {
             ArgKind::FromV8,
             ArgKind::Serde,
             ArgKind::WebIdl,
+            ArgKind::Receiver,
+            ArgKind::Cppgc,
             ArgKind::OpStateRef,
             ArgKind::OpStateMut,
             ArgKind::OpStateRc,
@@ -256,6 +262,8 @@ impl ArgKind {
             ArgKind::FromV8 => "#[from_v8] T".into(),
             ArgKind::Serde => "#[serde] T".into(),
             ArgKind::WebIdl => "#[webidl] T".into(),
+            ArgKind::Receiver => "&self (in `#[op] impl`)".into(),
+            ArgKind::Cppgc => "#[cppgc] &T".into(),
             ArgKind::OpStateRef => "&OpState".into(),
             ArgKind::OpStateMut => "&mut OpState".into(),
             ArgKind::OpStateRc => "Rc<RefCell<OpState>>".into(),
@@ -348,6 +356,17 @@ impl ArgKind {
             },
             ArgKind::External { .. } => PLAIN,
             // Getters may run during the conversion.
+            // V8 checked the receiver against the class's signature; unwrapping reads the
+            // object's wrapped pointer with the isolate.
+            ArgKind::Receiver => ArgTraits {
+                js_visible: false,
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
+            ArgKind::Cppgc => ArgTraits {
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
             ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => ArgTraits {
                 can_run_js: true,
                 reaches_buffers: true,
@@ -428,6 +447,8 @@ impl ArgKind {
             ArgKind::FromV8 => SlowArg::FromV8,
             ArgKind::Serde => SlowArg::Serde,
             ArgKind::WebIdl => SlowArg::WebIdl,
+            ArgKind::Receiver => SlowArg::Receiver,
+            ArgKind::Cppgc => SlowArg::Cppgc,
             ArgKind::OpStateRef => SlowArg::StateRef,
             ArgKind::OpStateMut => SlowArg::StateMut,
             ArgKind::OpStateRc => SlowArg::StateRc,
@@ -514,6 +535,8 @@ impl ArgKind {
             ArgKind::WebIdl => FastArg::Unsupported(
                 "a WebIDL conversion may allocate on the V8 heap and run JavaScript",
             ),
+            ArgKind::Receiver => FastArg::Receiver,
+            ArgKind::Cppgc => param(CType::V8Value, FastConvert::Cppgc),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
             ),
@@ -552,6 +575,8 @@ impl ArgKind {
             | ArgKind::FromV8
             | ArgKind::Serde
             | ArgKind::WebIdl
+            | ArgKind::Receiver
+            | ArgKind::Cppgc
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -593,7 +618,7 @@ impl ArgKind {
 
 impl ArgKind {
     /// The number of variants (see [`ArgKind::variant_index`]).
-    pub const VARIANTS: usize = 31;
+    pub const VARIANTS: usize = 33;
 
     /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
     /// wildcard, so a new variant does not compile until it is counted, and a test then checks
@@ -626,6 +651,8 @@ impl ArgKind {
             ArgKind::FromV8 => 22,
             ArgKind::Serde => 29,
             ArgKind::WebIdl => 30,
+            ArgKind::Receiver => 31,
+            ArgKind::Cppgc => 32,
             ArgKind::OpStateRef => 23,
             ArgKind::OpStateMut => 24,
             ArgKind::OpStateRc => 25,
@@ -684,6 +711,8 @@ impl ArgKind {
             ArgKind::External { .. } => "an External (or `null`: a null pointer)",
             ArgKind::FromV8 => "anything `T: FromV8` accepts",
             ArgKind::Serde => "anything `T: serde::Deserialize` reads (JSON-like values)",
+            ArgKind::Receiver => "nothing: the method's receiver (`this`), checked by V8",
+            ArgKind::Cppgc => "an instance of `T`'s class (else a `TypeError`)",
             ArgKind::WebIdl => "what WebIDL's rules convert to `T` (`#[derive(WebIDL)]` dictionaries and enums, numbers, strings, sequences)",
             ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => {
                 "nothing: the runtime's typed state"
@@ -715,6 +744,8 @@ impl ArgKind {
             | ArgKind::FromV8
             | ArgKind::Serde
             | ArgKind::WebIdl
+            | ArgKind::Receiver
+            | ArgKind::Cppgc
             | ArgKind::OpStateRc => None,
             ArgKind::Str | ArgKind::CowStr => Some("`#[string] String`"),
             ArgKind::OneByte => Some("`ByteString`"),
@@ -766,6 +797,8 @@ impl ArgKind {
             ArgKind::Local { ty, .. } | ArgKind::Global(ty) => ty.ts().into(),
             ArgKind::External { .. } => "object | null".into(),
             ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => "unknown".into(),
+            ArgKind::Receiver => "never".into(),
+            ArgKind::Cppgc => "object".into(),
             ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

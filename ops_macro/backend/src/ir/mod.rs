@@ -51,6 +51,9 @@ pub struct Op {
     pub async_op: Option<AsyncOp>,
     /// The function's doc comment, line by line (its TypeScript declaration's JSDoc).
     pub docs: Vec<String>,
+    /// The name errors and the declaration use, when not the function's (a class member's
+    /// op is `__Foo_x`, known to JavaScript as `Foo.prototype.x`).
+    pub js_name: Option<String>,
 }
 
 /// How an async op runs.
@@ -98,6 +101,9 @@ pub struct Ret {
     pub element: Option<ElementType>,
     /// The handle type of a `v8::Local<T>`/`v8::Global<T>` return, likewise.
     pub handle: Option<LocalType>,
+    /// The value's type as written (inside any `Result` and `Option`; `None` for `()`), for
+    /// the TypeScript name of a class instance.
+    pub ty: Option<syn::Type>,
     /// The return type as written (or the function name for `()`), for error spans.
     pub span: Span,
 }
@@ -207,6 +213,7 @@ impl Op {
             generics: op_fn.generics,
             async_op,
             docs: op_fn.docs,
+            js_name: None,
         })
     }
 

@@ -37,6 +37,8 @@ pub enum RetKind {
     ToV8,
     /// `#[serde] T`: any `T: serde::Serialize`.
     Serde,
+    /// `#[cppgc] T`: a new instance of `T`'s class (or, in its constructor, `this`).
+    Cppgc,
 }
 
 const ALLOCATING_RETURN_IS_SLOW: &str =
@@ -60,6 +62,7 @@ impl RetKind {
             RetKind::Global,
             RetKind::ToV8,
             RetKind::Serde,
+            RetKind::Cppgc,
         ]);
         kinds
     }
@@ -103,6 +106,7 @@ impl RetKind {
             RetKind::Global => list(&["v8::Global<v8::T>"]),
             RetKind::ToV8 => list(&["#[to_v8] T"]),
             RetKind::Serde => list(&["#[serde] T"]),
+            RetKind::Cppgc => list(&["#[cppgc] T"]),
         }
     }
 
@@ -123,6 +127,7 @@ impl RetKind {
             RetKind::Local | RetKind::Global => Marker::Handle,
             RetKind::ToV8 => Marker::ToV8,
             RetKind::Serde => Marker::Serde,
+            RetKind::Cppgc => Marker::Cppgc,
         })
     }
 
@@ -150,7 +155,8 @@ impl RetKind {
             | RetKind::External
             | RetKind::Global
             | RetKind::ToV8
-            | RetKind::Serde => V8Access::Scope,
+            | RetKind::Serde
+            | RetKind::Cppgc => V8Access::Scope,
         }
     }
 
@@ -173,14 +179,15 @@ impl RetKind {
             | RetKind::Buffer
             | RetKind::ArrayBuffer
             | RetKind::ToV8
-            | RetKind::Serde => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
+            | RetKind::Serde
+            | RetKind::Cppgc => FastRet::Unsupported(ALLOCATING_RETURN_IS_SLOW),
         }
     }
 }
 
 impl RetKind {
     /// The number of variants (see [`RetKind::variant_index`]).
-    pub const VARIANTS: usize = 15;
+    pub const VARIANTS: usize = 16;
 
     /// A distinct number per variant, below [`RetKind::VARIANTS`] (as
     /// [`crate::ir::ArgKind::variant_index`]).
@@ -201,6 +208,7 @@ impl RetKind {
             RetKind::Global => 12,
             RetKind::ToV8 => 13,
             RetKind::Serde => 14,
+            RetKind::Cppgc => 15,
         }
     }
 
@@ -228,6 +236,7 @@ impl RetKind {
             RetKind::Local | RetKind::Global => "the handle's value",
             RetKind::ToV8 => "what `T: ToV8` makes",
             RetKind::Serde => "what `T: serde::Serialize` writes (JSON-like values)",
+            RetKind::Cppgc => "an instance of `T`'s class, wrapping the value",
         }
     }
 }
@@ -247,6 +256,7 @@ impl RetKind {
             RetKind::External => "object | null".into(),
             RetKind::Local | RetKind::Global => handle.map_or("unknown", LocalType::ts).into(),
             RetKind::ToV8 | RetKind::Serde => "unknown".into(),
+            RetKind::Cppgc => "object".into(),
         }
     }
 }

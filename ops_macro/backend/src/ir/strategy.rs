@@ -124,6 +124,10 @@ pub enum SlowArg {
     Serde,
     /// From the next JavaScript argument, by WebIDL rules (`runtime_core::webidl::WebIdl<T>`).
     WebIdl,
+    /// The receiver, unwrapped to the class's Rust value.
+    Receiver,
+    /// From the next JavaScript argument: an instance of the class, unwrapped.
+    Cppgc,
     /// The call's scope.
     Scope,
     /// The isolate.
@@ -173,6 +177,8 @@ pub enum FastConvert {
     },
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),
+    /// Unwrapped to an instance of the argument's class, throwing as the slow path would.
+    Cppgc,
     /// A `*mut c_void` made `*const c_void`.
     CastConst,
     /// `Option<number>`: through `runtime_core::__op::fast_option_number`: nullish is `None`, a
@@ -199,6 +205,9 @@ pub enum FastArg {
     StateMut,
     /// The op state handle.
     StateRc,
+    /// The receiver, unwrapped to the class's Rust value (V8 checked it against the class's
+    /// signature before choosing the fast call).
+    Receiver,
     /// Cannot be passed to a fast call, for this reason.
     Unsupported(&'static str),
 }

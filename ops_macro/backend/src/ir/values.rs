@@ -276,6 +276,8 @@ pub enum Marker {
     ToV8,
     /// `kind::Serde`.
     Serde,
+    /// `kind::Cppgc`.
+    Cppgc,
 }
 
 impl Marker {
@@ -296,6 +298,7 @@ impl Marker {
             Marker::Handle => "Handle",
             Marker::ToV8 => "ToV8",
             Marker::Serde => "Serde",
+            Marker::Cppgc => "Cppgc",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! signature on the ops object, with its doc comment as JSDoc. Pure functions of the IR; the
 //! kind table gives each kind's type.
 
-use crate::ir::Op;
+use crate::ir::{ArgKind, Op, RetKind};
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
 const RESERVED: &[&str] = &[
@@ -49,6 +49,24 @@ fn parameter_name(name: &str) -> String {
 
 /// The op's member of the ops object: JSDoc, then `name(params): ret;`.
 pub fn declaration(op: &Op) -> String {
+    let (params, ret) = signature(op);
+    format!("{}{}({params}): {ret};", jsdoc(op), op.ident)
+}
+
+/// A class member's declaration (`get x(): number;`, `static f(a: string): void;`,
+/// `constructor(x: number);`): `head` is what precedes the parameters.
+pub fn class_member(op: &Op, head: &str, with_return: bool) -> String {
+    let (params, ret) = signature(op);
+    let ret = if with_return {
+        format!(": {ret}")
+    } else {
+        String::new()
+    };
+    format!("{}{head}({params}){ret};", jsdoc(op))
+}
+
+/// The doc comment as JSDoc (empty without one).
+fn jsdoc(op: &Op) -> String {
     let mut out = String::new();
     if !op.docs.is_empty() {
         out.push_str("/**\n");
@@ -61,6 +79,23 @@ pub fn declaration(op: &Op) -> String {
         }
         out.push_str(" */\n");
     }
+    out
+}
+
+/// A class instance's TypeScript type: the class's name (its `declare class`).
+fn class_name(ty: &syn::Type) -> Option<String> {
+    let ty = match ty {
+        syn::Type::Reference(reference) => &*reference.elem,
+        other => other,
+    };
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// The parameter list and the return type.
+fn signature(op: &Op) -> (String, String) {
     let args: Vec<_> = op.js_args().map(|(_, arg)| arg).collect();
     // Trailing optional arguments may be left out; earlier ones take `undefined`.
     let required = args
@@ -72,7 +107,11 @@ pub fn declaration(op: &Op) -> String {
         .enumerate()
         .map(|(index, arg)| {
             let name = parameter_name(&arg.ident.to_string());
-            let ty = arg.kind.ts();
+            // A class instance is typed by its class, which the kind table cannot name.
+            let ty = match arg.kind {
+                ArgKind::Cppgc => class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts()),
+                _ => arg.kind.ts(),
+            };
             match (arg.optional, index < required) {
                 (false, _) => format!("{name}: {ty}"),
                 (true, true) => format!("{name}: {ty} | null | undefined"),
@@ -80,15 +119,17 @@ pub fn declaration(op: &Op) -> String {
             }
         })
         .collect();
-    let mut ret = op.ret.kind.ts(op.ret.element, op.ret.handle);
+    let mut ret = match (op.ret.kind, &op.ret.ty) {
+        (RetKind::Cppgc, Some(ty)) => class_name(ty).unwrap_or_else(|| "object".to_owned()),
+        _ => op.ret.kind.ts(op.ret.element, op.ret.handle),
+    };
     if op.ret.optional {
         ret = format!("{ret} | null");
     }
     if op.async_op.is_some() {
         ret = format!("Promise<{ret}>");
     }
-    out.push_str(&format!("{}({}): {ret};", op.ident, params.join(", ")));
-    out
+    (params.join(", "), ret)
 }
 
 #[cfg(test)]

@@ -241,6 +241,19 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
     if markers.webidl.is_some() {
         return Ok(ArgKind::WebIdl);
     }
+    if markers.this.is_some() || markers.cppgc.is_some() {
+        if !matches!(ty, Type::Reference(reference) if reference.mutability.is_none()) {
+            return Err(syn::Error::new_spanned(
+                ty,
+                "a class instance is shared with JavaScript: take it as `&T` (mutate through `Cell`/`RefCell` fields)",
+            ));
+        }
+        return Ok(if markers.this.is_some() {
+            ArgKind::Receiver
+        } else {
+            ArgKind::Cppgc
+        });
+    }
     if markers.serde.is_some() {
         // deno writes `#[serde] ByteString`; it is the ByteString kind, whatever the spelling.
         return Ok(match shape(ty) {
@@ -408,6 +421,8 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             | ArgKind::FromV8
             | ArgKind::Serde
             | ArgKind::WebIdl
+            | ArgKind::Receiver
+            | ArgKind::Cppgc
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -509,6 +524,7 @@ pub fn classify_ret(ty: Option<&Type>, markers: &Markers, span: Span) -> Result<
         borrows,
         element: ty.and_then(returned_element),
         handle: ty.and_then(returned_handle),
+        ty: ty.cloned(),
         span,
     })
 }
@@ -534,6 +550,9 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
     }
     if markers.serde.is_some() {
         return Ok((RetKind::Serde, false));
+    }
+    if markers.cppgc.is_some() {
+        return Ok((RetKind::Cppgc, false));
     }
     let error = |message: String| Err(syn::Error::new_spanned(ty, message));
     let unsupported = || -> Result<(RetKind, bool), syn::Error> {

@@ -1,0 +1,60 @@
+//! A class for the method benches (`#[op] impl`): each member beside the free op it is
+//! measured against (`op_void`, `op_void_nofast`, `op_u32`, and a factory for construction).
+
+use std::cell::Cell;
+
+use runtime_core::{op, Extension};
+
+/// The instance the method benches call.
+pub struct BenchObject {
+    value: Cell<u32>,
+}
+
+#[op]
+impl BenchObject {
+    #[constructor]
+    fn new() -> BenchObject {
+        BenchObject {
+            value: Cell::new(1),
+        }
+    }
+
+    #[fast]
+    fn method_void(&self) {}
+
+    #[nofast]
+    fn method_void_nofast(&self) {}
+
+    #[fast]
+    #[getter]
+    fn value(&self) -> u32 {
+        self.value.get()
+    }
+}
+
+/// What `construct` is measured against: a free op making an instance.
+#[op]
+#[cppgc]
+pub fn op_make_object() -> BenchObject {
+    BenchObject {
+        value: Cell::new(1),
+    }
+}
+
+/// The op a class bench calls (its path is that op's).
+pub fn member_op(bench: &str) -> Option<&'static str> {
+    Some(match bench {
+        "method_void" => "BenchObject.prototype.method_void",
+        "method_void_nofast" => "BenchObject.prototype.method_void_nofast",
+        "getter_u32" => "get BenchObject.prototype.value",
+        "construct" => "new BenchObject",
+        _ => return None,
+    })
+}
+
+/// The class and its factory.
+pub fn extension() -> Extension {
+    Extension::new("bench_classes")
+        .ops(&[op_make_object::DECL])
+        .classes(&[BenchObject::CLASS])
+}

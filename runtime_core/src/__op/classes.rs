@@ -1,0 +1,277 @@
+//! Class instances (see `crate::class`): wrapping a Rust value into its JavaScript object on
+//! cppgc, unwrapping receivers and `#[cppgc]` arguments (type-checked), making instances for
+//! `#[cppgc]` returns, and the constructor trampolines.
+
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+use super::kinds::{kind, IntoReturn};
+use super::{FastApiCallbackOptions, SlowCall, Thrown};
+use crate::class::Trace;
+use crate::ops::OpCtx;
+
+/// The cppgc tag of every opwire instance: the Rust type is checked through the header.
+const TAG: u16 = 1;
+
+/// A Rust value on cppgc with its type's id first. Aligned to 16, cppgc's largest alignment,
+/// so that the header sits at the same offset for every `T`: an instance of unknown type is
+/// read as `Instance<()>` to learn its type before anything else is read.
+#[repr(C, align(16))]
+pub struct Instance<T> {
+    type_id: TypeId,
+    value: T,
+}
+
+// SAFETY: `trace` visits what the value declares through `Trace`; the header holds no
+// references.
+unsafe impl<T: Trace> v8::cppgc::GarbageCollected for Instance<T> {
+    fn trace(&self, visitor: &mut v8::cppgc::Visitor) {
+        self.value.trace(visitor);
+    }
+
+    fn get_name(&self) -> &'static CStr {
+        c"opwire class instance"
+    }
+}
+
+/// Wraps `value` into `object` (made from its class's template), on the isolate's C++ heap.
+pub(crate) fn wrap<T: Trace + 'static>(
+    isolate: &mut v8::Isolate,
+    object: v8::Local<'_, v8::Object>,
+    value: T,
+) {
+    let heap = isolate
+        .get_cpp_heap()
+        .expect("V8 gives every isolate a C++ heap") as *const _;
+    // SAFETY: the heap is the isolate's, alive as long as it; the pointer made is stored into
+    // the object at once (the object then keeps the instance alive).
+    unsafe {
+        let instance = v8::cppgc::make_garbage_collected(
+            &*heap,
+            Instance {
+                type_id: TypeId::of::<T>(),
+                value,
+            },
+        );
+        v8::Object::wrap::<TAG, Instance<T>>(isolate, object, &instance);
+    }
+}
+
+/// The `T` that `value` wraps, if it is an instance of `T`'s class (or of a JavaScript
+/// subclass of it).
+///
+/// The reference is valid while `value` is reachable: for the call that received it.
+#[inline(always)]
+pub(crate) fn unwrap<'a, T: 'static>(
+    isolate: &mut v8::Isolate,
+    value: v8::Local<'_, v8::Value>,
+) -> Option<&'a T> {
+    let object = v8::Local::<v8::Object>::try_from(value).ok()?;
+    if !object.is_api_wrapper() {
+        return None;
+    }
+    unwrap_wrapper(isolate, object)
+}
+
+/// As [`unwrap`], for an object known to be an API wrapper: a receiver, which V8 checked
+/// against the class's signature (so made from its template) before calling.
+#[inline(always)]
+pub(crate) fn unwrap_wrapper<'a, T: 'static>(
+    isolate: &mut v8::Isolate,
+    object: v8::Local<'_, v8::Object>,
+) -> Option<&'a T> {
+    // SAFETY: every opwire instance is an `Instance<_>` under `TAG`; `Instance<()>` has the
+    // header at the same offset (see `Instance`), and the pointer is not kept.
+    let header = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
+    // SAFETY: `header` points to a live instance (the object holds it).
+    let header: &Instance<()> = unsafe { header.as_ref() };
+    if header.type_id != TypeId::of::<T>() {
+        return None;
+    }
+    // SAFETY: the header says it is an `Instance<T>`; the object keeps it alive while the
+    // caller's handle to it lives.
+    Some(unsafe { &(*(header as *const Instance<()>).cast::<Instance<T>>()).value })
+}
+
+/// Per isolate: each registered class's template, by Rust type (for `#[cppgc]` returns).
+#[derive(Default)]
+pub(crate) struct ClassTemplates(pub(crate) HashMap<TypeId, v8::Global<v8::FunctionTemplate>>);
+
+/// Makes a new instance of `T`'s class around `value`.
+fn new_instance<'s, T: Trace + 'static>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: T,
+) -> Option<v8::Local<'s, v8::Object>> {
+    let template = scope
+        .get_slot::<ClassTemplates>()
+        .and_then(|templates| templates.0.get(&TypeId::of::<T>()))
+        .cloned()?;
+    let template = v8::Local::new(scope, template);
+    // An instance made from the instance template: the constructor does not run.
+    let object = template.instance_template(scope).new_instance(scope)?;
+    wrap(scope, object, value);
+    Some(object)
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// The receiver (`this`) as a `&T`. V8 checked it against the class's signature; an
+    /// instance whose constructor threw before it was wrapped is a `TypeError`.
+    #[inline(always)]
+    pub fn receiver<T: 'static>(&mut self) -> Result<&'s T, Thrown> {
+        let this = self.args.this();
+        unwrap_wrapper::<T>(self.isolate(), this).ok_or_else(|| self.throw_receiver_error())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn throw_receiver_error(&mut self) -> Thrown {
+        let decl = self.op_ctx().decl;
+        let message = format!(
+            "{}: the receiver (this) is not an initialized instance",
+            decl.name
+        );
+        self.throw_type_error(&message)
+    }
+
+    /// `#[cppgc] &T` argument `index`.
+    #[inline(always)]
+    pub fn arg_cppgc<T: 'static>(&mut self, index: i32, class: &str) -> Result<&'s T, Thrown> {
+        let value = self.args.get(index);
+        match unwrap::<T>(self.isolate(), value) {
+            Some(instance) => Ok(instance),
+            None => Err(self.throw_arg_type_error(index, &format!("an instance of {class}"))),
+        }
+    }
+}
+
+/// The receiver on the fast path; `None` after throwing.
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call, and `receiver`
+/// its receiver.
+#[inline(always)]
+pub unsafe fn fast_receiver<'s, T: 'static>(
+    receiver: v8::Local<'s, v8::Object>,
+    options: *mut FastApiCallbackOptions<'_>,
+) -> Option<&'s T> {
+    // SAFETY: V8 passes the options of this call, with its isolate.
+    let mut isolate = unsafe {
+        v8::Isolate::from_raw_isolate_ptr_unchecked(
+            (*options).isolate_unchecked().as_raw_isolate_ptr(),
+        )
+    };
+    let instance = unwrap_wrapper::<T>(&mut isolate, receiver);
+    if instance.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_receiver_error(options) };
+    }
+    instance
+}
+
+/// `#[cppgc] &T` on the fast path; `None` after throwing the slow path's `TypeError`.
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call.
+#[inline(always)]
+pub unsafe fn fast_cppgc<'s, T: 'static>(
+    value: v8::Local<'s, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    class: &str,
+) -> Option<&'s T> {
+    // SAFETY: V8 passes the options of this call, with its isolate.
+    let mut isolate = unsafe {
+        v8::Isolate::from_raw_isolate_ptr_unchecked(
+            (*options).isolate_unchecked().as_raw_isolate_ptr(),
+        )
+    };
+    let instance = unwrap::<T>(&mut isolate, value);
+    if instance.is_none() {
+        let expected = format!("an instance of {class}");
+        // SAFETY: forwarded from the caller.
+        unsafe { super::call::fast_throw_arg_type_error(options, index, &expected, value) };
+    }
+    instance
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, super::fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    let message = format!(
+        "{}: the receiver (this) is not an initialized instance",
+        decl.name
+    );
+    super::call::throw_error_of_class(scope, "TypeError", &message);
+}
+
+/// `#[cppgc] T` returns: in a constructor called with `new`, `this` wraps the value; anywhere
+/// else, a new instance of `T`'s class does.
+impl<T: Trace + 'static> IntoReturn<kind::Cppgc> for T {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        let info = call.info;
+        if !call.args.new_target().is_undefined() {
+            let this = call.args.this();
+            wrap(call.isolate(), this, self);
+            return Ok(());
+        }
+        let made = call.with_scope(|scope| {
+            new_instance(scope, self).map(|object| v8::Global::new(scope, object))
+        });
+        match made {
+            Some(object) => {
+                call.with_scope(|scope| {
+                    let object = v8::Local::new(scope, object);
+                    v8::ReturnValue::from_function_callback_info(info).set(object.into());
+                });
+                Ok(())
+            }
+            None => Err(call.throw_type_error(&format!(
+                "{}: its class is not registered with this runtime (`Extension::classes`)",
+                std::any::type_name::<T>()
+            ))),
+        }
+    }
+}
+
+/// A class's `FunctionCallback` when it has a `#[constructor]`: `new` only, as JavaScript
+/// classes are.
+///
+/// # Safety
+/// V8 calls it with the class template's data, the constructor's `OpCtx`.
+pub(crate) unsafe extern "C" fn constructor_trampoline(info: *const v8::FunctionCallbackInfo) {
+    // SAFETY: V8 keeps `info` alive for the callback.
+    let info_ref = unsafe { &*info };
+    let args = v8::FunctionCallbackArguments::from_function_callback_info(info_ref);
+    // SAFETY: the class's template data is its constructor's `OpCtx` (see `Runtime::new`).
+    let op_ctx: &OpCtx = unsafe { super::call::op_ctx_from_data(args.data()) };
+    if args.new_target().is_undefined() {
+        v8::callback_scope!(unsafe scope, info_ref);
+        let class = op_ctx.decl.name.trim_start_matches("new ");
+        let message = format!("Class constructor {class} cannot be invoked without 'new'");
+        super::call::throw_error_of_class(scope, "TypeError", &message);
+        return;
+    }
+    // As `op_template` picks: the metered variant when the runtime observes the op.
+    let slow_fn = if op_ctx.metrics.is_some() || op_ctx.stack_trace.is_some() {
+        op_ctx.decl.slow_fn_metered
+    } else {
+        op_ctx.decl.slow_fn
+    };
+    // SAFETY: forwarded: the constructor op's own callback, with its own data.
+    unsafe { slow_fn(info) };
+}
+
+/// A class's `FunctionCallback` without a `#[constructor]`: `new Foo()` throws (instances come
+/// from ops returning `#[cppgc] Foo`).
+pub(crate) fn illegal_constructor(
+    scope: &mut v8::PinScope<'_, '_>,
+    _args: v8::FunctionCallbackArguments<'_>,
+    _rv: v8::ReturnValue<'_, v8::Value>,
+) {
+    super::call::throw_error_of_class(scope, "TypeError", "Illegal constructor");
+}

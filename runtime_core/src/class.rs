@@ -1,0 +1,156 @@
+//! Rust values as JavaScript class instances: what `#[op] impl Foo { .. }` declares
+//! ([`ClassDecl`]) and how instances live on V8's C++ heap (cppgc).
+//!
+//! An instance is a JavaScript object made from the class's `FunctionTemplate` that wraps the
+//! Rust value, allocated with cppgc: V8's garbage collector frees it (running `Drop`) once
+//! JavaScript no longer reaches the object. Methods, getters and setters are ops whose first
+//! argument is the receiver: V8 checks it against the class's signature (a receiver not made
+//! by the class is V8's `TypeError: Illegal invocation`, on either path, before the op runs).
+
+use std::any::TypeId;
+use std::ffi::c_void;
+
+use crate::OpDecl;
+
+/// What a member of a class is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberKind {
+    /// `Foo.prototype.name(...)`.
+    Method,
+    /// `get name()` on the prototype.
+    Getter,
+    /// `set name(value)` on the prototype.
+    Setter,
+    /// `Foo.name(...)`.
+    Static,
+}
+
+/// One member: its JavaScript name, kind and op.
+#[derive(Clone, Copy)]
+pub struct ClassMember {
+    /// The property name.
+    pub name: &'static str,
+    /// Method, accessor or static.
+    pub kind: MemberKind,
+    /// The op (its name, `Foo.name`, is what errors say).
+    pub decl: OpDecl,
+}
+
+/// What `#[op] impl Foo` generates (`Foo::CLASS`): register it with
+/// [`crate::Extension::classes`]; the class is then `ops.Foo`.
+#[derive(Clone, Copy)]
+pub struct ClassDecl {
+    /// The class name.
+    pub name: &'static str,
+    /// The Rust type's id: instances are checked against it when unwrapped.
+    pub type_id: fn() -> TypeId,
+    /// The `#[constructor]`, if any (without one, `new Foo()` throws a `TypeError`).
+    pub constructor: Option<OpDecl>,
+    /// Methods, accessors and statics.
+    pub members: &'static [ClassMember],
+    /// Its TypeScript declaration: `declare class Foo { .. }`.
+    pub typescript: &'static str,
+}
+
+/// What an instance holds that V8's collector must know of: `v8::TracedReference`s and cppgc
+/// `Member`s. `#[op] impl` writes an empty impl unless the impl block says
+/// `#[op(trace)]`, and then the type implements it.
+pub trait Trace {
+    /// Visits every traced reference the value holds.
+    fn trace(&self, visitor: &mut v8::cppgc::Visitor) {
+        let _ = visitor;
+    }
+}
+
+/// The header-only instance type an instance is first read as (see `__op::Instance`).
+impl Trace for () {}
+
+/// Makes `class`'s template (constructor, prototype members, statics), keeps it for
+/// `#[cppgc]` returns, and sets `ops[class.name]` to its function.
+pub(crate) fn install<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    ops_object: v8::Local<'s, v8::Object>,
+    class: &'static ClassDecl,
+    op_ctxs: &[crate::OpCtx],
+    op_index: &std::collections::BTreeMap<&'static str, usize>,
+) {
+    use crate::__op::{constructor_trampoline, illegal_constructor, ClassTemplates};
+
+    let op_ctx = |decl: &OpDecl| &op_ctxs[op_index[decl.name]];
+    let template = match &class.constructor {
+        Some(constructor) => {
+            let ctx = op_ctx(constructor);
+            // The constructor's context lives in `Runtime::op_ctxs`, which outlives the isolate.
+            let data = v8::External::new(scope, ctx as *const crate::OpCtx as *mut c_void);
+            v8::FunctionTemplate::builder_raw(constructor_trampoline)
+                .data(data.into())
+                .length(constructor.arity() as i32)
+                .build(scope)
+        }
+        None => v8::FunctionTemplate::new(scope, illegal_constructor),
+    };
+    let name = v8::String::new(scope, class.name).expect("a class name fits in a V8 string");
+    template.set_class_name(name);
+    let signature = v8::Signature::new(scope, template);
+    let prototype = template.prototype_template(scope);
+    // `String(instance)` is `[object Foo]`, as for built-in classes.
+    let tag = v8::Symbol::get_to_string_tag(scope);
+    prototype.set_with_attr(
+        tag.into(),
+        name.into(),
+        v8::PropertyAttribute::READ_ONLY | v8::PropertyAttribute::DONT_ENUM,
+    );
+    let mut accessors: Vec<(&str, Option<_>, Option<_>)> = Vec::new();
+    for member in class.members {
+        let key = v8::String::new(scope, member.name).expect("a member name fits in a V8 string");
+        match member.kind {
+            MemberKind::Method => {
+                let method =
+                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
+                prototype.set(key.into(), method.into());
+            }
+            MemberKind::Static => {
+                let function = crate::runtime::op_template(scope, op_ctx(&member.decl), None);
+                template.set(key.into(), function.into());
+            }
+            MemberKind::Getter | MemberKind::Setter => {
+                let accessor =
+                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
+                let entry = match accessors
+                    .iter_mut()
+                    .find(|(name, _, _)| *name == member.name)
+                {
+                    Some(entry) => entry,
+                    None => {
+                        accessors.push((member.name, None, None));
+                        accessors.last_mut().expect("pushed")
+                    }
+                };
+                if member.kind == MemberKind::Getter {
+                    entry.1 = Some(accessor);
+                } else {
+                    entry.2 = Some(accessor);
+                }
+            }
+        }
+    }
+    for (name, getter, setter) in accessors {
+        let key = v8::String::new(scope, name).expect("a member name fits in a V8 string");
+        prototype.set_accessor_property(key.into(), getter, setter, v8::PropertyAttribute::NONE);
+    }
+    let global = v8::Global::new(scope, template);
+    if scope.get_slot::<ClassTemplates>().is_none() {
+        scope.set_slot(ClassTemplates::default());
+    }
+    scope
+        .get_slot_mut::<ClassTemplates>()
+        .expect("set above")
+        .0
+        .insert((class.type_id)(), global);
+    let function = template
+        .get_function(scope)
+        .expect("instantiating a class template cannot throw");
+    ops_object
+        .set(scope, name.into(), function.into())
+        .expect("defining a class on a plain object cannot throw");
+}

@@ -1,0 +1,155 @@
+//! `#[op] impl` classes on real V8: deno's `object_wrap.rs` shapes (constructor, getter and
+//! setter, methods fast and slow, statics, renames), instances on cppgc collected with `Drop`
+//! run, receivers checked, subclassing from JavaScript, factories.
+
+mod common;
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{counting_runtime, DESCRIBE_JS};
+use runtime_core::{op, Extension, OpError, Runtime};
+
+include!("../../testdata/ops/classes.rs");
+
+static DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts its drops, to see the collector free instances.
+pub struct Counted {
+    _payload: Vec<u8>,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        DROPPED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[op]
+impl Counted {
+    #[constructor]
+    fn new() -> Counted {
+        Counted {
+            _payload: vec![0; 64],
+        }
+    }
+}
+
+fn runtime() -> Runtime {
+    runtime_core::set_v8_flags(&["--expose-gc", "--allow-natives-syntax"]).ok();
+    let mut runtime = counting_runtime(vec![Extension::new("classes")
+        .ops(&[op_open_handle::DECL])
+        .classes(&[Foo::CLASS, Handle::CLASS, Counted::CLASS])]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    runtime
+}
+
+fn eval(runtime: &mut Runtime, script: &str) -> String {
+    runtime
+        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
+        .unwrap()
+}
+
+#[test]
+fn construct_get_set_and_call() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "setup",
+        "globalThis.foo = new ops.Foo(3); globalThis.other = new ops.Foo(4);",
+    )
+    .unwrap();
+    assert_eq!(eval(&mut rt, "foo.x"), "number 3");
+    assert_eq!(eval(&mut rt, "(foo.x = 9, foo.x)"), "number 9");
+    assert_eq!(eval(&mut rt, "new ops.Foo().x"), "number 0");
+    assert_eq!(eval(&mut rt, "foo.add(other)"), "number 13");
+    assert_eq!(eval(&mut rt, "foo.describe('x = ')"), "string \"x = 9\"");
+    assert_eq!(eval(&mut rt, "foo.bar(1)"), "undefined undefined");
+    assert_eq!(
+        eval(&mut rt, "typeof foo.with_RENAME"),
+        "string \"function\""
+    );
+    assert_eq!(
+        eval(&mut rt, "typeof ops.Foo.do_thing"),
+        "string \"function\""
+    );
+    assert_eq!(eval(&mut rt, "typeof foo.do_thing"), "string \"function\"");
+    assert_eq!(eval(&mut rt, "foo instanceof ops.Foo"), "boolean true");
+    assert_eq!(eval(&mut rt, "ops.Foo.name"), "string \"Foo\"");
+    // Fast methods take the fast path once optimized, with the slow path's results.
+    rt.reset_op_call_counts();
+    rt.execute_script(
+        "hot",
+        "function hot() { let s = 0; for (let i = 0; i < 10; i++) s += foo.add(other); return s }\n\
+         %PrepareFunctionForOptimization(hot); hot(); %OptimizeFunctionOnNextCall(hot); hot();",
+    )
+    .unwrap();
+    let counts = rt.op_call_counts("Foo.prototype.add").unwrap();
+    assert!(counts.fast > 0, "{counts:?}");
+    assert_eq!(eval(&mut rt, "hot()"), "number 130");
+}
+
+#[test]
+fn errors_name_the_member() {
+    let mut rt = runtime();
+    rt.execute_script("setup", "globalThis.foo = new ops.Foo(3);")
+        .unwrap();
+    for (script, error) in [
+        ("ops.Foo(1)", "TypeError: Class constructor Foo cannot be invoked without 'new'"),
+        ("new ops.Foo('a')", "TypeError: new Foo: argument 1 (x) must be a number (u32), received a string"),
+        ("(foo.x = 'a')", "TypeError: set Foo.prototype.x: argument 1 (x) must be a number (u32), received a string"),
+        ("foo.add({})", "TypeError: Foo.prototype.add: argument 1 (other) must be an instance of Foo, received an object"),
+        ("foo.add(ops.op_open_handle(1))", "TypeError: Foo.prototype.add: argument 1 (other) must be an instance of Foo, received an object"),
+        ("foo.describe('')", "TypeError: empty prefix"),
+        // A receiver the class did not make: V8's own check, on both paths.
+        ("ops.Foo.prototype.zzz.call({})", "TypeError: Illegal invocation"),
+        ("Object.getOwnPropertyDescriptor(ops.Foo.prototype, 'x').get.call(ops.op_open_handle(1))", "TypeError: Illegal invocation"),
+        ("new ops.Handle()", "TypeError: Illegal constructor"),
+    ] {
+        assert_eq!(eval(&mut rt, script), format!("throws {error}"), "{script}");
+    }
+}
+
+#[test]
+fn factories_and_subclasses() {
+    let mut rt = runtime();
+    assert_eq!(eval(&mut rt, "ops.op_open_handle(7).id"), "number 7");
+    assert_eq!(
+        eval(&mut rt, "ops.op_open_handle(7) instanceof ops.Handle"),
+        "boolean true"
+    );
+    assert_eq!(
+        eval(
+            &mut rt,
+            "(() => { class Bar extends ops.Foo { constructor() { super(5) } twice() { return this.x * 2 } } \
+             const bar = new Bar(); return [bar.twice(), bar instanceof ops.Foo, bar.add(bar)].join() })()"
+        ),
+        "string \"10,true,10\""
+    );
+}
+
+#[test]
+fn collected_instances_drop() {
+    let mut rt = runtime();
+    let before = DROPPED.load(Ordering::SeqCst);
+    rt.execute_script(
+        "make",
+        "for (let i = 0; i < 100000; i++) new ops.Counted(); globalThis.kept = new ops.Counted();",
+    )
+    .unwrap();
+    // A full collection finds them; their finalizers (`Drop`) may run in sweeping that
+    // finishes after `gc()` returns, so collect until all are in (or give up).
+    let dropped = || DROPPED.load(Ordering::SeqCst) - before;
+    for _ in 0..200 {
+        if dropped() >= 100_000 {
+            break;
+        }
+        rt.execute_script("gc", "gc()").unwrap();
+    }
+    assert_eq!(dropped(), 100_000, "every unreachable instance dropped, the kept one not");
+    rt.execute_script("gc", "gc(); gc(); kept.constructor.name")
+        .unwrap();
+    assert_eq!(dropped(), 100_000, "the reachable instance stays");
+    // Dropping the runtime drops what is left.
+    drop(rt);
+    assert_eq!(dropped(), 100_001);
+}

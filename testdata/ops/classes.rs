@@ -1,0 +1,81 @@
+// `#[op] impl`: deno_ops' `op2/test_cases/sync/object_wrap.rs` in opwire's spelling (its
+// `#[required]`, `#[varargs]` and `#[validate]` members left out), and a class with a factory.
+// Read by the expansion snapshots; `runtime_core/tests/classes.rs` runs them.
+
+pub struct Foo {
+    x: Cell<u32>,
+}
+
+#[op]
+impl Foo {
+    #[constructor]
+    #[cppgc]
+    pub fn constructor(x: Option<u32>) -> Foo {
+        Foo {
+            x: Cell::new(x.unwrap_or_default()),
+        }
+    }
+
+    #[fast]
+    #[getter]
+    pub fn x(&self) -> u32 {
+        self.x.get()
+    }
+
+    #[fast]
+    #[setter]
+    pub fn x(&self, x: u32) {
+        self.x.set(x);
+    }
+
+    #[nofast]
+    pub fn bar(&self, _v: u32) {}
+
+    #[fast]
+    pub fn zzz(&self) {}
+
+    #[nofast]
+    #[rename("with_RENAME")]
+    fn with_rename(&self) {}
+
+    #[nofast]
+    #[static_method]
+    fn do_thing() {}
+
+    #[nofast]
+    fn do_thing(&self) {}
+
+    /// A method taking another instance of the class.
+    #[fast]
+    fn add(&self, #[cppgc] other: &Foo) -> u32 {
+        self.x.get() + other.x.get()
+    }
+
+    /// Strings and errors as free ops have them.
+    #[string]
+    fn describe(&self, #[string] prefix: &str) -> Result<String, OpError> {
+        if prefix.is_empty() {
+            return Err(OpError::type_error("empty prefix"));
+        }
+        Ok(format!("{prefix}{}", self.x.get()))
+    }
+}
+
+/// A class without a constructor: instances come from a factory op.
+pub struct Handle {
+    id: u32,
+}
+
+#[op]
+impl Handle {
+    #[getter]
+    fn id(&self) -> u32 {
+        self.id
+    }
+}
+
+#[op]
+#[cppgc]
+fn op_open_handle(id: u32) -> Handle {
+    Handle { id }
+}
