@@ -48,7 +48,10 @@ pub struct ClassDecl {
     pub constructor: Option<OpDecl>,
     /// Methods, accessors and statics.
     pub members: &'static [ClassMember],
-    /// Its TypeScript declaration: `declare class Foo { .. }`.
+    /// `#[op(inherit = Base)]`: the base class's Rust type (its template is the prototype
+    /// parent; its members take instances of this class).
+    pub base: Option<fn() -> TypeId>,
+    /// Its TypeScript declaration in the ops namespace: `class Foo { .. }`.
     pub typescript: &'static str,
 }
 
@@ -56,9 +59,34 @@ pub struct ClassDecl {
 /// `Member`s. `#[op] impl` writes an empty impl unless the impl block says
 /// `#[op(trace)]`, and then the type implements it.
 pub trait Trace {
+    /// `#[op(inherit = Base)]`: how an instance of this type is seen as one of a base class
+    /// (`#[op] impl` sets it to [`upcast::<Self, Base>`](upcast); set it yourself with
+    /// `#[op(trace)]`).
+    const BASE: Option<Upcast> = None;
+
     /// Visits every traced reference the value holds.
     fn trace(&self, visitor: &mut v8::cppgc::Visitor) {
         let _ = visitor;
+    }
+}
+
+/// Sees a value (by address) as one of type `to` along its chain of bases, if it is one.
+pub type Upcast = fn(*const (), TypeId) -> Option<*const ()>;
+
+/// The [`Upcast`] of a class `D` whose base is `B` (`D: AsRef<B>`).
+pub fn upcast<D: AsRef<B> + 'static, B: Trace + 'static>(
+    value: *const (),
+    to: TypeId,
+) -> Option<*const ()> {
+    // SAFETY: the header that stores this function stores it beside a `D` (see
+    // `__op::Instance`), whose address this is.
+    let value = unsafe { &*value.cast::<D>() };
+    let base: &B = value.as_ref();
+    let base = (base as *const B).cast::<()>();
+    if to == TypeId::of::<B>() {
+        Some(base)
+    } else {
+        B::BASE.and_then(|upcast| upcast(base, to))
     }
 }
 
@@ -91,6 +119,21 @@ pub(crate) fn install<'s>(
     };
     let name = v8::String::new(scope, class.name).expect("a class name fits in a V8 string");
     template.set_class_name(name);
+    if let Some(base) = class.base {
+        let parent = scope
+            .get_slot::<ClassTemplates>()
+            .and_then(|templates| templates.0.get(&base()))
+            .cloned()
+            .unwrap_or_else(|| {
+                panic!(
+                    "class `{}` inherits from a class not registered before it: register the base \
+                     class first (`Extension::classes(&[Base::CLASS, {}::CLASS])`)",
+                    class.name, class.name
+                )
+            });
+        let parent = v8::Local::new(scope, parent);
+        template.inherit(parent);
+    }
     let signature = v8::Signature::new(scope, template);
     let prototype = template.prototype_template(scope);
     // `String(instance)` is `[object Foo]`, as for built-in classes.

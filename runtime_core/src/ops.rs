@@ -24,8 +24,8 @@ pub struct OpDecl {
     pub fast_fn: Option<FastFn>,
     /// Flags from the attribute (`#[op(no_side_effects)]`).
     pub flags: OpFlags,
-    /// Its member of the ops object in TypeScript: the doc comment as JSDoc, then
-    /// `name(params): ret;` (see [`crate::Extension::typescript_declarations`]).
+    /// Its declaration in the ops namespace in TypeScript: the doc comment as JSDoc, then
+    /// `function name(params): ret;` (see [`crate::Extension::typescript_declarations`]).
     pub typescript: &'static str,
 }
 

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{counting_runtime, DESCRIBE_JS};
-use runtime_core::{op, Extension, OpError, Runtime};
+use runtime_core::{op, Extension, OpError, Runtime, Trace};
 
 include!("../../testdata/ops/classes.rs");
 
@@ -38,8 +38,22 @@ impl Counted {
 fn runtime() -> Runtime {
     runtime_core::set_v8_flags(&["--expose-gc", "--allow-natives-syntax"]).ok();
     let mut runtime = counting_runtime(vec![Extension::new("classes")
-        .ops(&[op_open_handle::DECL])
-        .classes(&[Foo::CLASS, Handle::CLASS, Counted::CLASS])]);
+        .ops(&[
+            op_open_handle::DECL,
+            op_sides::DECL,
+            op_cppgc_object::DECL,
+            op_option_cppgc_object::DECL,
+            op_make_cppgc_object::DECL,
+            op_use_cppgc_object::DECL,
+            op_make_cppgc_object_option::DECL,
+        ])
+        .classes(&[
+            Foo::CLASS,
+            Handle::CLASS,
+            Counted::CLASS,
+            Shape::CLASS,
+            Square::CLASS,
+        ])]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
     runtime
 }
@@ -145,11 +159,122 @@ fn collected_instances_drop() {
         }
         rt.execute_script("gc", "gc()").unwrap();
     }
-    assert_eq!(dropped(), 100_000, "every unreachable instance dropped, the kept one not");
+    assert_eq!(
+        dropped(),
+        100_000,
+        "every unreachable instance dropped, the kept one not"
+    );
     rt.execute_script("gc", "gc(); gc(); kept.constructor.name")
         .unwrap();
     assert_eq!(dropped(), 100_000, "the reachable instance stays");
     // Dropping the runtime drops what is left.
     drop(rt);
     assert_eq!(dropped(), 100_001);
+}
+
+#[test]
+fn inheritance_and_plain_wrappers() {
+    let mut rt = runtime();
+    rt.execute_script("setup", "globalThis.square = new ops.Square(3);")
+        .unwrap();
+    for (script, out) in [
+        ("square.area()", "number 9"),
+        ("square.sides", "number 4"),
+        ("square.describe_shape()", "number 40"),
+        ("square instanceof ops.Shape", "boolean true"),
+        (
+            "Object.getPrototypeOf(ops.Square.prototype) === ops.Shape.prototype",
+            "boolean true",
+        ),
+        ("ops.op_sides(square)", "number 4"),
+        ("String(square)", "string \"[object Square]\""),
+        // deno's cppgc_resource: plain wrappers, checked by type.
+        (
+            "ops.op_cppgc_object(ops.op_make_cppgc_object())",
+            "undefined undefined",
+        ),
+        ("ops.op_option_cppgc_object(null)", "undefined undefined"),
+        (
+            "ops.op_option_cppgc_object(ops.op_make_cppgc_object_option())",
+            "undefined undefined",
+        ),
+        (
+            "ops.op_use_cppgc_object(ops.op_make_cppgc_object())",
+            "undefined undefined",
+        ),
+    ] {
+        assert_eq!(eval(&mut rt, script), out, "{script}");
+    }
+    for (script, error) in [
+        // A base is not its derived class; a plain wrapper is no class instance.
+        (
+            "Object.getOwnPropertyDescriptor(ops.Square.prototype, 'area').value.call(new ops.Foo())",
+            "TypeError: Illegal invocation",
+        ),
+        (
+            "ops.op_sides(ops.op_make_cppgc_object())",
+            "TypeError: op_sides: argument 1 (shape) must be an instance of Shape, received an object",
+        ),
+        (
+            "ops.op_cppgc_object(square)",
+            "TypeError: op_cppgc_object: argument 1 (_resource) must be an instance of Wrap, received an object",
+        ),
+        (
+            "ops.op_cppgc_object({})",
+            "TypeError: op_cppgc_object: argument 1 (_resource) must be an instance of Wrap, received an object",
+        ),
+    ] {
+        assert_eq!(eval(&mut rt, script), format!("throws {error}"), "{script}");
+    }
+    // The fast paths agree (`op_sides` and the `Option` one, optimized).
+    rt.reset_op_call_counts();
+    rt.execute_script(
+        "hot",
+        "function hot() { let s = 0; for (let i = 0; i < 10; i++) { s += ops.op_sides(square); ops.op_option_cppgc_object(null) } return s }\n\
+         %PrepareFunctionForOptimization(hot); hot(); %OptimizeFunctionOnNextCall(hot); hot();",
+    )
+    .unwrap();
+    for op in ["op_sides", "op_option_cppgc_object"] {
+        let counts = rt.op_call_counts(op).unwrap();
+        assert!(counts.fast > 0, "{op}: {counts:?}");
+    }
+    assert_eq!(eval(&mut rt, "hot()"), "number 40");
+}
+
+#[test]
+fn class_declarations_type_check_with_tsc() {
+    let Some(tsc) = common::tsc() else { return };
+    let classes = [Foo::CLASS, Handle::CLASS, Shape::CLASS, Square::CLASS];
+    let dts = runtime_core::typescript_declarations(
+        "ops",
+        &[op_open_handle::DECL, op_sides::DECL],
+        &classes,
+    );
+    let usage = "\
+        const foo = new ops.Foo(3);\n\
+        const n: number = foo.x + foo.add(new ops.Foo()) + foo.describe('a').length;\n\
+        foo.x = n;\n\
+        ops.Foo.do_thing();\n\
+        const handle = ops.op_open_handle(1);\n\
+        const id: number = handle.id;\n\
+        const square = new ops.Square(2);\n\
+        const area: number = square.area() + square.sides + ops.op_sides(square);\n\
+        const shape: ops.Shape = square;\n\
+        // @ts-expect-error: no `new` on a class without a constructor\n\
+        new ops.Handle();\n\
+        // @ts-expect-error: a Foo is no Shape\n\
+        ops.op_sides(foo);\n\
+        // @ts-expect-error: a setter takes a number\n\
+        foo.x = 'a';\n\
+        export {};\n";
+    common::type_check(&tsc, "classes", &dts, usage)
+        .unwrap_or_else(|report| panic!("{report}\n--- ops.d.ts\n{dts}"));
+    // The check can fail.
+    assert!(common::type_check(
+        &tsc,
+        "classes-bad",
+        &dts,
+        "ops.op_sides(new ops.Foo());\nexport {};\n"
+    )
+    .is_err());
 }

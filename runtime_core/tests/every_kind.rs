@@ -90,31 +90,9 @@ fn every_kind_runs_on_both_paths() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The real TypeScript compiler, installed from the npm registry into `target/typescript` on
-/// first use; `None` (the test says so) only where npm cannot reach the registry.
-fn tsc() -> Option<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prefix = root.join("target/typescript");
-    let tsc = prefix.join("node_modules/.bin/tsc");
-    if !tsc.exists() {
-        let installed = std::process::Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
-            .arg("typescript@5.9.3")
-            .status();
-        if !matches!(installed, Ok(status) if status.success()) || !tsc.exists() {
-            eprintln!(
-                "SKIPPED: npm could not install typescript ({installed:?}); no tsc to check with"
-            );
-            return None;
-        }
-    }
-    Some(tsc)
-}
-
 #[test]
 fn every_kind_type_checks_with_tsc() {
-    let Some(tsc) = tsc() else { return };
+    let Some(tsc) = common::tsc() else { return };
     let decls: Vec<OpDecl> = std::iter::once(ret_external::DECL)
         .chain(every_decl())
         .collect();

@@ -79,3 +79,79 @@ impl Handle {
 fn op_open_handle(id: u32) -> Handle {
     Handle { id }
 }
+
+/// A base class and a class that extends it (deno's `#[op2(base)]` / `#[op2(inherit = ..)]`):
+/// the derived value holds its base, `AsRef` finds it.
+pub struct Shape {
+    sides: u32,
+}
+
+#[op(base)]
+impl Shape {
+    #[getter]
+    fn sides(&self) -> u32 {
+        self.sides
+    }
+
+    fn describe_shape(&self) -> u32 {
+        self.sides * 10
+    }
+}
+
+pub struct Square {
+    shape: Shape,
+    side: f64,
+}
+
+impl AsRef<Shape> for Square {
+    fn as_ref(&self) -> &Shape {
+        &self.shape
+    }
+}
+
+#[op(inherit = Shape)]
+impl Square {
+    #[constructor]
+    fn new(side: f64) -> Square {
+        Square {
+            shape: Shape { sides: 4 },
+            side,
+        }
+    }
+
+    fn area(&self) -> f64 {
+        self.side * self.side
+    }
+}
+
+/// Takes any shape (a `Square` too).
+#[op(fast)]
+fn op_sides(#[cppgc] shape: &Shape) -> u32 {
+    shape.sides
+}
+
+/// deno's `cppgc_resource.rs`: a type that is no class, wrapped in a plain object.
+pub struct Wrap;
+
+impl Trace for Wrap {}
+
+#[op(fast)]
+fn op_cppgc_object(#[cppgc] _resource: &Wrap) {}
+
+#[op(fast)]
+fn op_option_cppgc_object(#[cppgc] _resource: Option<&Wrap>) {}
+
+#[op]
+#[cppgc]
+fn op_make_cppgc_object() -> Wrap {
+    Wrap
+}
+
+#[op(fast)]
+fn op_use_cppgc_object(#[cppgc] _wrap: &Wrap) {}
+
+#[op]
+#[cppgc]
+fn op_make_cppgc_object_option() -> Option<Wrap> {
+    Some(Wrap)
+}

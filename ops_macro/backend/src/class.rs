@@ -299,17 +299,24 @@ pub fn expand_class(
     mut item: syn::ItemImpl,
 ) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
-    let traced = match attr.to_string().as_str() {
-        "" => false,
-        "trace" => true,
-        _ => {
-            errors.push(syn::Error::new_spanned(
-                &attr,
-                "`#[op]` on an impl takes nothing, or `trace` (the type implements `runtime_core::Trace` itself)",
+    // `trace` (the type implements `Trace` itself), `inherit = Base`, and deno's `base`.
+    let mut traced = false;
+    let mut base: Option<syn::Type> = None;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("trace") {
+            traced = true;
+        } else if meta.path.is_ident("inherit") {
+            base = Some(meta.value()?.parse()?);
+        } else if !meta.path.is_ident("base") {
+            return Err(meta.error(
+                "`#[op]` on an impl takes `trace` (the type implements `runtime_core::Trace` itself) and `inherit = Base`",
             ));
-            false
         }
-    };
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, attr) {
+        errors.push(error);
+    }
     if let Some((_, path, _)) = &item.trait_ {
         return Err(vec![syn::Error::new_spanned(
             path,
@@ -373,13 +380,25 @@ pub fn expand_class(
     let mut ops = Vec::new();
     let mut member_decls = Vec::new();
     let mut constructor = quote!(::std::option::Option::None);
-    let mut typescript = format!("declare class {class_name} {{\n");
+    let extends = base
+        .as_ref()
+        .and_then(|base| match base {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .map(|last| format!(" extends {}", last.ident)),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut typescript = format!("class {class_name}{extends} {{\n");
     if !members
         .iter()
         .any(|member| member.role == Role::Constructor)
     {
-        // Not constructible from JavaScript (`new` throws): instances come from ops.
-        typescript.push_str("  private constructor();\n");
+        // Not constructible from JavaScript (`new` throws): instances come from ops (protected,
+        // not private: another class may extend it).
+        typescript.push_str("  protected constructor();\n");
     }
     for member in &members {
         let op_fn = member.op_fn(&class, &class_ty);
@@ -432,7 +451,17 @@ pub fn expand_class(
         return Err(errors);
     }
     typescript.push_str("}\n");
-    let trace = (!traced).then(|| quote!(impl ::runtime_core::Trace for #class_ty {}));
+    let base_const = base.as_ref().map(|base| {
+        quote! {
+            const BASE: ::std::option::Option<::runtime_core::class::Upcast> =
+                ::std::option::Option::Some(::runtime_core::class::upcast::<#class_ty, #base>);
+        }
+    });
+    let trace = (!traced).then(|| quote!(impl ::runtime_core::Trace for #class_ty { #base_const }));
+    let base_decl = match &base {
+        Some(base) => quote!(::std::option::Option::Some(::std::any::TypeId::of::<#base>)),
+        None => quote!(::std::option::Option::None),
+    };
     let doc = format!(" The class declaration of `{class_name}`: register `{class_name}::CLASS` with `Extension::classes`.");
     Ok(quote! {
         #item
@@ -446,6 +475,7 @@ pub fn expand_class(
                 type_id: ::std::any::TypeId::of::<#class_ty>,
                 constructor: #constructor,
                 members: &[#(#member_decls),*],
+                base: #base_decl,
                 typescript: #typescript,
             };
         }

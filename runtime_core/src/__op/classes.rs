@@ -14,14 +14,29 @@ use crate::ops::OpCtx;
 /// The cppgc tag of every opwire instance: the Rust type is checked through the header.
 const TAG: u16 = 1;
 
-/// A Rust value on cppgc with its type's id first. Aligned to 16, cppgc's largest alignment,
-/// so that the header sits at the same offset for every `T`: an instance of unknown type is
+/// A Rust value on cppgc behind a header saying what it is. The header is 16-aligned (cppgc's
+/// largest alignment) and 32 bytes long, so the value sits at offset 32 for every `T`, and the
+/// instance itself at the same offset in cppgc's allocation: an instance of unknown type is
 /// read as `Instance<()>` to learn its type before anything else is read.
-#[repr(C, align(16))]
+#[repr(C)]
 pub struct Instance<T> {
-    type_id: TypeId,
+    header: Header,
     value: T,
 }
+
+#[repr(C, align(16))]
+struct Header {
+    type_id: TypeId,
+    /// `T::BASE`: how the value is seen as one of its base classes.
+    base: Option<crate::class::Upcast>,
+}
+
+const _: () = {
+    assert!(std::mem::size_of::<Header>() == 32);
+    assert!(std::mem::offset_of!(Instance<()>, value) == 32);
+    assert!(std::mem::offset_of!(Instance<u8>, value) == 32);
+    assert!(std::mem::offset_of!(Instance<u128>, value) == 32);
+};
 
 // SAFETY: `trace` visits what the value declares through `Trace`; the header holds no
 // references.
@@ -50,7 +65,10 @@ pub(crate) fn wrap<T: Trace + 'static>(
         let instance = v8::cppgc::make_garbage_collected(
             &*heap,
             Instance {
-                type_id: TypeId::of::<T>(),
+                header: Header {
+                    type_id: TypeId::of::<T>(),
+                    base: T::BASE,
+                },
                 value,
             },
         );
@@ -86,27 +104,53 @@ pub(crate) fn unwrap_wrapper<'a, T: 'static>(
     let header = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
     // SAFETY: `header` points to a live instance (the object holds it).
     let header: &Instance<()> = unsafe { header.as_ref() };
-    if header.type_id != TypeId::of::<T>() {
-        return None;
-    }
-    // SAFETY: the header says it is an `Instance<T>`; the object keeps it alive while the
-    // caller's handle to it lives.
-    Some(unsafe { &(*(header as *const Instance<()>).cast::<Instance<T>>()).value })
+    // The value sits at the same offset in every instance (see `Instance`).
+    let value = std::ptr::addr_of!(header.value).cast::<()>();
+    let value = if header.header.type_id == TypeId::of::<T>() {
+        value
+    } else {
+        // An instance of a class derived from `T`'s?
+        (header.header.base?)(value, TypeId::of::<T>())?
+    };
+    // SAFETY: the header says the value is a `T` (or its upcast found the `T` inside it); the
+    // object keeps it alive while the caller's handle to it lives.
+    Some(unsafe { &*value.cast::<T>() })
 }
 
-/// Per isolate: each registered class's template, by Rust type (for `#[cppgc]` returns).
+/// Per isolate: each registered class's template, by Rust type (for `#[cppgc]` returns), and
+/// the template of plain wrapper objects (for types that are no class).
 #[derive(Default)]
-pub(crate) struct ClassTemplates(pub(crate) HashMap<TypeId, v8::Global<v8::FunctionTemplate>>);
+pub(crate) struct ClassTemplates(
+    pub(crate) HashMap<TypeId, v8::Global<v8::FunctionTemplate>>,
+    pub(crate) Option<v8::Global<v8::FunctionTemplate>>,
+);
 
-/// Makes a new instance of `T`'s class around `value`.
+#[cold]
+fn plain_template(scope: &mut v8::PinScope<'_, '_>) -> v8::Global<v8::FunctionTemplate> {
+    let template = v8::FunctionTemplate::new(scope, illegal_constructor);
+    let global = v8::Global::new(scope, template);
+    if scope.get_slot::<ClassTemplates>().is_none() {
+        scope.set_slot(ClassTemplates::default());
+    }
+    let templates = scope.get_slot_mut::<ClassTemplates>().expect("set above");
+    templates.1 = Some(global.clone());
+    global
+}
+
+/// Makes a new instance of `T`'s class around `value` (a plain object with the wrapped value,
+/// as deno's, for a type that is not a registered class).
 fn new_instance<'s, T: Trace + 'static>(
     scope: &mut v8::PinScope<'s, '_>,
     value: T,
 ) -> Option<v8::Local<'s, v8::Object>> {
     let template = scope
         .get_slot::<ClassTemplates>()
-        .and_then(|templates| templates.0.get(&TypeId::of::<T>()))
-        .cloned()?;
+        .and_then(|templates| templates.0.get(&TypeId::of::<T>()).or(templates.1.as_ref()))
+        .cloned();
+    let template = match template {
+        Some(template) => template,
+        None => plain_template(scope),
+    };
     let template = v8::Local::new(scope, template);
     // An instance made from the instance template: the constructor does not run.
     let object = template.instance_template(scope).new_instance(scope)?;
@@ -195,6 +239,25 @@ pub unsafe fn fast_cppgc<'s, T: 'static>(
     instance
 }
 
+/// `#[cppgc] Option<&T>` on the fast path: `null`/`undefined` are `Some(None)`; `None` after
+/// throwing.
+///
+/// # Safety
+/// As [`fast_cppgc`].
+#[inline(always)]
+pub unsafe fn fast_option_cppgc<'s, T: 'static>(
+    value: v8::Local<'s, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    class: &str,
+) -> Option<Option<&'s T>> {
+    if value.is_null_or_undefined() {
+        return Some(None);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_cppgc(value, options, index, class) }.map(Some)
+}
+
 #[cold]
 #[inline(never)]
 unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
@@ -230,10 +293,7 @@ impl<T: Trace + 'static> IntoReturn<kind::Cppgc> for T {
                 });
                 Ok(())
             }
-            None => Err(call.throw_type_error(&format!(
-                "{}: its class is not registered with this runtime (`Extension::classes`)",
-                std::any::type_name::<T>()
-            ))),
+            None => Err(call.throw_type_error("making the wrapper object threw")),
         }
     }
 }

@@ -132,3 +132,47 @@ pub fn call_both_ways(
     let fast_path = if counts.fast == 1 { "fast" } else { "slow" };
     [(slow, "slow"), (fast, fast_path)]
 }
+
+/// The real TypeScript compiler, installed from the npm registry into `target/typescript` on
+/// first use; `None` (the test says so) only where npm cannot reach the registry.
+pub fn tsc() -> Option<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let prefix = root.join("target/typescript");
+    let tsc = prefix.join("node_modules/.bin/tsc");
+    if !tsc.exists() {
+        let installed = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg("typescript@5.9.3")
+            .status();
+        if !matches!(installed, Ok(status) if status.success()) || !tsc.exists() {
+            eprintln!(
+                "SKIPPED: npm could not install typescript ({installed:?}); no tsc to check with"
+            );
+            return None;
+        }
+    }
+    Some(tsc)
+}
+
+/// Runs `tsc --strict` over `dts` and `usage`: `Err` with its report when they do not check.
+pub fn type_check(tsc: &std::path::Path, name: &str, dts: &str, usage: &str) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("opwire-tsc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ops.d.ts"), dts).unwrap();
+    std::fs::write(dir.join("usage.ts"), usage).unwrap();
+    let output = std::process::Command::new(tsc)
+        .args([
+            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
+        ])
+        .arg(dir.join("ops.d.ts"))
+        .arg(dir.join("usage.ts"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+}

@@ -187,13 +187,18 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             })?;
                         });
                     }
-                    FastConvert::Cppgc => {
+                    FastConvert::Cppgc | FastConvert::OptionalCppgc => {
                         let ty = super::slow::referent(&arg.ty);
                         let class = quote!(#ty).to_string().replace(' ', "");
+                        let helper = if convert == FastConvert::Cppgc {
+                            quote!(fast_cppgc)
+                        } else {
+                            quote!(fast_option_cppgc)
+                        };
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
                             let #ident = (unsafe {
-                                ::runtime_core::__op::fast_cppgc::<#ty>(#ident, #options, #index, #class)
+                                ::runtime_core::__op::#helper::<#ty>(#ident, #options, #index, #class)
                             })?;
                         });
                     }

@@ -550,7 +550,7 @@ impl ArgKind {
     /// itself: no Fast API type takes `undefined`); other `Option`s take the slow path.
     pub fn optional_is_fast(self) -> bool {
         match self {
-            ArgKind::Number(_) | ArgKind::Local { .. } => true,
+            ArgKind::Number(_) | ArgKind::Local { .. } | ArgKind::Cppgc => true,
             ArgKind::Bool
             | ArgKind::Smi
             | ArgKind::BigInt(_)
@@ -576,7 +576,6 @@ impl ArgKind {
             | ArgKind::Serde
             | ArgKind::WebIdl
             | ArgKind::Receiver
-            | ArgKind::Cppgc
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

@@ -119,6 +119,10 @@ impl Arg {
                 ctype: CType::V8Value,
                 convert: FastConvert::OptionalLocal(ty),
             },
+            (true, true, ArgKind::Cppgc) => FastArg::Param {
+                ctype: CType::V8Value,
+                convert: FastConvert::OptionalCppgc,
+            },
             (true, true, _) => FastArg::Param {
                 ctype: CType::V8Value,
                 convert: FastConvert::OptionalNumber,

@@ -179,6 +179,8 @@ pub enum FastConvert {
     CheckedLocal(LocalType),
     /// Unwrapped to an instance of the argument's class, throwing as the slow path would.
     Cppgc,
+    /// As `Cppgc`, `null`/`undefined` being `None`.
+    OptionalCppgc,
     /// A `*mut c_void` made `*const c_void`.
     CastConst,
     /// `Option<number>`: through `runtime_core::__op::fast_option_number`: nullish is `None`, a

@@ -47,10 +47,10 @@ fn parameter_name(name: &str) -> String {
     }
 }
 
-/// The op's member of the ops object: JSDoc, then `name(params): ret;`.
+/// The op's declaration in the ops namespace: JSDoc, then `function name(params): ret;`.
 pub fn declaration(op: &Op) -> String {
     let (params, ret) = signature(op);
-    format!("{}{}({params}): {ret};", jsdoc(op), op.ident)
+    format!("{}function {}({params}): {ret};", jsdoc(op), op.ident)
 }
 
 /// A class member's declaration (`get x(): number;`, `static f(a: string): void;`,
@@ -153,19 +153,19 @@ mod tests {
                 /// Wraps on overflow.
                 fn op_add(a: u32, #[bigint] b: u64, state: &OpState) -> u32 { 0 }
             }),
-            "/**\n * Adds.\n *\n * Wraps on overflow.\n */\nop_add(a: number, b: bigint): number;"
+            "/**\n * Adds.\n *\n * Wraps on overflow.\n */\nfunction op_add(a: number, b: bigint): number;"
         );
         assert_eq!(
             declare(quote! {
                 async fn op_read(#[buffer] new: JsBuffer, limit: Option<u32>, #[string] tag: Option<String>) -> Option<Vec<u16>> { None }
             }),
-            "op_read(new_: ArrayBufferView, limit?: number | null, tag?: string | null): Promise<Uint16Array | null>;"
+            "function op_read(new_: ArrayBufferView, limit?: number | null, tag?: string | null): Promise<Uint16Array | null>;"
         );
         assert_eq!(
             declare(quote! {
                 fn op_first(x: Option<u32>, y: f64) -> Result<v8::Local<'static, v8::Function>, OpError> { todo!() }
             }),
-            "op_first(x: number | null | undefined, y: number): Function;"
+            "function op_first(x: number | null | undefined, y: number): Function;"
         );
     }
 }
