@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{counting_runtime, DESCRIBE_JS};
-use runtime_core::{op, Extension, OpError, Runtime, Trace};
+use runtime_core::{op, Extension, OpError, OpState, Runtime, Trace};
 
 include!("../../testdata/ops/classes.rs");
 
@@ -25,6 +25,9 @@ impl Drop for Counted {
     }
 }
 
+/// What `scaled` reads from the op state.
+struct Scale(u32);
+
 #[op]
 impl Counted {
     #[constructor]
@@ -33,12 +36,27 @@ impl Counted {
             _payload: vec![0; 64],
         }
     }
+
+    /// A method reading the op state, which a free op changes.
+    #[fast]
+    fn scaled(&self, by: u32, state: &OpState) -> u32 {
+        by * state.borrow::<Scale>().0
+    }
+}
+
+#[op(fast)]
+fn op_set_scale(state: &mut OpState, scale: u32) {
+    state.put(Scale(scale));
 }
 
 fn runtime() -> Runtime {
     runtime_core::set_v8_flags(&["--expose-gc", "--allow-natives-syntax"]).ok();
     let mut runtime = counting_runtime(vec![Extension::new("classes")
+        .state(|state| {
+            state.put(Scale(1));
+        })
         .ops(&[
+            op_set_scale::DECL,
             op_open_handle::DECL,
             op_sides::DECL,
             op_cppgc_object::DECL,
@@ -139,6 +157,26 @@ fn factories_and_subclasses() {
         ),
         "string \"10,true,10\""
     );
+}
+
+#[test]
+fn methods_see_the_state_as_it_is_now() {
+    let mut rt = runtime();
+    rt.execute_script("setup", "globalThis.c = new ops.Counted();")
+        .unwrap();
+    assert_eq!(eval(&mut rt, "c.scaled(2)"), "number 2");
+    assert_eq!(
+        eval(&mut rt, "(ops.op_set_scale(10), c.scaled(2))"),
+        "number 20"
+    );
+    rt.execute_script(
+        "hot",
+        "function hot(n) { ops.op_set_scale(n); let s = 0; for (let i = 0; i < 10; i++) s += c.scaled(1); return s }\n\
+         %PrepareFunctionForOptimization(hot); hot(3); %OptimizeFunctionOnNextCall(hot); hot(3);",
+    )
+    .unwrap();
+    assert_eq!(eval(&mut rt, "hot(7)"), "number 70");
+    assert!(rt.op_call_counts("Counted.prototype.scaled").unwrap().fast > 0);
 }
 
 #[test]
