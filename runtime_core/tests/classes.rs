@@ -7,7 +7,7 @@ mod common;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{counting_runtime, DESCRIBE_JS};
+use common::{counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{op, Extension, OpError, OpState, Runtime, Trace};
 
 include!("../../testdata/ops/classes.rs");
@@ -74,12 +74,6 @@ fn runtime() -> Runtime {
         ])]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
     runtime
-}
-
-fn eval(runtime: &mut Runtime, script: &str) -> String {
-    runtime
-        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
-        .unwrap()
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use common::{call_both_ways, counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{
     op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime, RuntimeOptions, StackFrame,
     V8Slice,
@@ -114,12 +114,6 @@ fn check(runtime: &mut Runtime, op: &str, warm: &str, args: &str, expected: &str
     if fast {
         assert_eq!(path, "fast", "{op}({args})");
     }
-}
-
-fn eval(runtime: &mut Runtime, script: &str) -> String {
-    runtime
-        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
-        .unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::counting_runtime;
+use common::{counting_runtime, eval, json};
 use runtime_core::{op, Extension, FromV8, Runtime, ToV8};
 
 mod deno_cases {
@@ -211,21 +211,6 @@ fn runtime() -> Runtime {
         .execute_script("describe", common::DESCRIBE_JS)
         .unwrap();
     runtime
-}
-
-fn eval(runtime: &mut Runtime, script: &str) -> String {
-    runtime
-        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
-        .unwrap()
-}
-
-/// `JSON.stringify` of the script's value, as a Rust string.
-fn json(runtime: &mut Runtime, script: &str) -> String {
-    let out = eval(runtime, &format!("JSON.stringify({script})"));
-    let Some(text) = out.strip_prefix("string ") else {
-        panic!("{script}: {out}")
-    };
-    serde_json::from_str::<String>(text).unwrap()
 }
 
 #[test]

@@ -125,36 +125,12 @@ fn every_kind_type_checks_with_tsc() {
         ));
     }
     usage.push_str("const made: number = ops.ret_2();\n// @ts-expect-error\nconst wrong: string = ops.ret_2();\n");
-    let dir = std::env::temp_dir().join(format!("opwire-tsc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ops.d.ts"), &dts).unwrap();
-    std::fs::write(dir.join("usage.ts"), &usage).unwrap();
-    let output = std::process::Command::new(&tsc)
-        .args([
-            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
-        ])
-        .arg(dir.join("ops.d.ts"))
-        .arg(dir.join("usage.ts"))
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "tsc failed:\n{report}\n--- ops.d.ts\n{dts}"
-    );
+    if let Err(report) = common::type_check(&tsc, "every-kind", &dts, &usage) {
+        panic!("tsc failed:\n{report}\n--- ops.d.ts\n{dts}");
+    }
     // The same file with one misuse unmarked must fail: the check can fail.
-    std::fs::write(dir.join("usage.ts"), usage + "ops.arg_0(1);\n").unwrap();
-    let output = std::process::Command::new(&tsc)
-        .args([
-            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
-        ])
-        .arg(dir.join("ops.d.ts"))
-        .arg(dir.join("usage.ts"))
-        .output()
-        .unwrap();
     assert!(
-        !output.status.success(),
+        common::type_check(&tsc, "every-kind-bad", &dts, &(usage + "ops.arg_0(1);\n")).is_err(),
         "tsc accepted a boolean op called with a number"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

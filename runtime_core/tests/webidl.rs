@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::counting_runtime;
+use common::{counting_runtime, eval};
 use runtime_core::webidl::{Nullable, UnrestrictedDouble};
 use runtime_core::{op, ByteString, Extension, Runtime, WebIDL};
 
@@ -75,12 +75,6 @@ fn runtime() -> Runtime {
         .execute_script("describe", common::DESCRIBE_JS)
         .unwrap();
     runtime
-}
-
-fn eval(runtime: &mut Runtime, script: &str) -> String {
-    runtime
-        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
-        .unwrap()
 }
 
 #[test]

@@ -212,8 +212,9 @@ pub(super) fn no_scope() -> ! {
     unreachable!("the macro gives the isolate or a handle scope to every op whose kinds need one")
 }
 
-/// What the `received` part of a `TypeError` says about a value.
-pub(super) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str {
+/// What the `received` part of a `TypeError` says about a value (ops' arguments and structured
+/// values alike).
+pub(crate) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str {
     if value.is_undefined() {
         "undefined"
     } else if value.is_null() {

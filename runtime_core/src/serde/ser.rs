@@ -308,49 +308,28 @@ impl<'s> SeqWriter<'_, 's, '_> {
     }
 }
 
-impl<'s> ser::SerializeSeq for SeqWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
+/// The four sequence traits, alike: each element pushed, the array made at the end.
+macro_rules! sequences {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl<'s> ser::$trait for SeqWriter<'_, 's, '_> {
+            type Ok = v8::Local<'s, v8::Value>;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.push(value)
+            }
+            fn end(self) -> Result<Self::Ok, Error> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl<'s> ser::SerializeTuple for SeqWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
-}
-
-impl<'s> ser::SerializeTupleStruct for SeqWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
-}
-
-impl<'s> ser::SerializeTupleVariant for SeqWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
-}
+sequences!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// An object in the making: a plain object, properties defined as they come.
 pub(super) struct ObjectWriter<'a, 's, 'i> {
@@ -413,32 +392,24 @@ impl<'s> ser::SerializeMap for ObjectWriter<'_, 's, '_> {
     }
 }
 
-impl<'s> ser::SerializeStruct for ObjectWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(name, value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
+/// Structs and struct variants alike: each field defined as it comes.
+macro_rules! structs {
+    ($($trait:ident),*) => {$(
+        impl<'s> ser::$trait for ObjectWriter<'_, 's, '_> {
+            type Ok = v8::Local<'s, v8::Value>;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                name: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.field(name, value)
+            }
+            fn end(self) -> Result<Self::Ok, Error> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl<'s> ser::SerializeStructVariant for ObjectWriter<'_, 's, '_> {
-    type Ok = v8::Local<'s, v8::Value>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(name, value)
-    }
-    fn end(self) -> Result<Self::Ok, Error> {
-        self.finish()
-    }
-}
+structs!(SerializeStruct, SerializeStructVariant);

@@ -34,7 +34,7 @@ impl ValueError {
             path: String::new(),
             problem: Problem::Expected {
                 what: what.into(),
-                received: received(value),
+                received: crate::__op::describe_received(value),
             },
         }
     }
@@ -130,31 +130,6 @@ impl JsErrorClass for ValueError {
         if let Problem::Other(error) = &self.problem {
             error.properties(add);
         }
-    }
-}
-
-/// What a value is, for "received ...".
-pub(crate) fn received(value: v8::Local<'_, v8::Value>) -> &'static str {
-    if value.is_undefined() {
-        "undefined"
-    } else if value.is_null() {
-        "null"
-    } else if value.is_boolean() {
-        "a boolean"
-    } else if value.is_number() {
-        "a number"
-    } else if value.is_big_int() {
-        "a BigInt"
-    } else if value.is_string() {
-        "a string"
-    } else if value.is_symbol() {
-        "a symbol"
-    } else if value.is_array() {
-        "an array"
-    } else if value.is_function() {
-        "a function"
-    } else {
-        "an object"
     }
 }
 

@@ -176,3 +176,19 @@ pub fn type_check(tsc: &std::path::Path, name: &str, dts: &str, usage: &str) -> 
         Err(String::from_utf8_lossy(&output.stdout).into_owned())
     }
 }
+
+/// `describe` of what `script` evaluates to, or `throws <class>: <message>`.
+pub fn eval(runtime: &mut Runtime, script: &str) -> String {
+    runtime
+        .execute_script_to_string("eval", &format!("attempt(() => {script})"))
+        .unwrap()
+}
+
+/// `JSON.stringify` of what `script` evaluates to, as a Rust string.
+pub fn json(runtime: &mut Runtime, script: &str) -> String {
+    let out = eval(runtime, &format!("JSON.stringify({script})"));
+    let Some(text) = out.strip_prefix("string ") else {
+        panic!("{script}: {out}")
+    };
+    serde_json::from_str::<String>(text).unwrap()
+}

@@ -186,7 +186,7 @@ fn options(cx: &Ctxt, attrs: &[syn::Attribute], direction: Direction, place: Pla
 }
 
 /// Whether `ty` is `Option<...>` (a missing property is then `None`).
-fn is_option(ty: &syn::Type) -> bool {
+pub(super) fn is_option(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(path)
         if path.qself.is_none() && path.path.segments.last().is_some_and(|last| last.ident == "Option"))
 }

@@ -102,11 +102,6 @@ fn converter_options(cx: &Ctxt, attrs: &[syn::Attribute]) -> Vec<(syn::Ident, sy
     options
 }
 
-fn is_option(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(path)
-        if path.qself.is_none() && path.path.segments.last().is_some_and(|last| last.ident == "Option"))
-}
-
 fn parse(cx: &Ctxt, input: &syn::DeriveInput) -> Option<Definition> {
     let mut kind = None;
     for attr in input
@@ -142,7 +137,8 @@ fn parse(cx: &Ctxt, input: &syn::DeriveInput) -> Option<Definition> {
                     let ident = field.ident.clone().expect("a named field");
                     let (rename, default) = member_options(cx, &field.attrs, true);
                     let default = default.map(|expr| quote!(#expr)).or_else(|| {
-                        is_option(&field.ty).then(|| quote!(::std::option::Option::None))
+                        super::ast::is_option(&field.ty)
+                            .then(|| quote!(::std::option::Option::None))
                     });
                     Member {
                         key: rename
