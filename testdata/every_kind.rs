@@ -1207,33 +1207,39 @@ fn arg_201(#[cppgc] x: &Widget) -> u32 {
     let _ = x;
     7
 }
+/// `#[cppgc] Held<T>`
+#[op]
+fn arg_203(#[cppgc] x: Held<Widget>) -> u32 {
+    let _ = x;
+    7
+}
 /// `&OpState`
 #[op]
-fn arg_202(x: &OpState) -> u32 {
+fn arg_204(x: &OpState) -> u32 {
     let _ = x;
     7
 }
 /// `&mut OpState`
 #[op]
-fn arg_203(x: &mut OpState) -> u32 {
+fn arg_205(x: &mut OpState) -> u32 {
     let _ = x;
     7
 }
 /// `Rc<RefCell<OpState>>`
 #[op]
-fn arg_204(x: Rc<RefCell<OpState>>) -> u32 {
+fn arg_206(x: Rc<RefCell<OpState>>) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::PinScope`
 #[op]
-fn arg_205(x: &mut v8::PinScope) -> u32 {
+fn arg_207(x: &mut v8::PinScope) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::Isolate`
 #[op]
-fn arg_206(x: &mut v8::Isolate) -> u32 {
+fn arg_208(x: &mut v8::Isolate) -> u32 {
     let _ = x;
     7
 }
@@ -1611,11 +1617,12 @@ pub const ROWS: &[(&str, &str, &str)] = &[
     ("arg_198", "[2]", "number 7"),
     ("arg_199", "258", "number 7"),
     ("arg_201", "new ops.Widget()", "number 7"),
-    ("arg_202", "", "number 7"),
-    ("arg_203", "", "number 7"),
+    ("arg_203", "new ops.Widget()", "number 7"),
     ("arg_204", "", "number 7"),
     ("arg_205", "", "number 7"),
     ("arg_206", "", "number 7"),
+    ("arg_207", "", "number 7"),
+    ("arg_208", "", "number 7"),
     ("ret_0", "", "undefined undefined"),
     ("ret_1", "", "boolean true"),
     ("ret_2", "", "number 2"),
@@ -1689,13 +1696,13 @@ pub fn every_decl() -> Vec<runtime_core::OpDecl> {
         arg_182::DECL, arg_183::DECL, arg_184::DECL, arg_185::DECL, arg_186::DECL,
         arg_187::DECL, arg_188::DECL, arg_189::DECL, arg_190::DECL, arg_191::DECL,
         arg_192::DECL, arg_193::DECL, arg_194::DECL, arg_195::DECL, arg_196::DECL,
-        arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_201::DECL, arg_202::DECL,
-        arg_203::DECL, arg_204::DECL, arg_205::DECL, arg_206::DECL, ret_0::DECL,
-        ret_1::DECL, ret_2::DECL, ret_3::DECL, ret_4::DECL, ret_5::DECL, ret_6::DECL,
-        ret_7::DECL, ret_8::DECL, ret_9::DECL, ret_10::DECL, ret_11::DECL, ret_12::DECL,
-        ret_13::DECL, ret_14::DECL, ret_15::DECL, ret_16::DECL, ret_17::DECL,
-        ret_18::DECL, ret_19::DECL, ret_20::DECL, ret_21::DECL, ret_22::DECL,
-        ret_23::DECL, ret_24::DECL, ret_25::DECL, ret_26::DECL, ret_27::DECL,
-        ret_28::DECL, ret_29::DECL,
+        arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_201::DECL, arg_203::DECL,
+        arg_204::DECL, arg_205::DECL, arg_206::DECL, arg_207::DECL, arg_208::DECL,
+        ret_0::DECL, ret_1::DECL, ret_2::DECL, ret_3::DECL, ret_4::DECL, ret_5::DECL,
+        ret_6::DECL, ret_7::DECL, ret_8::DECL, ret_9::DECL, ret_10::DECL, ret_11::DECL,
+        ret_12::DECL, ret_13::DECL, ret_14::DECL, ret_15::DECL, ret_16::DECL,
+        ret_17::DECL, ret_18::DECL, ret_19::DECL, ret_20::DECL, ret_21::DECL,
+        ret_22::DECL, ret_23::DECL, ret_24::DECL, ret_25::DECL, ret_26::DECL,
+        ret_27::DECL, ret_28::DECL, ret_29::DECL,
     ]
 }

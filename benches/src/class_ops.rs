@@ -1,5 +1,6 @@
-//! A class for the method benches (`#[op] impl`): each member beside the free op it is
-//! measured against (`op_void`, `op_void_nofast`, `op_u32`, and a factory for construction).
+//! A class for the method benches (`#[op] impl`): each member beside the free ops it is
+//! measured against (`op_void`, `op_void_nofast`, `op_u32`; free ops given the instance,
+//! which unwrap it as a receiver is; a factory for construction).
 
 use std::cell::Cell;
 
@@ -32,6 +33,14 @@ impl BenchObject {
     }
 }
 
+/// A free op given the instance: the same unwrap a method's receiver costs.
+#[op(fast)]
+pub fn op_object_void(#[cppgc] _object: &BenchObject) {}
+
+/// The same on the slow path.
+#[op(nofast)]
+pub fn op_object_void_nofast(#[cppgc] _object: &BenchObject) {}
+
 /// What `construct` is measured against: a free op making an instance.
 #[op]
 #[cppgc]
@@ -55,6 +64,10 @@ pub fn member_op(bench: &str) -> Option<&'static str> {
 /// The class and its factory.
 pub fn extension() -> Extension {
     Extension::new("bench_classes")
-        .ops(&[op_make_object::DECL])
+        .ops(&[
+            op_make_object::DECL,
+            op_object_void::DECL,
+            op_object_void_nofast::DECL,
+        ])
         .classes(&[BenchObject::CLASS])
 }

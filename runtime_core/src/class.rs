@@ -10,6 +10,7 @@
 use std::any::TypeId;
 use std::ffi::c_void;
 
+pub use crate::__op::Held;
 use crate::OpDecl;
 
 /// What a member of a class is.

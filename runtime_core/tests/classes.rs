@@ -25,6 +25,33 @@ impl Drop for Counted {
     }
 }
 
+static LAGGING_DROPPED: AtomicUsize = AtomicUsize::new(0);
+
+/// A class with an async method (its own drop counter: tests run in parallel).
+pub struct Lagging {
+    factor: u32,
+}
+
+impl Drop for Lagging {
+    fn drop(&mut self) {
+        LAGGING_DROPPED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[op]
+impl Lagging {
+    #[constructor]
+    fn new() -> Lagging {
+        Lagging { factor: 64 }
+    }
+
+    /// An async method: its receiver is held (alive) until it settles.
+    async fn later(&self, by: u32) -> u32 {
+        tokio::task::yield_now().await;
+        by * self.factor
+    }
+}
+
 /// What `scaled` reads from the op state.
 struct Scale(u32);
 
@@ -69,6 +96,7 @@ fn runtime() -> Runtime {
             Foo::CLASS,
             Handle::CLASS,
             Counted::CLASS,
+            Lagging::CLASS,
             Shape::CLASS,
             Square::CLASS,
         ])]);
@@ -309,4 +337,40 @@ fn class_declarations_type_check_with_tsc() {
         "ops.op_sides(new ops.Foo());\nexport {};\n"
     )
     .is_err());
+}
+
+#[test]
+fn async_methods_hold_their_receiver() {
+    let mut rt = runtime();
+    let before = LAGGING_DROPPED.load(Ordering::SeqCst);
+    rt.execute_script(
+        "later",
+        "globalThis.out = null; (() => { const c = new ops.Lagging(); c.later(2).then(v => globalThis.out = v) })(); gc(); gc();",
+    )
+    .unwrap();
+    // Unreachable from JavaScript, yet held by the pending method.
+    assert_eq!(LAGGING_DROPPED.load(Ordering::SeqCst) - before, 0);
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(rt.run_event_loop())
+        .unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("out", "globalThis.out")
+            .unwrap(),
+        "128"
+    );
+    // Settled: the handle is gone, and the instance can go.
+    for _ in 0..200 {
+        if LAGGING_DROPPED.load(Ordering::SeqCst) - before >= 1 {
+            break;
+        }
+        rt.execute_script("gc", "gc()").unwrap();
+    }
+    assert_eq!(LAGGING_DROPPED.load(Ordering::SeqCst) - before, 1);
+    assert_eq!(
+        eval(&mut rt, "new ops.Lagging().later.call({}, 1)"),
+        "throws TypeError: Illegal invocation"
+    );
 }

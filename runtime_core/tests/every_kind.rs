@@ -13,6 +13,7 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use runtime_core::class::Held;
 use runtime_core::{
     op, v8, ByteString, DetachedBuffer, Extension, FromV8, JsBuffer, OpDecl, OpError, OpState,
     ToV8, V8Slice,

@@ -29,8 +29,10 @@ impl Counter {
         let _ = amount;
     }
 
-    /// Not yet.
-    async fn later(&self) {}
+    /// An async method holds its receiver, but not a borrowed argument.
+    async fn later(&self, #[string] label: &str) -> u32 {
+        label.len() as u32
+    }
 }
 
 struct Wrapper<T>(T);

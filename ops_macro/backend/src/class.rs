@@ -33,8 +33,10 @@ struct Member {
     js_name: String,
     /// `fast` / `nofast` for the op attribute.
     op_options: TokenStream,
-    /// The hidden op function's parts: markers, generics, arguments, output, call arguments.
+    /// The hidden op function's parts: markers, generics, arguments, output, call arguments,
+    /// whether it is `async`.
     fn_markers: Vec<syn::Attribute>,
+    is_async: bool,
     generics: syn::Generics,
     inputs: Vec<syn::FnArg>,
     output: syn::ReturnType,
@@ -67,12 +69,14 @@ impl Member {
             &self.output,
             &self.call_args,
         );
+        let asyncness = self.is_async.then(|| quote!(async));
+        let await_ = self.is_async.then(|| quote!(.await));
         syn::parse_quote_spanned! {self.span=>
             #(#fn_markers)*
             #[doc(hidden)]
             #[allow(non_snake_case)]
-            fn #op_ident #generics(#(#inputs),*) #output {
-                #class_ty::#rust_name(#(#call_args),*)
+            #asyncness fn #op_ident #generics(#(#inputs),*) #output {
+                #class_ty::#rust_name(#(#call_args),*) #await_
             }
         }
     }
@@ -178,13 +182,6 @@ fn parse_member(
     });
     let sig = method.sig.clone();
     // (Markers on its arguments stay on the hidden op's, and leave the method below.)
-    if let Some(asyncness) = &sig.asyncness {
-        errors.push(syn::Error::new_spanned(
-            asyncness,
-            "async methods are not supported yet: a method's `&self` would be held across an await; write an async free `#[op]` taking what it needs",
-        ));
-        return None;
-    }
     if !sig
         .generics
         .params
@@ -241,9 +238,16 @@ fn parse_member(
     let mut inputs: Vec<syn::FnArg> = Vec::new();
     let mut call_args: Vec<TokenStream> = Vec::new();
     let this = format_ident!("__this");
+    let is_async = sig.asyncness.is_some();
     if receiver.is_some() {
-        inputs.push(syn::parse_quote!(#[this] #this: &#class_ty));
-        call_args.push(quote!(#this));
+        if is_async {
+            // Held for the method's future, which borrows it across awaits.
+            inputs.push(syn::parse_quote!(#[this] #this: ::runtime_core::class::Held<#class_ty>));
+            call_args.push(quote!(&#this));
+        } else {
+            inputs.push(syn::parse_quote!(#[this] #this: &#class_ty));
+            call_args.push(quote!(#this));
+        }
     }
     for input in sig
         .inputs
@@ -289,6 +293,7 @@ fn parse_member(
         inputs,
         output,
         call_args,
+        is_async,
         span: sig.span(),
     })
 }

@@ -118,7 +118,10 @@ fn arg_example(kind: ArgKind) -> Option<ArgExample> {
         ArgKind::Serde => example("#[serde]", "Vec<u8>", "[2]"),
         ArgKind::WebIdl => example("#[webidl]", "u8", "258"),
         // Only a method has a receiver: `runtime_core/tests/classes.rs` runs it.
-        ArgKind::Receiver => return None,
+        ArgKind::Receiver | ArgKind::Held { receiver: true } => return None,
+        ArgKind::Held { receiver: false } => {
+            example("#[cppgc]", "Held<Widget>", "new ops.Widget()")
+        }
         ArgKind::Cppgc => example("#[cppgc]", "&Widget", "new ops.Widget()"),
         ArgKind::OpStateRef => hidden("&OpState"),
         ArgKind::OpStateMut => hidden("&mut OpState"),

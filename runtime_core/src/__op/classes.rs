@@ -335,3 +335,64 @@ pub(crate) fn illegal_constructor(
 ) {
     super::call::throw_error_of_class(scope, "TypeError", "Illegal constructor");
 }
+
+/// An instance kept alive beyond the call that received it (a cppgc persistent handle): what
+/// an async method holds its receiver by, and what `#[cppgc] Held<T>` arguments are. Derefs to
+/// the value.
+pub struct Held<T: Trace + 'static>(v8::cppgc::Persistent<Instance<T>>);
+
+impl<T: Trace + 'static> std::ops::Deref for Held<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self
+            .0
+            .get()
+            .expect("a persistent handle keeps its instance")
+            .value
+    }
+}
+
+/// A persistent handle to `object`'s instance, if it is exactly a `T` (an instance of a class
+/// derived from `T`'s is seen through `&T` only during a call).
+fn hold<T: Trace + 'static>(
+    isolate: &mut v8::Isolate,
+    object: v8::Local<'_, v8::Object>,
+) -> Option<Held<T>> {
+    // SAFETY: as in `unwrap_wrapper`; the header is read before the instance is taken as a `T`.
+    let header = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
+    // SAFETY: the object holds the instance.
+    if unsafe { header.as_ref() }.header.type_id != TypeId::of::<T>() {
+        return None;
+    }
+    // SAFETY: the header says it is an `Instance<T>`; the persistent handle made at once keeps it.
+    let instance = unsafe { v8::Object::unwrap::<TAG, Instance<T>>(isolate, object) }?;
+    Some(Held(v8::cppgc::Persistent::new(&instance)))
+}
+
+impl<'a, 's> SlowCall<'a, 's> {
+    /// An async method's receiver, held until the method settles.
+    #[inline(always)]
+    pub fn receiver_held<T: Trace + 'static>(&mut self) -> Result<Held<T>, Thrown> {
+        let this = self.args.this();
+        hold::<T>(self.isolate(), this).ok_or_else(|| self.throw_receiver_error())
+    }
+
+    /// `#[cppgc] Held<T>` argument `index`.
+    #[inline(always)]
+    pub fn arg_held<T: Trace + 'static>(
+        &mut self,
+        index: i32,
+        class: &str,
+    ) -> Result<Held<T>, Thrown> {
+        let value = self.args.get(index);
+        let held = v8::Local::<v8::Object>::try_from(value)
+            .ok()
+            .filter(|object| object.is_api_wrapper())
+            .and_then(|object| hold::<T>(self.isolate(), object));
+        match held {
+            Some(held) => Ok(held),
+            None => Err(self.throw_arg_type_error(index, &format!("an instance of {class}"))),
+        }
+    }
+}

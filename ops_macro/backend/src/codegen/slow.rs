@@ -79,6 +79,15 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let class = quote!(#ty).to_string().replace(' ', "");
             quote!(#call.arg_cppgc::<#ty>(#index, #class)?)
         }
+        SlowArg::Held { receiver } => {
+            let ty = held_class(&arg.ty);
+            if receiver {
+                quote!(#call.receiver_held::<#ty>()?)
+            } else {
+                let class = quote!(#ty).to_string().replace(' ', "");
+                quote!(#call.arg_held::<#ty>(#index, #class)?)
+            }
+        }
         SlowArg::WebIdl => {
             let ty = &arg.ty;
             let webidl = quote_spanned!(ty.span()=> ::runtime_core::webidl::WebIdl<#ty>);
@@ -341,4 +350,18 @@ pub(super) fn referent(ty: &syn::Type) -> &syn::Type {
         syn::Type::Reference(reference) => &reference.elem,
         other => other,
     }
+}
+
+/// `T` of `Held<T>`.
+fn held_class(ty: &syn::Type) -> &syn::Type {
+    if let syn::Type::Path(path) = ty {
+        if let Some(syn::PathArguments::AngleBracketed(args)) =
+            path.path.segments.last().map(|last| &last.arguments)
+        {
+            if let Some(syn::GenericArgument::Type(inner)) = args.args.first() {
+                return inner;
+            }
+        }
+    }
+    ty
 }

@@ -95,6 +95,9 @@ pub enum ArgKind {
     Receiver,
     /// `#[cppgc] &T`: an instance of `T`'s class (`#[op] impl T`).
     Cppgc,
+    /// An instance held beyond the call (`Held<T>`, a cppgc persistent handle): the receiver of
+    /// an async method (`receiver`), or a `#[cppgc] Held<T>` argument.
+    Held { receiver: bool },
     /// `&OpState`.
     OpStateRef,
     /// `&mut OpState`.
@@ -199,6 +202,8 @@ impl ArgKind {
             ArgKind::WebIdl,
             ArgKind::Receiver,
             ArgKind::Cppgc,
+            ArgKind::Held { receiver: true },
+            ArgKind::Held { receiver: false },
             ArgKind::OpStateRef,
             ArgKind::OpStateMut,
             ArgKind::OpStateRc,
@@ -264,6 +269,8 @@ impl ArgKind {
             ArgKind::WebIdl => "#[webidl] T".into(),
             ArgKind::Receiver => "&self (in `#[op] impl`)".into(),
             ArgKind::Cppgc => "#[cppgc] &T".into(),
+            ArgKind::Held { receiver: true } => "&self (in an async method)".into(),
+            ArgKind::Held { receiver: false } => "#[cppgc] Held<T>".into(),
             ArgKind::OpStateRef => "&OpState".into(),
             ArgKind::OpStateMut => "&mut OpState".into(),
             ArgKind::OpStateRc => "Rc<RefCell<OpState>>".into(),
@@ -367,6 +374,11 @@ impl ArgKind {
                 slow_access: V8Access::Isolate,
                 ..PLAIN
             },
+            ArgKind::Held { receiver } => ArgTraits {
+                js_visible: !receiver,
+                slow_access: V8Access::Isolate,
+                ..PLAIN
+            },
             ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => ArgTraits {
                 can_run_js: true,
                 reaches_buffers: true,
@@ -449,6 +461,7 @@ impl ArgKind {
             ArgKind::WebIdl => SlowArg::WebIdl,
             ArgKind::Receiver => SlowArg::Receiver,
             ArgKind::Cppgc => SlowArg::Cppgc,
+            ArgKind::Held { receiver } => SlowArg::Held { receiver },
             ArgKind::OpStateRef => SlowArg::StateRef,
             ArgKind::OpStateMut => SlowArg::StateMut,
             ArgKind::OpStateRc => SlowArg::StateRc,
@@ -537,6 +550,9 @@ impl ArgKind {
             ),
             ArgKind::Receiver => FastArg::Receiver,
             ArgKind::Cppgc => param(CType::V8Value, FastConvert::Cppgc),
+            ArgKind::Held { .. } => FastArg::Unsupported(
+                "holding an instance beyond the call makes a persistent handle (an allocation); async ops have no fast path",
+            ),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
             ),
@@ -576,6 +592,7 @@ impl ArgKind {
             | ArgKind::Serde
             | ArgKind::WebIdl
             | ArgKind::Receiver
+            | ArgKind::Held { .. }
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
@@ -617,7 +634,7 @@ impl ArgKind {
 
 impl ArgKind {
     /// The number of variants (see [`ArgKind::variant_index`]).
-    pub const VARIANTS: usize = 33;
+    pub const VARIANTS: usize = 35;
 
     /// A distinct number per variant, below [`ArgKind::VARIANTS`]: a `match` without a
     /// wildcard, so a new variant does not compile until it is counted, and a test then checks
@@ -652,6 +669,7 @@ impl ArgKind {
             ArgKind::WebIdl => 30,
             ArgKind::Receiver => 31,
             ArgKind::Cppgc => 32,
+            ArgKind::Held { receiver } => 33 + usize::from(receiver),
             ArgKind::OpStateRef => 23,
             ArgKind::OpStateMut => 24,
             ArgKind::OpStateRc => 25,
@@ -712,6 +730,8 @@ impl ArgKind {
             ArgKind::Serde => "anything `T: serde::Deserialize` reads (JSON-like values)",
             ArgKind::Receiver => "nothing: the method's receiver (`this`), checked by V8",
             ArgKind::Cppgc => "an instance of `T`'s class (else a `TypeError`)",
+            ArgKind::Held { receiver: true } => "nothing: the async method's receiver, held until it settles",
+            ArgKind::Held { receiver: false } => "an instance of `T`'s class, held until the op settles",
             ArgKind::WebIdl => "what WebIDL's rules convert to `T` (`#[derive(WebIDL)]` dictionaries and enums, numbers, strings, sequences)",
             ArgKind::OpStateRef | ArgKind::OpStateMut | ArgKind::OpStateRc => {
                 "nothing: the runtime's typed state"
@@ -743,9 +763,12 @@ impl ArgKind {
             | ArgKind::FromV8
             | ArgKind::Serde
             | ArgKind::WebIdl
-            | ArgKind::Receiver
-            | ArgKind::Cppgc
+            | ArgKind::Held { .. }
             | ArgKind::OpStateRc => None,
+            ArgKind::Receiver => {
+                Some("an async method's `&self` is held for it (write `async fn name(&self, ..)`)")
+            }
+            ArgKind::Cppgc => Some("`#[cppgc] Held<T>` (a handle that keeps the instance alive)"),
             ArgKind::Str | ArgKind::CowStr => Some("`#[string] String`"),
             ArgKind::OneByte => Some("`ByteString`"),
             ArgKind::Buffer { .. } | ArgKind::Typed { .. } | ArgKind::BufferPtr { .. } => {
@@ -798,6 +821,7 @@ impl ArgKind {
             ArgKind::FromV8 | ArgKind::Serde | ArgKind::WebIdl => "unknown".into(),
             ArgKind::Receiver => "never".into(),
             ArgKind::Cppgc => "object".into(),
+            ArgKind::Held { .. } => "object".into(),
             ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc

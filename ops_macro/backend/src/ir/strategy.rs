@@ -128,6 +128,8 @@ pub enum SlowArg {
     Receiver,
     /// From the next JavaScript argument: an instance of the class, unwrapped.
     Cppgc,
+    /// The receiver (`receiver`) or the next JavaScript argument, held by a persistent handle.
+    Held { receiver: bool },
     /// The call's scope.
     Scope,
     /// The isolate.

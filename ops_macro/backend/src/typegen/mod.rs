@@ -88,9 +88,19 @@ fn class_name(ty: &syn::Type) -> Option<String> {
         syn::Type::Reference(reference) => &*reference.elem,
         other => other,
     };
-    match ty {
-        syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
-        _ => None,
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    match &last.arguments {
+        // `Held<T>`: `T`.
+        syn::PathArguments::AngleBracketed(args) if last.ident == "Held" => {
+            match args.args.first()? {
+                syn::GenericArgument::Type(inner) => class_name(inner),
+                _ => None,
+            }
+        }
+        _ => Some(last.ident.to_string()),
     }
 }
 
@@ -109,7 +119,9 @@ fn signature(op: &Op) -> (String, String) {
             let name = parameter_name(&arg.ident.to_string());
             // A class instance is typed by its class, which the kind table cannot name.
             let ty = match arg.kind {
-                ArgKind::Cppgc => class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts()),
+                ArgKind::Cppgc | ArgKind::Held { .. } => {
+                    class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts())
+                }
                 _ => arg.kind.ts(),
             };
             match (arg.optional, index < required) {

@@ -242,10 +242,17 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
         return Ok(ArgKind::WebIdl);
     }
     if markers.this.is_some() || markers.cppgc.is_some() {
+        if let Shape::Path { name, types, .. } = shape(ty) {
+            if name == "Held" && types.len() == 1 {
+                return Ok(ArgKind::Held {
+                    receiver: markers.this.is_some(),
+                });
+            }
+        }
         if !matches!(ty, Type::Reference(reference) if reference.mutability.is_none()) {
             return Err(syn::Error::new_spanned(
                 ty,
-                "a class instance is shared with JavaScript: take it as `&T` (mutate through `Cell`/`RefCell` fields)",
+                "a class instance is shared with JavaScript: take it as `&T` (mutate through `Cell`/`RefCell` fields), or `Held<T>` to keep it beyond the call",
             ));
         }
         return Ok(if markers.this.is_some() {
@@ -423,6 +430,7 @@ fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error>
             | ArgKind::WebIdl
             | ArgKind::Receiver
             | ArgKind::Cppgc
+            | ArgKind::Held { .. }
             | ArgKind::OpStateRef
             | ArgKind::OpStateMut
             | ArgKind::OpStateRc
