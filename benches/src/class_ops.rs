@@ -37,6 +37,12 @@ impl BenchObject {
 #[op(fast)]
 pub fn op_object_void(#[cppgc] _object: &BenchObject) {}
 
+/// A free op reading the instance: what `getter_u32` compares with.
+#[op(fast)]
+pub fn op_object_u32(#[cppgc] object: &BenchObject) -> u32 {
+    object.value.get()
+}
+
 /// The same on the slow path.
 #[op(nofast)]
 pub fn op_object_void_nofast(#[cppgc] _object: &BenchObject) {}
@@ -68,6 +74,7 @@ pub fn extension() -> Extension {
             op_make_object::DECL,
             op_object_void::DECL,
             op_object_void_nofast::DECL,
+            op_object_u32::DECL,
         ])
         .classes(&[BenchObject::CLASS])
 }

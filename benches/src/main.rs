@@ -163,6 +163,7 @@ const BENCHES: &[Bench] = &[
     // Classes (`#[op] impl`): each beside its free-op equivalent above (`op_void`,
     // `op_void_nofast`, `op_u32`) or below (`construct_factory`).
     own("op_object_void", "op_object_void", 1, "op_object_void(OBJECT)", "const OBJECT = new ops.BenchObject();"),
+    own("op_object_u32", "op_object_u32", 1, "accum += op_object_u32(OBJECT);", "const OBJECT = new ops.BenchObject();"),
     own("op_object_void_nofast", "op_object_void_nofast", 1, "op_object_void_nofast(OBJECT)", "const OBJECT = new ops.BenchObject();"),
     own("method_void", "op_void", 0, "OBJECT.method_void()", "const OBJECT = new ops.BenchObject();"),
     own("method_void_nofast", "op_void", 0, "OBJECT.method_void_nofast()", "const OBJECT = new ops.BenchObject();"),
