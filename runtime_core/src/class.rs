@@ -57,12 +57,17 @@ pub struct ClassDecl {
 }
 
 /// What an instance holds that V8's collector must know of: `v8::TracedReference`s and cppgc
-/// `Member`s. `#[op] impl` writes an empty impl unless the impl block says
-/// `#[op(trace)]`, and then the type implements it.
-pub trait Trace {
+/// `Member`s. `#[op] impl` writes an empty impl unless the impl block says `#[op(trace)]`, and
+/// then the type implements it.
+///
+/// # Safety
+/// `trace` must visit every traced reference the value holds (an untraced one is freed by the
+/// collector while the value still points at it), and may be called by the collector while
+/// the value is in use (concurrent marking). [`BASE`](Trace::BASE) must be
+/// [`upcast::<Self, Base>`](upcast) of this type's `#[op(inherit = Base)]` base, or `None`.
+pub unsafe trait Trace {
     /// `#[op(inherit = Base)]`: how an instance of this type is seen as one of a base class
-    /// (`#[op] impl` sets it to [`upcast::<Self, Base>`](upcast); set it yourself with
-    /// `#[op(trace)]`).
+    /// (`#[op] impl` sets it).
     const BASE: Option<Upcast> = None;
 
     /// Visits every traced reference the value holds.
@@ -72,27 +77,34 @@ pub trait Trace {
 }
 
 /// Sees a value (by address) as one of type `to` along its chain of bases, if it is one.
-pub type Upcast = fn(*const (), TypeId) -> Option<*const ()>;
+///
+/// # Safety
+/// The pointer must be to a live value of the type the function was made for.
+pub type Upcast = unsafe fn(*const (), TypeId) -> Option<*const ()>;
 
 /// The [`Upcast`] of a class `D` whose base is `B` (`D: AsRef<B>`).
-pub fn upcast<D: AsRef<B> + 'static, B: Trace + 'static>(
+///
+/// # Safety
+/// `value` must point to a live `D`.
+pub unsafe fn upcast<D: AsRef<B> + 'static, B: Trace + 'static>(
     value: *const (),
     to: TypeId,
 ) -> Option<*const ()> {
-    // SAFETY: the header that stores this function stores it beside a `D` (see
-    // `__op::Instance`), whose address this is.
+    // SAFETY: the caller passes a live `D`.
     let value = unsafe { &*value.cast::<D>() };
     let base: &B = value.as_ref();
     let base = (base as *const B).cast::<()>();
     if to == TypeId::of::<B>() {
         Some(base)
     } else {
-        B::BASE.and_then(|upcast| upcast(base, to))
+        // SAFETY: `base` points into the live `D`, at its `B`, which is what `B::BASE` takes.
+        B::BASE.and_then(|upcast| unsafe { upcast(base, to) })
     }
 }
 
 /// The header-only instance type an instance is first read as (see `__op::Instance`).
-impl Trace for () {}
+// SAFETY: `()` holds nothing to trace and has no base.
+unsafe impl Trace for () {}
 
 /// Makes `class`'s template (constructor, prototype members, statics), keeps it for
 /// `#[cppgc]` returns, and sets `ops[class.name]` to its function.

@@ -133,7 +133,8 @@ fn op_sides(#[cppgc] shape: &Shape) -> u32 {
 /// deno's `cppgc_resource.rs`: a type that is no class, wrapped in a plain object.
 pub struct Wrap;
 
-impl Trace for Wrap {}
+// SAFETY: `Wrap` holds nothing to trace and has no base.
+unsafe impl Trace for Wrap {}
 
 #[op(fast)]
 fn op_cppgc_object(#[cppgc] _resource: &Wrap) {}

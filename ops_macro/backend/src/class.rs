@@ -462,7 +462,10 @@ pub fn expand_class(
                 ::std::option::Option::Some(::runtime_core::class::upcast::<#class_ty, #base>);
         }
     });
-    let trace = (!traced).then(|| quote!(impl ::runtime_core::Trace for #class_ty { #base_const }));
+    // SAFETY (of the emitted impl): nothing is traced (the class says `trace` when it holds
+    // traced references, and implements it), and `BASE` is the upcast to the declared base.
+    let trace =
+        (!traced).then(|| quote!(unsafe impl ::runtime_core::Trace for #class_ty { #base_const }));
     let base_decl = match &base {
         Some(base) => quote!(::std::option::Option::Some(::std::any::TypeId::of::<#base>)),
         None => quote!(::std::option::Option::None),

@@ -101,16 +101,22 @@ pub(crate) fn unwrap_wrapper<'a, T: 'static>(
 ) -> Option<&'a T> {
     // SAFETY: every opwire instance is an `Instance<_>` under `TAG`; `Instance<()>` has the
     // header at the same offset (see `Instance`), and the pointer is not kept.
-    let header = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
-    // SAFETY: `header` points to a live instance (the object holds it).
-    let header: &Instance<()> = unsafe { header.as_ref() };
-    // The value sits at the same offset in every instance (see `Instance`).
-    let value = std::ptr::addr_of!(header.value).cast::<()>();
-    let value = if header.header.type_id == TypeId::of::<T>() {
+    let untyped = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
+    let allocation = v8::cppgc::GetRustObj::<Instance<()>>::get_rust_obj(&untyped).cast::<u8>();
+    // SAFETY: `untyped` points to a live instance (the object holds it).
+    let instance: &Instance<()> = unsafe { untyped.as_ref() };
+    let header = &instance.header;
+    // The value's address, derived from the allocation's pointer (not from the 32-byte
+    // `&Instance<()>`, whose provenance ends at the header): the same offset for every `T`.
+    let offset = (instance as *const Instance<()> as usize) - (allocation as usize)
+        + std::mem::offset_of!(Instance<()>, value);
+    let value = allocation.wrapping_add(offset).cast::<()>();
+    let value = if header.type_id == TypeId::of::<T>() {
         value
     } else {
-        // An instance of a class derived from `T`'s?
-        (header.header.base?)(value, TypeId::of::<T>())?
+        // An instance of a class derived from `T`'s? `base` is the upcast `wrap` stored for
+        // the instance's own type, and `value` points to a live value of it.
+        unsafe { (header.base?)(value, TypeId::of::<T>()) }?
     };
     // SAFETY: the header says the value is a `T` (or its upcast found the `T` inside it); the
     // object keeps it alive while the caller's handle to it lives.

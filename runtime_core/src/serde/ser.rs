@@ -241,7 +241,8 @@ impl<'s> Gathered<'s> {
                 len: 0,
             }
         } else {
-            Gathered::Heap(Vec::with_capacity(len))
+            // (A length hint is only a hint: a `Serialize` may claim anything.)
+            Gathered::Heap(Vec::with_capacity(len.min(1024)))
         }
     }
 

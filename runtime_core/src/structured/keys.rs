@@ -4,7 +4,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The keys of one type, in field order.
+/// The keys of one type, in field order. Declare it as a `static` (as the derives do): a
+/// `const` would be a new list, with a new cache entry, at every use.
 pub struct Keys<const N: usize> {
     names: [&'static str; N],
     /// 1 + this list's index in every isolate's [`KeyCache`]; 0 until first used.

@@ -188,9 +188,10 @@ pub mod __derive {
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(array_of(scope, &converted));
         }
+        let mut values = values;
         let mut gathered = [std::mem::MaybeUninit::<v8::Local<'s, v8::Value>>::uninit(); ON_STACK];
         let mut filled = 0;
-        for (slot, value) in gathered.iter_mut().zip(values) {
+        for (slot, value) in gathered.iter_mut().zip(values.by_ref()) {
             slot.write(element_value(scope, value, filled as u32)?);
             filled += 1;
         }
@@ -199,6 +200,16 @@ pub mod __derive {
         let converted = unsafe {
             std::slice::from_raw_parts(gathered.as_ptr().cast::<v8::Local<'s, v8::Value>>(), filled)
         };
+        // An iterator longer than it said (`len` is a promise, not a guarantee): the rest too.
+        if let Some(next) = values.next() {
+            let mut all = converted.to_vec();
+            all.push(element_value(scope, next, filled as u32)?);
+            for value in values {
+                let index = all.len() as u32;
+                all.push(element_value(scope, value, index)?);
+            }
+            return Ok(array_of(scope, &all));
+        }
         Ok(array_of(scope, converted))
     }
 
