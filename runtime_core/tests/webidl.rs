@@ -54,6 +54,16 @@ fn op_sequence(#[webidl] items: Vec<String>) -> String {
 }
 
 #[op]
+#[string]
+fn op_record(#[webidl] headers: std::collections::BTreeMap<String, ByteString>) -> String {
+    headers
+        .iter()
+        .map(|(name, value)| format!("{name}={}", String::from_utf8_lossy(value)))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+#[op]
 fn op_shadowing(#[webidl] dict: Shadowing) -> u32 {
     [Some(dict.value), dict.scope, dict.object, dict.keys, dict.d]
         .iter()
@@ -70,6 +80,7 @@ fn runtime() -> Runtime {
         op_strings::DECL,
         op_sequence::DECL,
         op_shadowing::DECL,
+        op_record::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)

@@ -1,6 +1,6 @@
 //! WebIDL conversions, for ops implementing web APIs: [`WebIdlConverter`] with the spec's
 //! rules for numbers (`[EnforceRange]`, `[Clamp]`), strings, sequences (the iterator
-//! protocol), nullable values and `any`; `#[derive(WebIDL)]` makes dictionaries and enums of
+//! protocol), records (`HashMap`/`BTreeMap<String, V>`), nullable values and `any`; `#[derive(WebIDL)]` makes dictionaries and enums of
 //! Rust types, and `#[webidl] arg: T` takes an op argument through it.
 //!
 //! Errors are `TypeError`s that say where, as structured values' do

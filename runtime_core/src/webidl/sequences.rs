@@ -1,6 +1,6 @@
 //! `sequence<T>` as `Vec<T>`: read through the iterator protocol, as the spec requires (so
 //! arrays, sets, generators and any iterable work; a getter or iterator that throws
-//! propagates).
+//! propagates); `record<DOMString, V>` as a string-keyed map.
 
 use super::{error, WebIdlConverter};
 use crate::structured::__derive::threw;
@@ -46,3 +46,36 @@ impl<'s, T: WebIdlConverter<'s>> WebIdlConverter<'s> for Vec<T> {
         }
     }
 }
+
+/// `record<DOMString, V>` as a string-keyed map: the object's own enumerable string keys, in
+/// the object's order (`HashMap` loses it; `BTreeMap` sorts).
+macro_rules! records {
+    ($($map:ident),*) => {$(
+        impl<'s, V: WebIdlConverter<'s>> WebIdlConverter<'s> for std::collections::$map<String, V> {
+            type Options = V::Options;
+
+            fn convert(
+                scope: &mut v8::PinScope<'s, '_>,
+                value: v8::Local<'s, v8::Value>,
+                options: &V::Options,
+            ) -> Result<Self, OpError> {
+                let object = v8::Local::<v8::Object>::try_from(value)
+                    .map_err(|_| error("can not be converted to a record"))?;
+                let _depth = Depth::enter()?;
+                let keys = crate::structured::__derive::own_keys(scope, object)?;
+                let mut record = Self::default();
+                for index in 0..keys.length() {
+                    let key = keys.get_index(scope, index).ok_or_else(threw)?;
+                    let name = key.to_rust_string_lossy(scope);
+                    let item = object.get(scope, key).ok_or_else(threw)?;
+                    let item = V::convert(scope, item, options)
+                        .map_err(|error| ValueError::at_key(error, &name))?;
+                    record.insert(name, item);
+                }
+                Ok(record)
+            }
+        }
+    )*};
+}
+
+records!(HashMap, BTreeMap);
