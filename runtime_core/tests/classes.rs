@@ -350,17 +350,7 @@ fn async_methods_hold_their_receiver() {
     .unwrap();
     // Unreachable from JavaScript, yet held by the pending method.
     assert_eq!(LAGGING_DROPPED.load(Ordering::SeqCst) - before, 0);
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(rt.run_event_loop())
-        .unwrap();
-    assert_eq!(
-        rt.execute_script_to_string("out", "globalThis.out")
-            .unwrap(),
-        "128"
-    );
+    assert_eq!(common::settle_and_read_out(&mut rt), "128");
     // Settled: the handle is gone, and the instance can go.
     for _ in 0..200 {
         if LAGGING_DROPPED.load(Ordering::SeqCst) - before >= 1 {

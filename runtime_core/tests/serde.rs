@@ -307,15 +307,5 @@ fn async_serde_returns() {
         "globalThis.out = null; ops.op_async_json([1, 'a']).then(v => globalThis.out = JSON.stringify(v))",
     )
     .unwrap();
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(rt.run_event_loop())
-        .unwrap();
-    assert_eq!(
-        rt.execute_script_to_string("out", "globalThis.out")
-            .unwrap(),
-        r#"{"got":[1,"a"]}"#
-    );
+    assert_eq!(common::settle_and_read_out(&mut rt), r#"{"got":[1,"a"]}"#);
 }
