@@ -301,8 +301,22 @@ fn parse_member(
 /// Expands `#[op(<attr>)] impl ...`.
 pub fn expand_class(
     attr: TokenStream,
-    mut item: syn::ItemImpl,
+    item: syn::ItemImpl,
 ) -> Result<TokenStream, Vec<syn::Error>> {
+    build(attr, item).map(|(tokens, _)| tokens)
+}
+
+/// The class's TypeScript declaration (`class Foo { .. }`), as `Foo::CLASS.typescript` holds it:
+/// what `cargo xtask dts` writes for an `#[op] impl`.
+pub fn class_typescript(attr: TokenStream, item: syn::ItemImpl) -> Result<String, Vec<syn::Error>> {
+    build(attr, item).map(|(_, typescript)| typescript)
+}
+
+/// The expansion and the TypeScript declaration.
+fn build(
+    attr: TokenStream,
+    mut item: syn::ItemImpl,
+) -> Result<(TokenStream, String), Vec<syn::Error>> {
     let mut errors = Vec::new();
     // `trace` (the type implements `Trace` itself), `inherit = Base`, and deno's `base`.
     let mut traced = false;
@@ -471,7 +485,7 @@ pub fn expand_class(
         None => quote!(::std::option::Option::None),
     };
     let doc = format!(" The class declaration of `{class_name}`: register `{class_name}::CLASS` with `Extension::classes`.");
-    Ok(quote! {
+    let tokens = quote! {
         #item
 
         #(#ops)*
@@ -489,7 +503,8 @@ pub fn expand_class(
         }
 
         #trace
-    })
+    };
+    Ok((tokens, typescript))
 }
 
 /// Takes this macro's attributes off an impl's methods and their arguments (what is emitted

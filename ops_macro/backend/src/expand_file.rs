@@ -26,37 +26,21 @@ pub fn expand_file(source: &str) -> syn::Result<Vec<ExpandedOp>> {
             ExpandedOp { name, expansion }
         })
         .collect();
-    for item in syn::parse_file(source)?.items {
-        // `#[op] impl Foo`: the class (named `class_Foo`).
-        if let syn::Item::Impl(mut item_impl) = item.clone() {
-            let Some(position) = item_impl
-                .attrs
-                .iter()
-                .position(|attr| attr.path().is_ident("op"))
-            else {
-                continue;
-            };
-            let op_attr = item_impl.attrs.remove(position);
-            let args = match op_attr.meta {
-                syn::Meta::List(list) => list.tokens,
-                _ => proc_macro2::TokenStream::new(),
-            };
-            let name = match &*item_impl.self_ty {
-                syn::Type::Path(path) => {
-                    path.path.segments.last().map(|last| last.ident.to_string())
-                }
-                _ => None,
-            }
-            .unwrap_or_default();
-            let expansion = crate::expand_op(args, item_impl.to_token_stream())
-                .map(pretty)
-                .map_err(|errors| errors.iter().map(ToString::to_string).collect());
-            expanded.push(ExpandedOp {
-                name: format!("class_{name}"),
-                expansion,
-            });
-            continue;
+    for (args, item_impl) in op_classes(source)? {
+        let name = match &*item_impl.self_ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
+            _ => None,
         }
+        .unwrap_or_default();
+        let expansion = crate::expand_op(args, item_impl.to_token_stream())
+            .map(pretty)
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect());
+        expanded.push(ExpandedOp {
+            name: format!("class_{name}"),
+            expansion,
+        });
+    }
+    for item in syn::parse_file(source)?.items {
         let (ident, attrs) = match &item {
             syn::Item::Struct(item) => (&item.ident, &item.attrs),
             syn::Item::Enum(item) => (&item.ident, &item.attrs),
@@ -121,8 +105,42 @@ pub fn declarations_of_file(
             Err(found) => errors.extend(found.iter().map(ToString::to_string)),
         }
     }
+    for (args, item_impl) in op_classes(source)? {
+        match crate::class::class_typescript(args, item_impl) {
+            Ok(typescript) => {
+                for line in typescript.lines() {
+                    out.push_str(&format!("  {line}\n"));
+                }
+            }
+            Err(found) => errors.extend(found.iter().map(ToString::to_string)),
+        }
+    }
     out.push_str("}\n");
     Ok((out, errors))
+}
+
+/// The `#[op] impl` blocks at the top level of `source`, each with its attribute's arguments
+/// and without the attribute.
+fn op_classes(source: &str) -> syn::Result<Vec<(proc_macro2::TokenStream, syn::ItemImpl)>> {
+    let mut classes = Vec::new();
+    for item in syn::parse_file(source)?.items {
+        let syn::Item::Impl(mut item_impl) = item else {
+            continue;
+        };
+        let Some(position) = item_impl
+            .attrs
+            .iter()
+            .position(|attr| attr.path().is_ident("op"))
+        else {
+            continue;
+        };
+        let args = match item_impl.attrs.remove(position).meta {
+            syn::Meta::List(list) => list.tokens,
+            _ => proc_macro2::TokenStream::new(),
+        };
+        classes.push((args, item_impl));
+    }
+    Ok(classes)
 }
 
 /// The `#[op]` functions at the top level of `source`, each with its attribute's arguments
