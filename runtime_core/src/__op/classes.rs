@@ -176,11 +176,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     fn throw_receiver_error(&mut self) -> Thrown {
-        let decl = self.op_ctx().decl;
-        let message = format!(
-            "{}: the receiver (this) is not an initialized instance",
-            decl.name
-        );
+        let message = receiver_error_message(self.op_ctx().decl);
         self.throw_type_error(&message)
     }
 
@@ -195,6 +191,28 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 }
 
+/// The isolate of a fast call.
+///
+/// # Safety
+/// `options` must be the `FastApiCallbackOptions` V8 passed to the running fast call.
+#[inline(always)]
+unsafe fn options_isolate(options: *mut FastApiCallbackOptions<'_>) -> v8::Isolate {
+    // SAFETY: V8 passes the options of this call, with its isolate, which is running it.
+    unsafe {
+        v8::Isolate::from_raw_isolate_ptr_unchecked(
+            (*options).isolate_unchecked().as_raw_isolate_ptr(),
+        )
+    }
+}
+
+/// What both paths say of a receiver that is no initialized instance.
+fn receiver_error_message(decl: &crate::OpDecl) -> String {
+    format!(
+        "{}: the receiver (this) is not an initialized instance",
+        decl.name
+    )
+}
+
 /// The receiver on the fast path; `None` after throwing.
 ///
 /// # Safety
@@ -205,12 +223,8 @@ pub unsafe fn fast_receiver<'s, T: 'static>(
     receiver: v8::Local<'s, v8::Object>,
     options: *mut FastApiCallbackOptions<'_>,
 ) -> Option<&'s T> {
-    // SAFETY: V8 passes the options of this call, with its isolate.
-    let mut isolate = unsafe {
-        v8::Isolate::from_raw_isolate_ptr_unchecked(
-            (*options).isolate_unchecked().as_raw_isolate_ptr(),
-        )
-    };
+    // SAFETY: forwarded from the caller.
+    let mut isolate = unsafe { options_isolate(options) };
     let instance = unwrap_wrapper::<T>(&mut isolate, receiver);
     if instance.is_none() {
         // SAFETY: forwarded from the caller.
@@ -230,12 +244,8 @@ pub unsafe fn fast_cppgc<'s, T: 'static>(
     index: i32,
     class: &str,
 ) -> Option<&'s T> {
-    // SAFETY: V8 passes the options of this call, with its isolate.
-    let mut isolate = unsafe {
-        v8::Isolate::from_raw_isolate_ptr_unchecked(
-            (*options).isolate_unchecked().as_raw_isolate_ptr(),
-        )
-    };
+    // SAFETY: forwarded from the caller.
+    let mut isolate = unsafe { options_isolate(options) };
     let instance = unwrap::<T>(&mut isolate, value);
     if instance.is_none() {
         let expected = format!("an instance of {class}");
@@ -270,11 +280,7 @@ unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, super::fast_op_ctx(options).decl) };
     v8::callback_scope!(unsafe scope, scope_source);
-    let message = format!(
-        "{}: the receiver (this) is not an initialized instance",
-        decl.name
-    );
-    super::call::throw_error_of_class(scope, "TypeError", &message);
+    super::call::throw_error_of_class(scope, "TypeError", &receiver_error_message(decl));
 }
 
 /// `#[cppgc] T` returns: in a constructor called with `new`, `this` wraps the value; anywhere

@@ -58,32 +58,23 @@ impl ValueError {
 
     /// `error`, now located under property `key` (`key` + `.path` or `key[..]`).
     pub fn at_key(error: OpError, key: &str) -> OpError {
-        Self::at(error, |path| {
-            let separator = if path.is_empty() || path.starts_with('[') {
-                ""
-            } else {
-                "."
-            };
-            path.insert_str(0, separator);
-            path.insert_str(0, key);
-        })
+        Self::at(error, key)
     }
 
     /// `error`, now located under element `index`.
     pub fn at_index(error: OpError, index: u32) -> OpError {
-        Self::at(error, |path| {
-            let separator = if path.is_empty() || path.starts_with('[') {
-                ""
-            } else {
-                "."
-            };
-            path.insert_str(0, separator);
-            path.insert_str(0, &format!("[{index}]"));
-        })
+        Self::at(error, &format!("[{index}]"))
     }
 
+    /// `error` with `segment` put in front of its path (a `.` between two names).
     #[cold]
-    fn at(mut error: OpError, prepend: impl FnOnce(&mut String)) -> OpError {
+    fn at(mut error: OpError, segment: &str) -> OpError {
+        let prepend = |path: &mut String| {
+            if !(path.is_empty() || path.starts_with('[')) {
+                path.insert(0, '.');
+            }
+            path.insert_str(0, segment);
+        };
         if let Some(located) = error.downcast_mut::<ValueError>() {
             prepend(&mut located.path);
             return error;

@@ -29,11 +29,6 @@ impl<const N: usize> Keys<N> {
         }
     }
 
-    /// The names.
-    pub fn names(&self) -> &[&'static str; N] {
-        &self.names
-    }
-
     fn index(&self) -> usize {
         match self.id.load(Ordering::Relaxed) {
             0 => {
