@@ -286,10 +286,12 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
             return Err(self.expected("an object"));
         };
         let _depth = Depth::enter()?;
+        let keys = crate::structured::keys::static_names(self.scope, fields);
         visitor.visit_map(StructAccess {
             scope: self.scope,
             object,
             fields,
+            keys,
             index: 0,
             value: None,
         })
@@ -425,6 +427,8 @@ struct StructAccess<'a, 's, 'i> {
     scope: &'a mut v8::PinScope<'s, 'i>,
     object: v8::Local<'s, v8::Object>,
     fields: &'static [&'static str],
+    /// The fields' names as strings of this isolate (see `keys::static_names`).
+    keys: *const [v8::Global<v8::String>],
     index: usize,
     /// The field just named, and its value.
     value: Option<(&'static str, v8::Local<'s, v8::Value>)>,
@@ -439,7 +443,10 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, '_, '_> {
     ) -> Result<Option<K::Value>, Error> {
         while let Some(&field) = self.fields.get(self.index) {
             self.index += 1;
-            let key = crate::structured::keys::static_name(self.scope, field);
+            // SAFETY: the list lives as long as the isolate (see `keys::static_names`), and one
+            // entry is read here, before anything can touch the cache.
+            let key = unsafe { &(*self.keys)[self.index - 1] };
+            let key = v8::Local::new(self.scope, key);
             let value = self
                 .object
                 .get(self.scope, key.into())

@@ -140,3 +140,49 @@ fn make_static_name<'s>(
         .insert(address, global);
     string
 }
+
+/// Per isolate: the strings of serde's struct field lists (`&'static [&'static str]`), by the
+/// list's address: one lookup per struct read, not one per field.
+#[derive(Default)]
+struct StaticLists(std::collections::HashMap<(usize, usize), Box<[v8::Global<v8::String>]>>);
+
+/// The names of `fields` as internalized strings of this isolate, made on first use there.
+/// The pointer stays valid while the isolate lives (entries are never removed or replaced, and
+/// a boxed list does not move when the map grows); nothing may be kept beyond the isolate.
+#[inline]
+pub(crate) fn static_names(
+    scope: &mut v8::PinScope<'_, '_>,
+    fields: &'static [&'static str],
+) -> *const [v8::Global<v8::String>] {
+    let address = (fields.as_ptr() as usize, fields.len());
+    let cached = scope
+        .get_slot::<StaticLists>()
+        .and_then(|lists| lists.0.get(&address))
+        .map(|list| &**list as *const [v8::Global<v8::String>]);
+    match cached {
+        Some(list) => list,
+        None => make_static_names(scope, fields, address),
+    }
+}
+
+#[cold]
+fn make_static_names(
+    scope: &mut v8::PinScope<'_, '_>,
+    fields: &'static [&'static str],
+    address: (usize, usize),
+) -> *const [v8::Global<v8::String>] {
+    let list: Box<[v8::Global<v8::String>]> = fields
+        .iter()
+        .map(|name| {
+            let string =
+                v8::String::new_from_utf8(scope, name.as_bytes(), v8::NewStringType::Internalized)
+                    .expect("a name V8 can hold");
+            v8::Global::new(scope, string)
+        })
+        .collect();
+    if scope.get_slot::<StaticLists>().is_none() {
+        scope.set_slot(StaticLists::default());
+    }
+    let lists = scope.get_slot_mut::<StaticLists>().expect("set above");
+    &**lists.0.entry(address).or_insert(list)
+}
