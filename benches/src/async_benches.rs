@@ -2,8 +2,7 @@
 //! bench, with its ops' signatures and its `async_harness.js` (`ops` for `Deno.core.ops`): an
 //! `async bench()` awaiting COUNT calls, optimized first, each call of it driven to completion
 //! by the event loop from Rust inside a tokio current-thread runtime, as deno's
-//! `with_event_loop_promise` does. (opwire's async ops have no fast path yet: deno's
-//! `fast`/`nofast` pairs run the same slow path here.)
+//! `with_event_loop_promise` does.
 
 use runtime_core::{op, v8, Extension, Runtime, RuntimeOptions};
 
@@ -232,13 +231,16 @@ fn call_once(
     });
 }
 
-pub fn run_bench(bench: &AsyncBench, count: u32, plan: &Plan) -> BenchResult {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
+/// A runtime with the bench's source run: its `bench()`, optimized.
+fn prepare(
+    bench: &AsyncBench,
+    count: u32,
+    tokio: &tokio::runtime::Runtime,
+    op_call_counters: bool,
+) -> (Runtime, v8::Global<v8::Function>) {
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: vec![extension()],
+        op_call_counters,
         ..Default::default()
     });
     let run = runtime
@@ -252,11 +254,38 @@ pub fn run_bench(bench: &AsyncBench, count: u32, plan: &Plan) -> BenchResult {
         let bench_fn = v8::Local::<v8::Function>::try_from(bench_fn).expect("run() returns bench");
         v8::Global::new(scope, bench_fn)
     });
+    (runtime, bench_fn)
+}
+
+pub fn run_bench(bench: &AsyncBench, count: u32, plan: &Plan) -> BenchResult {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let (mut runtime, bench_fn) = prepare(bench, count, &tokio, false);
     let call_bench = |times: u64| {
         for _ in 0..times {
             call_once(&tokio, &mut runtime, &bench_fn);
         }
     };
     let (samples, allocs, bytes, calls) = crate::measure(plan, count, call_bench);
-    BenchResult::from_samples(bench.name, samples, allocs, bytes, calls, "slow")
+    let path = path_taken(bench, count, &tokio);
+    BenchResult::from_samples(bench.name, samples, allocs, bytes, calls, path)
+}
+
+/// Runs the bench once more in a runtime with op call counters on: which path did the
+/// optimized `bench()` take? (`n/a` for the baselines that call no op.)
+fn path_taken(bench: &AsyncBench, count: u32, tokio: &tokio::runtime::Runtime) -> &'static str {
+    let (mut runtime, bench_fn) = prepare(bench, count, tokio, true);
+    runtime.reset_op_call_counts();
+    call_once(tokio, &mut runtime, &bench_fn);
+    let counts = runtime
+        .op_call_counts(bench.op)
+        .expect("the op is registered");
+    match (counts.fast, counts.slow) {
+        (0, 0) => "n/a",
+        (_, 0) => "fast",
+        (0, _) => "slow",
+        _ => "mixed",
+    }
 }

@@ -1,60 +1,109 @@
 //! The JavaScript side of async ops, as deno_core does it (`setUpAsyncStub`): each async op is
-//! installed behind a wrapper that turns its raw result into a promise. An op that finishes
-//! during its call returns its value (or throws its error), and the wrapper makes a settled
-//! promise of it in JavaScript: no promise made through the V8 API, no handle kept. An op still
-//! running returns the promise the event loop will settle, which `Promise.resolve` returns as
-//! is. Every error of an async op, argument conversion included, rejects its promise: an async
-//! op never throws. (deno also makes the pending promise in JavaScript, keyed by an id in a
+//! installed behind a wrapper that turns its raw result into a promise, following the protocol
+//! of [`crate::AsyncCall`]. An op that finishes during its call returns its value (or throws
+//! its error), and the wrapper makes a settled promise of it in JavaScript: no promise made
+//! through the V8 API, no handle kept. An op still running returns the promise the event loop
+//! will settle, which `Promise.resolve` returns as is; or, with a fast path (whose call can
+//! return only a number), the status `1`, and the wrapper claims that promise through one more
+//! (slow) call. Every error of an async op, argument conversion and the receiver check
+//! included, rejects its promise: an async op never throws. (deno also makes the pending promise in JavaScript, keyed by an id in a
 //! ring, and settles it by calling back into JavaScript; tried here, that measured slower per
 //! loop round trip than settling through the V8 API in the runs made, though within this
 //! machine's run-to-run noise: the simpler way stays until a steadier measurement says
 //! otherwise.)
 
-/// Evaluates to the wrapping function.
-pub(crate) const ASYNC_OPS_JS: &str = r#"(function () {
+/// Evaluates to a function that takes `claim` and gives the wrapping function
+/// `wrap(op, status, method)`: `status` for [`crate::AsyncCall::Status`] ops, `method` for
+/// class methods (the receiver passed on).
+pub(crate) const ASYNC_OPS_JS: &str = r#"(function (claim) {
   "use strict";
   const PromiseCtor = Promise;
+  const ReflectApply = Reflect.apply;
   const promiseResolve = (value) => PromiseCtor.resolve(value);
   const promiseReject = (error) => PromiseCtor.reject(error);
+  const fromStatus = (status) => status === 0 ? PromiseCtor.resolve(undefined) : claim();
 
-  return function wrap(op) {
+  return function wrap(op, status, method) {
+    const settle = status ? fromStatus : promiseResolve;
     let wrapper;
-    switch (op.length) {
+    if (method) {
+      wrapper = function (...args) {
+        try { return settle(ReflectApply(op, this, args)); } catch (error) { return promiseReject(error); }
+      };
+      Object.defineProperty(wrapper, "length", { value: op.length });
+    } else switch (op.length) {
       case 0:
         wrapper = function () {
-          try { return promiseResolve(op()); } catch (error) { return promiseReject(error); }
+          try { return settle(op()); } catch (error) { return promiseReject(error); }
         };
         break;
       case 1:
         wrapper = function (a) {
-          try { return promiseResolve(op(a)); } catch (error) { return promiseReject(error); }
+          try { return settle(op(a)); } catch (error) { return promiseReject(error); }
         };
         break;
       case 2:
         wrapper = function (a, b) {
-          try { return promiseResolve(op(a, b)); } catch (error) { return promiseReject(error); }
+          try { return settle(op(a, b)); } catch (error) { return promiseReject(error); }
         };
         break;
       case 3:
         wrapper = function (a, b, c) {
-          try { return promiseResolve(op(a, b, c)); } catch (error) { return promiseReject(error); }
+          try { return settle(op(a, b, c)); } catch (error) { return promiseReject(error); }
         };
         break;
       default:
         wrapper = function (...args) {
-          try { return promiseResolve(op(...args)); } catch (error) { return promiseReject(error); }
+          try { return settle(op(...args)); } catch (error) { return promiseReject(error); }
         };
         Object.defineProperty(wrapper, "length", { value: op.length });
     }
     Object.defineProperty(wrapper, "name", { value: op.name });
     return wrapper;
   };
-})()"#;
+})"#;
 
-/// Runs [`ASYNC_OPS_JS`] in the context: the wrapping function.
-pub(crate) fn install<'s>(scope: &mut v8::PinScope<'s, '_>) -> v8::Local<'s, v8::Function> {
-    crate::runtime::run_script(scope, "<async ops>", ASYNC_OPS_JS)
-        .ok()
-        .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-        .expect("the async machinery evaluates to a function")
+/// The wrapping of async ops in one context.
+#[derive(Clone, Copy)]
+pub(crate) struct AsyncWrap<'s>(v8::Local<'s, v8::Function>);
+
+impl<'s> AsyncWrap<'s> {
+    /// Runs [`ASYNC_OPS_JS`] in the context, with a `claim` function for `event_loop`.
+    pub(crate) fn install(
+        scope: &mut v8::PinScope<'s, '_>,
+        event_loop: &crate::event_loop::EventLoop,
+    ) -> Self {
+        let factory = crate::runtime::run_script(scope, "<async ops>", ASYNC_OPS_JS)
+            .ok()
+            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+            .expect("the async machinery evaluates to a function");
+        // The event loop outlives the isolate (op contexts hold it).
+        let data = v8::External::new(scope, event_loop as *const _ as *mut std::ffi::c_void);
+        let claim = v8::Function::builder(crate::event_loop::claim_callback)
+            .data(data.into())
+            .build(scope)
+            .expect("making a function cannot fail");
+        let receiver = v8::undefined(scope).into();
+        let wrap = factory
+            .call(scope, receiver, &[claim.into()])
+            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+            .expect("the async machinery gives the wrapping function");
+        AsyncWrap(wrap)
+    }
+
+    /// `function`'s wrapper, for an op speaking `call`; `method` passes the receiver on.
+    pub(crate) fn wrap(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+        function: v8::Local<'s, v8::Function>,
+        call: crate::AsyncCall,
+        method: bool,
+    ) -> v8::Local<'s, v8::Value> {
+        let receiver = v8::undefined(scope).into();
+        let status = v8::Boolean::new(scope, call == crate::AsyncCall::Status).into();
+        let method = v8::Boolean::new(scope, method).into();
+        self.0
+            .call(scope, receiver, &[function.into(), status, method])
+            .expect("wrapping a function cannot throw")
+    }
 }

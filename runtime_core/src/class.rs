@@ -114,6 +114,7 @@ pub(crate) fn install<'s>(
     class: &'static ClassDecl,
     op_ctxs: &[crate::OpCtx],
     op_index: &std::collections::BTreeMap<&'static str, usize>,
+    async_wrap: crate::async_js::AsyncWrap<'s>,
 ) {
     use crate::__op::{constructor_trampoline, illegal_constructor, ClassTemplates};
 
@@ -157,8 +158,24 @@ pub(crate) fn install<'s>(
         v8::PropertyAttribute::READ_ONLY | v8::PropertyAttribute::DONT_ENUM,
     );
     let mut accessors: Vec<(&str, Option<_>, Option<_>)> = Vec::new();
+    // Async methods and statics are defined once the class exists, behind their wrappers.
+    let mut async_members = Vec::new();
     for member in class.members {
         let key = v8::String::new(scope, member.name).expect("a member name fits in a V8 string");
+        match (member.kind, member.decl.flags.async_op) {
+            (MemberKind::Method, Some(call)) => {
+                let method =
+                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
+                async_members.push((key, method, call, true));
+                continue;
+            }
+            (MemberKind::Static, Some(call)) => {
+                let function = crate::runtime::op_template(scope, op_ctx(&member.decl), None);
+                async_members.push((key, function, call, false));
+                continue;
+            }
+            _ => {}
+        }
         match member.kind {
             MemberKind::Method => {
                 let method =
@@ -206,6 +223,28 @@ pub(crate) fn install<'s>(
     let function = template
         .get_function(scope)
         .expect("instantiating a class template cannot throw");
+    if !async_members.is_empty() {
+        let prototype_key = v8::String::new(scope, "prototype").expect("a short string");
+        let prototype = function
+            .get(scope, prototype_key.into())
+            .and_then(|value| v8::Local::<v8::Object>::try_from(value).ok())
+            .expect("a class has its prototype");
+        for (key, member, call, is_method) in async_members {
+            let member = member
+                .get_function(scope)
+                .expect("instantiating a member template cannot throw");
+            member.set_name(key);
+            let wrapper = async_wrap.wrap(scope, member, call, is_method);
+            let holder: v8::Local<v8::Object> = if is_method {
+                prototype
+            } else {
+                function.into()
+            };
+            holder
+                .create_data_property(scope, key.into(), wrapper)
+                .expect("defining a member on a fresh class cannot throw");
+        }
+    }
     ops_object
         .set(scope, name.into(), function.into())
         .expect("defining a class on a plain object cannot throw");

@@ -7,7 +7,7 @@
 //! polled here, on the isolate's thread).
 
 use std::alloc::Layout;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::ptr::NonNull;
@@ -27,6 +27,9 @@ pub(crate) trait PendingOp {
         self: Pin<&mut Self>,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, v8::Local<'s, v8::Value>>;
+    /// The outcome, if making it needs no V8: `undefined` (`Ok`) or an error; else `None`, and
+    /// it stays for [`PendingOp::take_outcome`].
+    fn take_plain_outcome(self: Pin<&mut Self>) -> Option<Result<(), crate::OpError>>;
     /// Keeps the resolver of its promise (when it goes pending).
     fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>);
     /// The resolver of its promise, to settle it.
@@ -74,29 +77,20 @@ pub(crate) struct OpPool {
 const POOL_LIMIT: usize = 256;
 
 impl OpPool {
-    /// Places `op` in pooled memory.
-    pub(crate) fn place<T: PendingOp + 'static>(&self, op: T) -> BoxedOp {
-        let layout = Layout::new::<T>();
+    /// Memory of `layout`, kept or new.
+    fn take(&self, layout: Layout) -> NonNull<u8> {
         let reused = {
             let mut free = self.free.borrow_mut();
             free.iter()
                 .rposition(|(kept, _)| *kept == layout)
                 .map(|index| free.swap_remove(index).1)
         };
-        let memory = match reused {
+        match reused {
             Some(memory) => memory,
-            None if layout.size() == 0 => NonNull::<T>::dangling().cast(),
+            None if layout.size() == 0 => NonNull::<u8>::dangling(),
             // SAFETY: a non-zero size.
             None => NonNull::new(unsafe { std::alloc::alloc(layout) })
                 .unwrap_or_else(|| std::alloc::handle_alloc_error(layout)),
-        };
-        let typed = memory.cast::<T>();
-        // SAFETY: memory of `T`'s layout, unused.
-        unsafe { typed.as_ptr().write(op) };
-        BoxedOp {
-            op: typed,
-            layout,
-            pool: self,
         }
     }
 
@@ -123,6 +117,49 @@ impl Drop for OpPool {
     }
 }
 
+/// Memory for one op future, kept by its op (`OpCtx`): an op done during its call gives its
+/// memory back here, and the op's next call takes it without searching the pool.
+#[derive(Default)]
+pub(crate) struct OpMemory(Cell<Option<(Layout, NonNull<u8>)>>);
+
+impl OpMemory {
+    fn take(&self, layout: Layout) -> Option<NonNull<u8>> {
+        match self.0.take() {
+            Some((kept, memory)) if kept == layout => Some(memory),
+            other => {
+                self.0.set(other);
+                None
+            }
+        }
+    }
+
+    fn keep(&self, layout: Layout, memory: NonNull<u8>, pool: &OpPool) {
+        if let Some((layout, memory)) = self.0.replace(Some((layout, memory))) {
+            pool.give(layout, memory);
+        }
+    }
+}
+
+impl Drop for OpMemory {
+    fn drop(&mut self) {
+        if let Some((layout, memory)) = self.0.take() {
+            if layout.size() != 0 {
+                // SAFETY: allocated by `OpPool::take` with this layout, no longer in use.
+                unsafe { std::alloc::dealloc(memory.as_ptr(), layout) };
+            }
+        }
+    }
+}
+
+/// An async op after the first part of its call (see [`EventLoop::start`]).
+pub(crate) enum Started {
+    /// Done during the call, with an outcome that needs no V8 to make: `undefined` or an
+    /// error. Nothing is left of the op.
+    Plain(Result<(), crate::OpError>),
+    /// Still to settle: the op, and whether it is done.
+    Boxed(BoxedOp, bool),
+}
+
 /// A pending op as a future that yields itself when done, to be settled.
 struct Running(Option<BoxedOp>);
 
@@ -147,6 +184,9 @@ pub(crate) struct EventLoop {
     ready: RefCell<Vec<BoxedOp>>,
     /// The batch being settled (kept to reuse its memory).
     batch: RefCell<Vec<BoxedOp>>,
+    /// The op a status call left, until its wrapper claims its promise (see
+    /// [`crate::AsyncCall::Status`]), and whether it is done (deferred).
+    unclaimed: RefCell<Option<(BoxedOp, bool)>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
@@ -156,13 +196,53 @@ pub(crate) struct EventLoop {
 }
 
 impl EventLoop {
+    /// Places `op` (in `memory` its op kept, or the pool's) and polls it during its call unless
+    /// it is `lazy`. Done with a plain outcome and `eager`, it is dropped at once and its memory
+    /// kept for the op's next call: no pool search, no allocation.
+    #[inline(always)]
+    pub(crate) fn start<T: PendingOp + 'static>(
+        &self,
+        memory: &OpMemory,
+        op: T,
+        lazy: bool,
+        eager: bool,
+    ) -> Started {
+        let layout = Layout::new::<T>();
+        let place = memory
+            .take(layout)
+            .unwrap_or_else(|| self.pool.take(layout))
+            .cast::<T>();
+        // SAFETY: memory of `T`'s layout, unused.
+        unsafe { place.as_ptr().write(op) };
+        // SAFETY: `place` holds the op until it is dropped in place below or by the `BoxedOp`;
+        // it never moves. (Polled through its own type: no dynamic call.)
+        let mut pinned = unsafe { Pin::new_unchecked(&mut *place.as_ptr()) };
+        let ready = !lazy && self.poll_during_call(pinned.as_mut()).is_ready();
+        if ready && eager {
+            if let Some(outcome) = pinned.as_mut().take_plain_outcome() {
+                // SAFETY: written above and dropped once, here; no `BoxedOp` owns it. Its
+                // memory is then free, and `memory` keeps it.
+                unsafe { std::ptr::drop_in_place(place.as_ptr()) };
+                memory.keep(layout, place.cast(), &self.pool);
+                return Started::Plain(outcome);
+            }
+        }
+        let op = BoxedOp {
+            op: place,
+            layout,
+            pool: &self.pool,
+        };
+        Started::Boxed(op, ready)
+    }
+
     /// Polls `op` once during its call, with the loop's waker (so a wake before the loop polls
     /// the op again is not lost), or none yet. The waker is lent, not cloned: no reference
     /// count is touched per call (an op's poll cannot reach the loop).
-    pub(crate) fn poll_during_call(&self, op: &mut BoxedOp) -> Poll<()> {
+    #[inline(always)]
+    fn poll_during_call<T: PendingOp + ?Sized>(&self, op: Pin<&mut T>) -> Poll<()> {
         let waker = self.waker.borrow();
         let waker = waker.as_ref().unwrap_or(Waker::noop());
-        op.as_mut().poll_op(&mut Context::from_waker(waker))
+        op.poll_op(&mut Context::from_waker(waker))
     }
 
     fn wake(&self) {
@@ -172,15 +252,48 @@ impl EventLoop {
     }
 
     /// Adds an op whose future is not done.
-    pub(crate) fn push_pending(&self, op: BoxedOp) {
+    fn push_pending(&self, op: BoxedOp) {
         self.pending.borrow_mut().push(Running(Some(op)));
         self.wake();
     }
 
     /// Adds an op to settle on the next turn.
-    pub(crate) fn push_ready(&self, op: BoxedOp) {
+    fn push_ready(&self, op: BoxedOp) {
         self.ready.borrow_mut().push(op);
         self.wake();
+    }
+
+    /// Adds an op, done (deferred) or not.
+    pub(crate) fn push(&self, op: BoxedOp, ready: bool) {
+        if ready {
+            self.push_ready(op);
+        } else {
+            self.push_pending(op);
+        }
+    }
+
+    /// Leaves an op started by a status call for its wrapper to claim, at once, in the same
+    /// turn of JavaScript (see [`claim_callback`]).
+    pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
+        let previous = self.unclaimed.replace(Some((op, ready)));
+        // Never claimed: its wrapper was cut short (by termination). It runs on, settling
+        // nothing.
+        if let Some((op, ready)) = previous {
+            self.push(op, ready);
+        }
+    }
+
+    /// The promise of the op the last status call left, which the loop now settles.
+    fn claim<'s>(&self, scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Promise>> {
+        let (mut op, ready) = self.unclaimed.take()?;
+        // `None` only while terminating: the op runs on, settling nothing.
+        let resolver = v8::PromiseResolver::new(scope);
+        let promise = resolver.map(|resolver| {
+            op.as_mut().keep_resolver(v8::Global::new(scope, resolver));
+            resolver.get_promise(scope)
+        });
+        self.push(op, ready);
+        promise
     }
 
     /// Whether no op is pending or waiting to be settled.
@@ -190,6 +303,7 @@ impl EventLoop {
 
     /// Drops every pending op (their futures' `Drop` runs).
     pub(crate) fn clear(&self) {
+        drop(self.unclaimed.take());
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         drop(pending);
         let ready = std::mem::take(&mut *self.ready.borrow_mut());
@@ -269,6 +383,26 @@ impl EventLoop {
     }
 }
 
+/// The `claim` function of the async ops' wrappers (see [`crate::AsyncCall::Status`]): the
+/// promise of the op the last status call left. Its data is the runtime's `EventLoop`.
+pub(crate) fn claim_callback(
+    scope: &mut v8::PinScope<'_, '_>,
+    args: v8::FunctionCallbackArguments<'_>,
+    mut rv: v8::ReturnValue<'_, v8::Value>,
+) {
+    let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
+        return;
+    };
+    // SAFETY: `crate::async_js::install` makes this function with the runtime's `EventLoop` as
+    // its data, which outlives the isolate (op contexts hold it).
+    let event_loop = unsafe { &*(data.value() as *const EventLoop) };
+    match event_loop.claim(scope) {
+        Some(promise) => rv.set(promise.into()),
+        // Only a wrapper calls this, right after a call that left an op (or while terminating).
+        None => crate::__op::throw_error_of_class(scope, "Error", "no async op to claim"),
+    }
+}
+
 /// V8's report of promises rejected without a handler, and of handlers added later.
 pub(crate) extern "C" fn promise_reject_callback(message: v8::PromiseRejectMessage) {
     // SAFETY: V8 calls this with a live message, inside the isolate.
@@ -302,15 +436,8 @@ impl Runtime {
     /// rejected with no handler (its stack kept).
     pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
         let event_loop = self.event_loop.clone();
-        *event_loop.waker.borrow_mut() = Some(cx.waker().clone());
-        if let Err(error) = self.with_scope(|scope| event_loop.turn(scope, cx)) {
-            return Poll::Ready(Err(error));
-        }
-        if event_loop.is_idle() {
-            Poll::Ready(Ok(()))
-        } else {
-            Poll::Pending
-        }
+        event_loop.set_waker(cx.waker());
+        self.with_scope(|scope| event_loop.poll(scope, cx))
     }
 
     /// Runs the event loop until no op is pending (or a promise is rejected with no handler).
@@ -319,53 +446,82 @@ impl Runtime {
     }
 
     /// Awaits a JavaScript value from Rust, driving the event loop: a promise's value once it
-    /// is fulfilled (its error if rejected); any other value as is.
+    /// is fulfilled (its error if rejected); any other value as is. (One scope per poll: the
+    /// promise is looked at before and after the loop's turn, in the turn's scope.)
     pub fn resolve(
         &mut self,
         value: v8::Global<v8::Value>,
     ) -> impl Future<Output = Result<v8::Global<v8::Value>, JsError>> + '_ {
         std::future::poll_fn(move |cx| {
-            if let Some(outcome) = self.promise_outcome(&value) {
-                return Poll::Ready(outcome);
-            }
-            let looped = self.poll_event_loop(cx);
-            if let Some(outcome) = self.promise_outcome(&value) {
-                return Poll::Ready(outcome);
-            }
-            match looped {
-                Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
-                Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
-                    "Error",
-                    "the promise is still pending, but no op is: it never settles",
-                ))),
-                Poll::Pending => Poll::Pending,
-            }
+            let event_loop = self.event_loop.clone();
+            event_loop.set_waker(cx.waker());
+            self.with_scope(|scope| {
+                if let Some(outcome) = event_loop.outcome(scope, &value) {
+                    return Poll::Ready(outcome);
+                }
+                let looped = event_loop.poll(scope, cx);
+                if let Some(outcome) = event_loop.outcome(scope, &value) {
+                    return Poll::Ready(outcome);
+                }
+                match looped {
+                    Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
+                    Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
+                        "Error",
+                        "the promise is still pending, but no op is: it never settles",
+                    ))),
+                    Poll::Pending => Poll::Pending,
+                }
+            })
         })
+    }
+}
+
+impl EventLoop {
+    /// Keeps the waker of the loop's poll (cloned only when it changes).
+    fn set_waker(&self, waker: &Waker) {
+        let mut kept = self.waker.borrow_mut();
+        if !kept.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
+            *kept = Some(waker.clone());
+        }
+    }
+
+    /// One turn, then whether any op is left.
+    fn poll(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<(), JsError>> {
+        if let Err(error) = self.turn(scope, cx) {
+            return Poll::Ready(Err(error));
+        }
+        if self.is_idle() {
+            Poll::Ready(Ok(()))
+        } else {
+            Poll::Pending
+        }
     }
 
     /// The outcome of `value`, if it is not a pending promise.
-    fn promise_outcome(
-        &mut self,
+    fn outcome(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
         value: &v8::Global<v8::Value>,
     ) -> Option<Result<v8::Global<v8::Value>, JsError>> {
-        let event_loop = self.event_loop.clone();
-        self.with_scope(|scope| {
-            let local = v8::Local::new(scope, value);
-            let Ok(promise) = v8::Local::<v8::Promise>::try_from(local) else {
-                return Some(Ok(value.clone()));
-            };
-            match promise.state() {
-                v8::PromiseState::Pending => None,
-                v8::PromiseState::Fulfilled => {
-                    let result = promise.result(scope);
-                    Some(Ok(v8::Global::new(scope, result)))
-                }
-                v8::PromiseState::Rejected => {
-                    event_loop.forget_unhandled(scope, promise);
-                    let result = promise.result(scope);
-                    Some(Err(JsError::from_exception(scope, result)))
-                }
+        let local = v8::Local::new(scope, value);
+        let Ok(promise) = v8::Local::<v8::Promise>::try_from(local) else {
+            return Some(Ok(value.clone()));
+        };
+        match promise.state() {
+            v8::PromiseState::Pending => None,
+            v8::PromiseState::Fulfilled => {
+                let result = promise.result(scope);
+                Some(Ok(v8::Global::new(scope, result)))
             }
-        })
+            v8::PromiseState::Rejected => {
+                self.forget_unhandled(scope, promise);
+                let result = promise.result(scope);
+                Some(Err(JsError::from_exception(scope, result)))
+            }
+        }
     }
 }

@@ -84,7 +84,7 @@ pub use error::{JsError, JsErrorKind};
 pub use extension::{typescript_declarations, Extension};
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
-pub use ops::{FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
+pub use ops::{AsyncCall, FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
 /// enum of unit variants (a string); fields convert through their own `FromV8`.
 pub use ops_macro::FromV8;

@@ -55,8 +55,22 @@ pub struct OpFlags {
     /// `#[op(stack_trace)]`: with `RuntimeOptions::op_stack_trace_callback` set, each call's
     /// JavaScript stack is captured and handed to it.
     pub stack_trace: bool,
-    /// An async op: installed behind a JavaScript wrapper that makes its promise.
-    pub async_op: bool,
+    /// An async op: installed behind a JavaScript wrapper that makes its promise, following
+    /// the protocol its raw call speaks.
+    pub async_op: Option<AsyncCall>,
+}
+
+/// How the raw call of an async op tells its JavaScript wrapper the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncCall {
+    /// The op's value when it finished during the call (its error thrown), else the promise
+    /// the event loop settles. For async ops without a fast path.
+    Promise,
+    /// A status, because a fast call can return neither a value nor a promise: `0` when the
+    /// op finished during the call with `undefined`, `1` when it did not, and the wrapper then
+    /// claims the promise of the op the call left (its error thrown, as above). Spoken on both
+    /// paths of async ops with a fast path.
+    Status,
 }
 
 impl OpFlags {
@@ -65,7 +79,7 @@ impl OpFlags {
         Self {
             no_side_effects: false,
             stack_trace: false,
-            async_op: false,
+            async_op: None,
         }
     }
 }
@@ -99,6 +113,8 @@ pub struct OpCtx {
     /// an op returning the same static string again hands V8 the same (immutable) string
     /// instead of making a new one. (A `Global` dropped after its isolate does nothing.)
     pub(crate) static_str_cache: RefCell<Option<StaticStrEntry>>,
+    /// An async op's memory between calls (see `EventLoop::start`).
+    pub(crate) op_memory: crate::event_loop::OpMemory,
 }
 
 /// One entry of [`OpCtx::static_str_cache`].
@@ -127,6 +143,7 @@ impl OpCtx {
             event_loop,
             termination,
             static_str_cache: RefCell::new(None),
+            op_memory: Default::default(),
         }
     }
 

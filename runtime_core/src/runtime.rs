@@ -189,7 +189,7 @@ impl Runtime {
             let context = v8::Context::new(scope, Default::default());
             let scope = &mut v8::ContextScope::new(scope, context);
             let ops_object = v8::Object::new(scope);
-            let wrap = crate::async_js::install(scope);
+            let wrap = crate::async_js::AsyncWrap::install(scope, &event_loop);
             for op_ctx in op_ctxs.iter() {
                 install_op(scope, ops_object, op_ctx, wrap);
             }
@@ -211,7 +211,7 @@ impl Runtime {
             }
             for extension in &options.extensions {
                 for class in extension.class_decls() {
-                    crate::class::install(scope, ops_object, class, &op_ctxs, &op_index);
+                    crate::class::install(scope, ops_object, class, &op_ctxs, &op_index, wrap);
                 }
             }
             let noop = run_script(scope, "<interrupt check>", "(function () {})")
@@ -359,7 +359,7 @@ fn install_op<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     ops_object: v8::Local<'s, v8::Object>,
     op_ctx: &OpCtx,
-    async_wrap: v8::Local<'s, v8::Function>,
+    async_wrap: crate::async_js::AsyncWrap<'s>,
 ) {
     let decl = op_ctx.decl;
     let template = op_template(scope, op_ctx, None);
@@ -370,13 +370,9 @@ fn install_op<'s>(
         .expect("instantiating an op function template cannot throw");
     function.set_name(name);
     // An async op is called through its JavaScript wrapper, which makes its promise.
-    let function: v8::Local<v8::Value> = if decl.flags.async_op {
-        let receiver = v8::undefined(scope).into();
-        async_wrap
-            .call(scope, receiver, &[function.into()])
-            .expect("wrapping a function cannot throw")
-    } else {
-        function.into()
+    let function = match decl.flags.async_op {
+        Some(call) => async_wrap.wrap(scope, function, call, false),
+        None => function.into(),
     };
     ops_object
         .set(scope, name.into(), function)

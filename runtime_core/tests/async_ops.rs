@@ -56,6 +56,8 @@ fn runtime() -> Runtime {
             op_async_panic::DECL,
             op_forever::DECL,
             op_async_len::DECL,
+            op_async_check::DECL,
+            op_async_panic_now::DECL,
             op_state_bump::DECL,
         ])
         .state(|state| {
@@ -158,6 +160,99 @@ fn values_and_errors_settle_as_sync_ops_return_and_throw() {
         ),
         "Error: op_async_panic panicked: async boom"
     );
+}
+
+/// Runs `call` from unoptimized code, then from an optimized caller (warmed with `warm`),
+/// settling each promise; returns both outcomes with the paths taken.
+fn settle_both_ways(
+    rt: &mut Runtime,
+    op: &str,
+    warm: &str,
+    args: &str,
+) -> [(String, &'static str); 2] {
+    let path = |rt: &mut Runtime| {
+        let counts = rt.op_call_counts(op).unwrap();
+        rt.reset_op_call_counts();
+        assert_eq!(
+            counts.fast + counts.slow,
+            1,
+            "{op}({args}) ran once: {counts:?}"
+        );
+        if counts.fast == 1 {
+            "fast"
+        } else {
+            "slow"
+        }
+    };
+    let outcome = ".then(describe, (e) => 'rejects ' + e.name + ': ' + e.message)";
+    rt.reset_op_call_counts();
+    let slow = settle(rt, &format!("ops.{op}({args}){outcome}"));
+    let slow_path = path(rt);
+    // (Every case takes at most one argument.)
+    let param = if args.is_empty() { "" } else { "a" };
+    let setup = format!(
+        "globalThis.caller = function ({param}) {{ return ops.{op}({param}); }};
+         %PrepareFunctionForOptimization(caller);
+         %PrepareFunctionForOptimization(ops.{op});
+         for (let i = 0; i < 10; i++) caller({warm});
+         %OptimizeFunctionOnNextCall(caller);
+         caller({warm});"
+    );
+    settle(rt, &setup);
+    rt.reset_op_call_counts();
+    let fast = settle(rt, &format!("caller({args}){outcome}"));
+    let fast_path = path(rt);
+    [(slow, slow_path), (fast, fast_path)]
+}
+
+#[test]
+fn fast_calls_settle_as_slow_calls_do() {
+    common::quiet_expected_panics("boom at once");
+    let mut rt = runtime();
+    let cases = [
+        ("op_async", "", "", "undefined undefined"),
+        ("op_async_check", "1", "2", "undefined undefined"),
+        (
+            "op_async_check",
+            "1",
+            "-2",
+            "rejects RangeError: x must not be negative",
+        ),
+        ("op_async_panic_now", "0", "0", "undefined undefined"),
+        (
+            "op_async_panic_now",
+            "0",
+            "1",
+            "rejects Error: op_async_panic_now panicked: boom at once",
+        ),
+        ("op_async_lazy", "", "", "number 0"),
+        ("op_async_deferred", "", "", "number 0"),
+        ("op_yield", "", "", "undefined undefined"),
+    ];
+    for (op, warm, args, expected) in cases {
+        assert!(
+            rt.op_decl(op).unwrap().fast_fn.is_some(),
+            "{op} has a fast path"
+        );
+        let [(slow, slow_path), (fast, fast_path)] = settle_both_ways(&mut rt, op, warm, args);
+        assert_eq!(
+            (slow.as_str(), slow_path),
+            (expected, "slow"),
+            "{op}({args})"
+        );
+        assert_eq!(
+            (fast.as_str(), fast_path),
+            (expected, "fast"),
+            "{op}({args})"
+        );
+    }
+    // A wrong argument fails V8's own check of the fast call's types, so the slow path
+    // rejects with the op's error, from optimized code too.
+    let [(slow, _), (fast, _)] = settle_both_ways(&mut rt, "op_async_check", "1", "'x'");
+    let expected = "rejects TypeError: op_async_check: argument 1 (x) must be a number (i32), received a string";
+    assert_eq!((slow.as_str(), fast.as_str()), (expected, expected));
+    // An eager op returning a value, and `nofast`, keep the slow path.
+    assert!(rt.op_decl("op_async_arg_return").unwrap().fast_fn.is_none());
 }
 
 #[test]

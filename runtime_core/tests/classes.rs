@@ -50,6 +50,17 @@ impl Lagging {
         tokio::task::yield_now().await;
         by * self.factor
     }
+
+    /// An async method done during its call.
+    async fn now(&self, by: u32) -> u32 {
+        by * self.factor
+    }
+
+    /// An async static method.
+    #[static_method]
+    async fn twice(x: u32) -> u32 {
+        x * 2
+    }
 }
 
 /// What `scaled` reads from the op state.
@@ -359,8 +370,25 @@ fn async_methods_hold_their_receiver() {
         rt.execute_script("gc", "gc()").unwrap();
     }
     assert_eq!(LAGGING_DROPPED.load(Ordering::SeqCst) - before, 1);
+    // An async method never throws: a wrong receiver rejects (V8's own check), and a method
+    // that finishes during its call resolves a promise too.
+    rt.execute_script(
+        "receiver",
+        "globalThis.out = []; \
+         const later = new ops.Lagging().later; \
+         const rejected = later.call({}, 1); \
+         out.push(rejected instanceof Promise, later.length, later.name); \
+         rejected.catch((e) => out.push(String(e))); \
+         const now = new ops.Lagging().now(3); \
+         out.push(now instanceof Promise); \
+         now.then((v) => out.push(v)); \
+         const twice = ops.Lagging.twice(4); \
+         out.push(twice instanceof Promise, ops.Lagging.twice.name); \
+         twice.then((v) => out.push(v));",
+    )
+    .unwrap();
     assert_eq!(
-        eval(&mut rt, "new ops.Lagging().later.call({}, 1)"),
-        "throws TypeError: Illegal invocation"
+        common::settle_and_read_out(&mut rt),
+        "true,1,later,true,true,twice,TypeError: Illegal invocation,192,8"
     );
 }

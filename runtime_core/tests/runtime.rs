@@ -126,7 +126,7 @@ fn declarations_say_arity_fast_path_and_flags() {
         OpFlags {
             no_side_effects: true,
             stack_trace: false,
-            async_op: false,
+            async_op: None,
         }
     );
     assert_eq!(op_add_i32::DECL.flags, OpFlags::empty());

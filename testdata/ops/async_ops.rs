@@ -106,3 +106,18 @@ pub async fn op_async_len(#[string] s: String) -> u64 {
     tokio::task::yield_now().await;
     s.len() as u64
 }
+
+/// Eager and returning nothing, so it has a fast path: `Err` rejects on either path.
+#[op]
+pub async fn op_async_check(x: i32) -> Result<(), OpError> {
+    if x < 0 {
+        return Err(OpError::range_error("x must not be negative"));
+    }
+    Ok(())
+}
+
+/// Panics during its first poll, inside the call: rejects on either path.
+#[op]
+pub async fn op_async_panic_now(x: i32) {
+    assert!(x <= 0, "boom at once");
+}

@@ -45,7 +45,7 @@ pub fn kinds_markdown() -> String {
     let rets = RetKind::examples().into_iter().map(|kind| {
         let fast = match kind.fast() {
             FastRet::Unsupported(_) => "no",
-            FastRet::Void | FastRet::Value { .. } => "yes",
+            FastRet::Void | FastRet::Value { .. } | FastRet::Status => "yes",
         };
         (kind.spellings(), kind.gives(), fast)
     });

@@ -9,7 +9,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::event_loop::PendingOp;
+use crate::event_loop::{PendingOp, Started};
 use crate::ops::OpCtx;
 use crate::OpError;
 
@@ -136,6 +136,19 @@ where
         outcome_value(scope, decl, outcome)
     }
 
+    fn take_plain_outcome(self: Pin<&mut Self>) -> Option<Result<(), OpError>> {
+        // SAFETY: `outcome` is not structurally pinned.
+        let this = unsafe { self.get_unchecked_mut() };
+        match this.outcome.take() {
+            Some(Settlement::Undefined) => Some(Ok(())),
+            Some(Settlement::Error(error)) => Some(Err(error)),
+            other => {
+                this.outcome = other;
+                None
+            }
+        }
+    }
+
     fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>) {
         // SAFETY: `resolver` is not structurally pinned.
         unsafe { self.get_unchecked_mut() }.resolver = Some(resolver);
@@ -147,7 +160,100 @@ where
     }
 }
 
+/// Starts an async op that speaks [`crate::AsyncCall::Status`], on either path: `Ok(0)` when
+/// it finished during the call with `undefined`, `Ok(1)` when it did not (left for its wrapper
+/// to claim the promise of), `Err` when it failed during the call (thrown, so rejected). The
+/// macro gives this protocol to eager ops only when they return nothing; an eager op that
+/// finishes with a value anyway is settled by the loop.
+#[inline(always)]
+pub fn start_async_status<K, T, F, S>(
+    op_ctx: &OpCtx,
+    mode: AsyncMode,
+    future: F,
+    settle: S,
+) -> Result<i32, OpError>
+where
+    K: 'static,
+    T: IntoValue<K> + 'static,
+    F: Future + 'static,
+    S: FnOnce(F::Output) -> Settlement<T> + 'static,
+{
+    match start::<K, T, F, S>(op_ctx, mode, future, settle) {
+        Started::Plain(outcome) => outcome.map(|()| 0),
+        Started::Boxed(op, ready) => {
+            op_ctx.event_loop.leave_unclaimed(op, ready);
+            Ok(1)
+        }
+    }
+}
+
+#[inline(always)]
+fn start<K, T, F, S>(op_ctx: &OpCtx, mode: AsyncMode, future: F, settle: S) -> Started
+where
+    K: 'static,
+    T: IntoValue<K> + 'static,
+    F: Future + 'static,
+    S: FnOnce(F::Output) -> Settlement<T> + 'static,
+{
+    let op = OpFuture::<F, S, T, K> {
+        future,
+        settle: Some(settle),
+        outcome: None,
+        resolver: None,
+        op_ctx,
+        kind: PhantomData,
+    };
+    op_ctx.event_loop.start(
+        &op_ctx.op_memory,
+        op,
+        mode == AsyncMode::Lazy,
+        mode == AsyncMode::Eager,
+    )
+}
+
+/// [`start_async_status`] on the fast path: the status, or `None` once it threw.
+///
+/// # Safety
+/// As [`super::fast_op_ctx`].
+#[inline(always)]
+pub unsafe fn fast_async_status(
+    options: *mut super::FastApiCallbackOptions<'_>,
+    started: Result<i32, OpError>,
+) -> Option<i32> {
+    match started {
+        Ok(status) => Some(status),
+        Err(error) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { super::fast_throw_op_error(options, error) };
+            None
+        }
+    }
+}
+
 impl<'a, 's> SlowCall<'a, 's> {
+    /// [`start_async_status`] on the slow path: the status is the call's return value.
+    #[inline(always)]
+    pub fn start_async_status<K, T, F, S>(
+        &mut self,
+        mode: AsyncMode,
+        future: F,
+        settle: S,
+    ) -> Result<(), Thrown>
+    where
+        K: 'static,
+        T: IntoValue<K> + 'static,
+        F: Future + 'static,
+        S: FnOnce(F::Output) -> Settlement<T> + 'static,
+    {
+        match start_async_status::<K, T, F, S>(self.op_ctx(), mode, future, settle) {
+            Ok(status) => {
+                self.rv().set_int32(status);
+                Ok(())
+            }
+            Err(error) => Err(self.throw_op_error(error)),
+        }
+    }
+
     /// Starts an async op: runs `future` as `mode` says (`settle` maps its output to how the
     /// promise settles). Done during the call (eager): its value is the call's return value
     /// (its error thrown), which the JavaScript wrapper makes a settled promise of. Else the
@@ -166,16 +272,14 @@ impl<'a, 's> SlowCall<'a, 's> {
         S: FnOnce(F::Output) -> Settlement<T> + 'static,
     {
         let op_ctx: &'s OpCtx = self.op_ctx();
-        let event_loop = &op_ctx.event_loop;
-        let mut op = event_loop.pool.place(OpFuture::<F, S, T, K> {
-            future,
-            settle: Some(settle),
-            outcome: None,
-            resolver: None,
-            op_ctx,
-            kind: PhantomData,
-        });
-        let ready = mode != AsyncMode::Lazy && event_loop.poll_during_call(&mut op).is_ready();
+        let (mut op, ready) = match start::<K, T, F, S>(op_ctx, mode, future, settle) {
+            Started::Plain(Ok(())) => {
+                self.rv().set_undefined();
+                return Ok(());
+            }
+            Started::Plain(Err(error)) => return Err(self.throw_op_error(error)),
+            Started::Boxed(op, ready) => (op, ready),
+        };
         if ready && mode == AsyncMode::Eager {
             // (A conversion that runs JavaScript and throws leaves its exception pending: the
             // wrapper rejects with it.)
@@ -196,11 +300,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         let resolver = v8::PromiseResolver::new(scope).ok_or(Thrown(()))?;
         let promise = resolver.get_promise(scope);
         op.as_mut().keep_resolver(v8::Global::new(scope, resolver));
-        if ready {
-            event_loop.push_ready(op);
-        } else {
-            event_loop.push_pending(op);
-        }
+        op_ctx.event_loop.push(op, ready);
         self.rv().set(promise.into());
         Ok(())
     }

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::Op;
+use crate::ir::{AsyncCall, Op};
 
 /// `const DECL: ::runtime_core::OpDecl = ...;`
 pub fn decl(op: &Op) -> TokenStream {
@@ -13,7 +13,19 @@ pub fn decl(op: &Op) -> TokenStream {
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;
     let typescript = crate::typegen::declaration(op);
-    let async_op = op.async_op.is_some();
+    let async_op = match op.async_call() {
+        None => quote!(::std::option::Option::None),
+        Some(AsyncCall::Promise) => {
+            quote!(::std::option::Option::Some(
+                ::runtime_core::AsyncCall::Promise
+            ))
+        }
+        Some(AsyncCall::Status) => {
+            quote!(::std::option::Option::Some(
+                ::runtime_core::AsyncCall::Status
+            ))
+        }
+    };
     let arity = op.js_args().count();
     let fast_fn = if let Some(other) = &op.fast_alternative {
         let message = format!(

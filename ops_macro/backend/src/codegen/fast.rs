@@ -8,11 +8,12 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::async_start;
 use super::{
     buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
     plain_ident, storage_ident, v8_type,
 };
-use crate::ir::{CType, FastArg, FastConvert, FastRet, Op};
+use crate::ir::{AsyncOp, CType, FastArg, FastConvert, FastRet, Op};
 
 /// The Rust type of a fast-call parameter or return of this C type; `None` for `void`.
 fn ctype_rust(ctype: CType) -> Option<TokenStream> {
@@ -47,8 +48,9 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
         FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
         _ => None,
     });
-    let ret = match op.ret.fast() {
+    let ret = match op.fast_ret() {
         FastRet::Value { ctype, .. } => ctype_info(ctype),
+        FastRet::Status => ctype_info(CType::Int32),
         FastRet::Void => ctype_info(CType::Void),
         FastRet::Unsupported(_) => unreachable!("fast_fn_info of an op without a fast path"),
     };
@@ -83,20 +85,22 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let mut params = Vec::new();
     let mut param_idents = Vec::new();
     let mut prologue = Vec::new();
-    let ret_ctype = match op.ret.fast() {
+    let ret_ctype = match op.fast_ret() {
         FastRet::Value { ctype, .. } => ctype,
+        FastRet::Status => CType::Int32,
         FastRet::Void => CType::Void,
         FastRet::Unsupported(_) => unreachable!("fast_fn of an op without a fast path"),
     };
     // The body returns `None` when it has thrown (each check is a `?`); the fast function then
     // hands V8 a default, which V8 ignores.
     let bail = quote!(return ::std::option::Option::None);
-    if op.args.iter().any(|arg| {
+    let takes_state = op.args.iter().any(|arg| {
         matches!(
             arg.fast(),
             FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
         )
-    }) {
+    });
+    if takes_state || op.async_op.is_some() {
         prologue.push(quote! {
             // SAFETY: V8 passes the options of this call, whose data is the op's context.
             let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
@@ -239,6 +243,14 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     }
     let function = function_path(op);
     let args = call_args(op, None);
+    if let Some(async_op) = &op.async_op {
+        return fast_fns(
+            prologue,
+            params,
+            param_idents,
+            async_fast_call(op, async_op),
+        );
+    }
     // A panic is caught here and thrown as an `Error` naming the op (`None` then).
     let guarded = quote! {
         // SAFETY: V8 passes the options of this call.
@@ -276,6 +288,68 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         }
         _ => (quote!(()), quote!(::std::option::Option::Some(#result))),
     };
+    let call = quote! {
+        #guarded
+        #unwrap_result
+        #value
+    };
+    fast_fns(prologue, params, param_idents, (ret_ty, call))
+}
+
+/// An async op's start on the fast path (see `AsyncCall::Status`): the future made (the sync
+/// part of a `fn -> impl Future` run) and started under the panic guard; the status returned,
+/// or `None` once its error was thrown.
+fn async_fast_call(op: &Op, async_op: &AsyncOp) -> (TokenStream, TokenStream) {
+    let options = internal_ident("options");
+    let op_ctx = internal_ident("op_ctx");
+    let future = internal_ident("future");
+    let error = internal_ident("error");
+    let result = internal_ident("result");
+    let function = function_path(op);
+    let args = call_args(op, None);
+    let start = async_op.fallible_start.then(|| {
+        quote! {
+            let #future = match #future {
+                ::std::result::Result::Ok(#future) => #future,
+                ::std::result::Result::Err(#error) => {
+                    return ::std::result::Result::Err(::runtime_core::OpError::from(#error));
+                }
+            };
+        }
+    });
+    let generics = async_start::generics(op);
+    let mode = async_start::mode(async_op);
+    let settlement = async_start::settlement(op);
+    let call = quote! {
+        // SAFETY: V8 passes the options of this call.
+        let #result = (unsafe {
+            ::runtime_core::__op::fast_call_guarded(#options, || {
+                let #future = #function(#(#args),*);
+                #start
+                ::runtime_core::__op::start_async_status::#generics(
+                    #op_ctx,
+                    #mode,
+                    #future,
+                    #settlement,
+                )
+            })
+        })?;
+        // SAFETY: V8 passes the options of this call.
+        unsafe { ::runtime_core::__op::fast_async_status(#options, #result) }
+    };
+    (quote!(i32), call)
+}
+
+/// The three fast functions around the call: `prologue` converts the `params`, `call` ends
+/// with the body's `Option` of the return value, of type `ret_ty`.
+fn fast_fns(
+    prologue: Vec<TokenStream>,
+    params: Vec<TokenStream>,
+    param_idents: Vec<&syn::Ident>,
+    (ret_ty, call): (TokenStream, TokenStream),
+) -> TokenStream {
+    let options = internal_ident("options");
+    let receiver = internal_ident("receiver");
     let options_param = quote!(#options: *mut ::runtime_core::__op::FastApiCallbackOptions);
     let receiver_param = quote!(
         #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>
@@ -289,9 +363,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         ) -> ::std::option::Option<#ret_ty> {
             let _ = #receiver;
             #(#prologue)*
-            #guarded
-            #unwrap_result
-            #value
+            #call
         }
 
         extern "C" fn fast_fn(

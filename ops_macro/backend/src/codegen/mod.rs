@@ -17,6 +17,7 @@
 //! }
 //! ```
 
+mod async_start;
 mod decl;
 mod fast;
 mod slow;

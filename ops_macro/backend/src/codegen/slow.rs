@@ -1,14 +1,15 @@
 //! The slow path: a `FunctionCallback` converting each argument through a `SlowCall` helper.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use super::async_start;
 use super::{
     buffer_ident, buffer_source, call_args, function_path, internal_ident, marker_type,
     plain_ident, storage_ident, v8_type,
 };
-use crate::ir::{Arg, AsyncOp, LocalType, Marker, Op, RetKind, SlowArg, SlowRet, V8Access};
+use crate::ir::{Arg, AsyncCall, AsyncOp, LocalType, Op, SlowArg, SlowRet, V8Access};
 
 /// The statements that bind one argument (none for the scope and the isolate, which are
 /// passed at the call itself: they borrow `call` mutably).
@@ -140,46 +141,9 @@ fn set_return(op: &Op) -> TokenStream {
     }
 }
 
-/// How an async op's output settles its promise: `Result`, `Option` and `()` unwrapped.
-fn settlement(op: &Op) -> TokenStream {
-    let settlement = quote!(::runtime_core::__op::Settlement);
-    let output = internal_ident("output");
-    let value = internal_ident("value");
-    let base = if op.ret.kind == RetKind::Unit {
-        quote!({
-            let () = #value;
-            #settlement::Undefined
-        })
-    } else {
-        quote!(#settlement::Value(#value))
-    };
-    let present = if op.ret.optional {
-        quote! {
-            match #value {
-                ::std::option::Option::Some(#value) => #base,
-                ::std::option::Option::None => #settlement::Null,
-            }
-        }
-    } else {
-        base
-    };
-    let error = internal_ident("error");
-    if op.ret.fallible {
-        quote! {
-            |#output| match #output {
-                ::std::result::Result::Ok(#value) => #present,
-                ::std::result::Result::Err(#error) => {
-                    #settlement::Error(::runtime_core::OpError::from(#error))
-                }
-            }
-        }
-    } else {
-        quote!(|#value| #present)
-    }
-}
-
 /// The slow path of an async op: the call converts the arguments, starts the future (the
-/// sync part of a `fn -> impl Future` runs here) and returns its promise.
+/// sync part of a `fn -> impl Future` runs here) and returns its value, its promise or its
+/// status (see `AsyncCall`).
 fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenStream {
     let call = internal_ident("call");
     let future = internal_ident("future");
@@ -196,26 +160,20 @@ fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenS
             };
         }
     });
-    let marker = marker_type(op.ret.kind.marker().unwrap_or(Marker::Unit));
-    // `()` settles as `undefined` only: name the value type the closure never makes.
-    let value_type = if op.ret.kind == RetKind::Unit {
-        quote!(())
-    } else {
-        quote!(_)
+    let (start_fn, access) = match op.async_call() {
+        Some(AsyncCall::Status) => (quote!(start_async_status), op.slow_access()),
+        Some(AsyncCall::Promise) | None => (quote!(start_async), V8Access::Scope),
     };
-    let mode = format_ident!("{}", async_op.mode.variant());
-    let settlement = settlement(op);
+    let generics = async_start::generics(op);
+    let mode = async_start::mode(async_op);
+    let settlement = async_start::settlement(op);
     body_fns(
         quote! {
             let #future = #call_block;
             #start
-            #call.start_async::<#marker, #value_type, _, _>(
-                ::runtime_core::__op::AsyncMode::#mode,
-                #future,
-                #settlement,
-            )
+            #call.#start_fn::#generics(#mode, #future, #settlement)
         },
-        V8Access::Scope,
+        access,
     )
 }
 

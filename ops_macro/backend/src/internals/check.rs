@@ -68,8 +68,17 @@ fn check_buffer_borrows(cx: &Ctxt, op: &Op) {
     }
 }
 
-/// `#[op(fast)]` promises a fast path: every argument and the return must allow one.
+/// `#[op(fast)]` promises a fast path: every argument and the return must allow one. An async
+/// op's fast call speaks its own protocol, so it cannot borrow another op's (`fast(op_x)`).
 fn check_fast_required(cx: &Ctxt, op: &Op) {
+    if let (Some(other), Some(_)) = (&op.fast_alternative, &op.async_op) {
+        cx.error_at(
+            syn::spanned::Spanned::span(other),
+            "an async op cannot take another op's fast path (`fast(...)`): its fast call returns \
+             a status its JavaScript wrapper reads; drop `fast(...)` (an async op gets its own \
+             fast path where its arguments allow one)",
+        );
+    }
     if op.fast_mode == FastMode::Required {
         if let Some((span, reason)) = op.fast_blocker() {
             cx.error_at(

@@ -56,6 +56,16 @@ pub struct Op {
     pub js_name: Option<String>,
 }
 
+/// How the raw call of an async op tells its JavaScript wrapper the outcome (as
+/// `runtime_core::AsyncCall`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncCall {
+    /// The value, or the promise the loop settles.
+    Promise,
+    /// `0` (done with `undefined`) or `1` (pending: the wrapper claims the promise).
+    Status,
+}
+
 /// How an async op runs.
 #[derive(Clone, Copy, Debug)]
 pub struct AsyncOp {
@@ -231,11 +241,18 @@ impl Op {
     /// The first reason this op cannot have a fast path, with the span to blame; `None` if it
     /// can.
     pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
+        // An async op's fast call returns a status (see `AsyncCall`): an eager op's value
+        // would have to be returned from the call.
         if let Some(async_op) = &self.async_op {
-            return Some((
-                async_op.span,
-                "an async op takes the slow path (its call makes a promise)",
-            ));
+            let returns_nothing = self.ret.kind == RetKind::Unit && !self.ret.optional;
+            if async_op.mode == AsyncMode::Eager && !returns_nothing {
+                return Some((
+                    self.ret.span,
+                    "an eager async op that returns a value takes the slow path (a fast call \
+                     cannot return it); return nothing, or make it `#[op(async(lazy))]` or \
+                     `#[op(async(deferred))]` (its value then comes through the event loop)",
+                ));
+            }
         }
         let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
@@ -258,9 +275,29 @@ impl Op {
             )),
             _ => None,
         });
-        arg_blocker.or(match self.ret.fast() {
+        arg_blocker.or(match self.fast_ret() {
             FastRet::Unsupported(reason) => Some((self.ret.span, reason)),
-            FastRet::Value { .. } | FastRet::Void => None,
+            FastRet::Value { .. } | FastRet::Void | FastRet::Status => None,
+        })
+    }
+
+    /// What the fast function returns: the value's strategy, or an async op's status.
+    pub fn fast_ret(&self) -> FastRet {
+        match self.async_op {
+            Some(_) => FastRet::Status,
+            None => self.ret.fast(),
+        }
+    }
+
+    /// For an async op, the protocol its raw call speaks: a status on both paths when it has
+    /// a fast path of its own.
+    pub fn async_call(&self) -> Option<AsyncCall> {
+        self.async_op.map(|_| {
+            if self.has_fast_path() && self.fast_alternative.is_none() {
+                AsyncCall::Status
+            } else {
+                AsyncCall::Promise
+            }
         })
     }
 
@@ -300,8 +337,8 @@ impl Op {
         if self.ret.fallible && self.can_run_js() {
             return V8Access::Scope;
         }
-        // An async op makes its promise.
-        if self.async_op.is_some() {
+        // An async op that returns its value or promise makes it; a status is a number.
+        if self.async_call() == Some(AsyncCall::Promise) {
             return V8Access::Scope;
         }
         needed.unwrap_or(V8Access::Nothing)
@@ -322,6 +359,6 @@ impl Op {
             .args
             .iter()
             .any(|arg| matches!(arg.fast(), FastArg::Param { ctype, .. } if ctype.is_64_bit()));
-        arg_64 || matches!(self.ret.fast(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
+        arg_64 || matches!(self.fast_ret(), FastRet::Value { ctype, .. } if ctype.is_64_bit())
     }
 }

@@ -237,6 +237,8 @@ pub enum FastRet {
         /// The kind.
         marker: Marker,
     },
+    /// An async op's status (`int32`; see `AsyncCall::Status`), whatever its output.
+    Status,
     /// Cannot be returned from a fast call, for this reason.
     Unsupported(&'static str),
 }
