@@ -46,6 +46,11 @@ use crate::OpError;
     note = "numbers, strings, buffers and handles have kinds of their own; see `runtime_core::op`"
 )]
 pub trait FromV8<'s>: Sized {
+    /// Whether reading a primitive (any value but an object) never runs JavaScript, so that
+    /// an op argument that is one is read without a `TryCatch`. `false` unless an impl
+    /// promises it (serde's `Serde<T>` does).
+    const PRIMITIVES_RUN_NO_JS: bool = false;
+
     /// The conversion.
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,

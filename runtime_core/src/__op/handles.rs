@@ -170,8 +170,13 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
-        keep_pending_exception(self.scope(), |scope| T::from_v8(scope, value))?
-            .map_err(|error| self.throw_arg_error(index, error))
+        // (A `TryCatch` only where JavaScript may run: callgrind counts 48 instructions for it.)
+        let read = if T::PRIMITIVES_RUN_NO_JS && !value.is_object() {
+            T::from_v8(self.scope(), value)
+        } else {
+            keep_pending_exception(self.scope(), |scope| T::from_v8(scope, value))?
+        };
+        read.map_err(|error| self.throw_arg_error(index, error))
     }
 
     /// Throws a conversion's error, prefixed with the op and the argument (the op context is

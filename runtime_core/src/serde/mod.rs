@@ -50,6 +50,10 @@ pub fn to_v8<'s, T: ::serde::Serialize + ?Sized>(
 pub struct Serde<T>(pub T);
 
 impl<'s, T: ::serde::de::DeserializeOwned> FromV8<'s> for Serde<T> {
+    // Primitives are read through V8's accessors; only objects' getters, proxies and
+    // iterators run JavaScript.
+    const PRIMITIVES_RUN_NO_JS: bool = true;
+
     #[inline]
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
