@@ -5,4 +5,17 @@ fn op_number(scope: &mut v8::PinScope, x: u32) -> f64 {
     v8::Number::new(scope, f64::from(x)).value()
 }
 
+// An eager async op's value is returned from its call, which a fast call cannot do.
+#[op(fast)]
+async fn op_eager_value(x: u32) -> u32 {
+    x
+}
+
+#[op(fast)]
+fn op_void() {}
+
+// An async op's fast call speaks its own protocol: it cannot borrow another op's.
+#[op(fast(op_void))]
+async fn op_async_borrowing() {}
+
 fn main() {}

@@ -551,7 +551,7 @@ impl ArgKind {
             ArgKind::Receiver => FastArg::Receiver,
             ArgKind::Cppgc => param(CType::V8Value, FastConvert::Cppgc),
             ArgKind::Held { .. } => FastArg::Unsupported(
-                "holding an instance beyond the call makes a persistent handle (an allocation); async ops have no fast path",
+                "holding an instance beyond the call makes a persistent handle (an allocation), which opwire does on the slow path only",
             ),
             ArgKind::Scope => FastArg::Unsupported(
                 "a handle scope lets the op allocate on the V8 heap and run JavaScript, which a fast call must not do",
