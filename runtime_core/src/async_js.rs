@@ -17,48 +17,49 @@
 /// class methods (the receiver passed on).
 pub(crate) const ASYNC_OPS_JS: &str = r#"(function (claim) {
   "use strict";
-  const PromiseCtor = Promise;
+  // Captured now: user code replacing them later changes no op's promise.
   const ReflectApply = Reflect.apply;
-  const promiseResolve = (value) => PromiseCtor.resolve(value);
-  const promiseReject = (error) => PromiseCtor.reject(error);
-  const fromStatus = (status) => status === 0 ? PromiseCtor.resolve(undefined) : claim();
+  const ObjectDefineProperty = Object.defineProperty;
+  const promiseResolve = Promise.resolve.bind(Promise);
+  const promiseReject = Promise.reject.bind(Promise);
+  const fromStatus = (status) => status === 0 ? promiseResolve(undefined) : claim();
 
+  // Wrappers are methods (`w` of a literal): like the ops they wrap, not constructors.
   return function wrap(op, status, method) {
     const settle = status ? fromStatus : promiseResolve;
     let wrapper;
     if (method) {
-      wrapper = function (...args) {
+      wrapper = ({ w(...args) {
         try { return settle(ReflectApply(op, this, args)); } catch (error) { return promiseReject(error); }
-      };
-      Object.defineProperty(wrapper, "length", { value: op.length });
+      } }).w;
     } else switch (op.length) {
       case 0:
-        wrapper = function () {
+        wrapper = ({ w() {
           try { return settle(op()); } catch (error) { return promiseReject(error); }
-        };
+        } }).w;
         break;
       case 1:
-        wrapper = function (a) {
+        wrapper = ({ w(a) {
           try { return settle(op(a)); } catch (error) { return promiseReject(error); }
-        };
+        } }).w;
         break;
       case 2:
-        wrapper = function (a, b) {
+        wrapper = ({ w(a, b) {
           try { return settle(op(a, b)); } catch (error) { return promiseReject(error); }
-        };
+        } }).w;
         break;
       case 3:
-        wrapper = function (a, b, c) {
+        wrapper = ({ w(a, b, c) {
           try { return settle(op(a, b, c)); } catch (error) { return promiseReject(error); }
-        };
+        } }).w;
         break;
       default:
-        wrapper = function (...args) {
-          try { return settle(op(...args)); } catch (error) { return promiseReject(error); }
-        };
-        Object.defineProperty(wrapper, "length", { value: op.length });
+        wrapper = ({ w(...args) {
+          try { return settle(ReflectApply(op, undefined, args)); } catch (error) { return promiseReject(error); }
+        } }).w;
     }
-    Object.defineProperty(wrapper, "name", { value: op.name });
+    ObjectDefineProperty(wrapper, "length", { value: op.length });
+    ObjectDefineProperty(wrapper, "name", { value: op.name });
     return wrapper;
   };
 })"#;

@@ -58,7 +58,7 @@ impl BoxedOp {
 
 impl Drop for BoxedOp {
     fn drop(&mut self) {
-        // SAFETY: `op` was written in `OpPool::place` and is dropped once, here; its memory then
+        // SAFETY: `op` was written in `EventLoop::start` and is dropped once, here; its memory then
         // goes back to the pool, which outlives it.
         unsafe {
             std::ptr::drop_in_place(self.op.as_ptr());
@@ -87,7 +87,11 @@ impl OpPool {
         };
         match reused {
             Some(memory) => memory,
-            None if layout.size() == 0 => NonNull::<u8>::dangling(),
+            // Aligned for the layout: a zero-sized `T` is still written through it.
+            None if layout.size() == 0 => {
+                NonNull::new(std::ptr::without_provenance_mut(layout.align()))
+                    .expect("an alignment is never zero")
+            }
             // SAFETY: a non-zero size.
             None => NonNull::new(unsafe { std::alloc::alloc(layout) })
                 .unwrap_or_else(|| std::alloc::handle_alloc_error(layout)),
@@ -102,7 +106,7 @@ impl OpPool {
         if free.len() < POOL_LIMIT {
             free.push((layout, memory));
         } else {
-            // SAFETY: allocated in `place` with this layout.
+            // SAFETY: allocated in `take` with this layout.
             unsafe { std::alloc::dealloc(memory.as_ptr(), layout) };
         }
     }
@@ -111,7 +115,7 @@ impl OpPool {
 impl Drop for OpPool {
     fn drop(&mut self) {
         for (layout, memory) in self.free.get_mut().drain(..) {
-            // SAFETY: allocated in `place` with this layout, no longer in use.
+            // SAFETY: allocated in `take` with this layout, no longer in use.
             unsafe { std::alloc::dealloc(memory.as_ptr(), layout) };
         }
     }
@@ -214,24 +218,26 @@ impl EventLoop {
             .cast::<T>();
         // SAFETY: memory of `T`'s layout, unused.
         unsafe { place.as_ptr().write(op) };
-        // SAFETY: `place` holds the op until it is dropped in place below or by the `BoxedOp`;
-        // it never moves. (Polled through its own type: no dynamic call.)
-        let mut pinned = unsafe { Pin::new_unchecked(&mut *place.as_ptr()) };
-        let ready = !lazy && self.poll_during_call(pinned.as_mut()).is_ready();
-        if ready && eager {
-            if let Some(outcome) = pinned.as_mut().take_plain_outcome() {
-                // SAFETY: written above and dropped once, here; no `BoxedOp` owns it. Its
-                // memory is then free, and `memory` keeps it.
-                unsafe { std::ptr::drop_in_place(place.as_ptr()) };
-                memory.keep(layout, place.cast(), &self.pool);
-                return Started::Plain(outcome);
-            }
-        }
+        // Owned from here on, so that an unwind drops it (and returns its memory).
         let op = BoxedOp {
             op: place,
             layout,
             pool: &self.pool,
         };
+        // SAFETY: the op stays at `place` until it is dropped, below or by `op`; nothing else
+        // reaches it meanwhile. (Polled through its own type: no dynamic call.)
+        let mut pinned = unsafe { Pin::new_unchecked(&mut *place.as_ptr()) };
+        let ready = !lazy && self.poll_during_call(pinned.as_mut()).is_ready();
+        if ready && eager {
+            if let Some(outcome) = pinned.as_mut().take_plain_outcome() {
+                let op = std::mem::ManuallyDrop::new(op);
+                // SAFETY: dropped once, here (`op` never drops it); its memory is then free,
+                // and `memory` keeps it. (A panicking `Drop` leaks the memory, no more.)
+                unsafe { std::ptr::drop_in_place(place.as_ptr()) };
+                memory.keep(op.layout, place.cast(), &self.pool);
+                return Started::Plain(outcome);
+            }
+        }
         Started::Boxed(op, ready)
     }
 
@@ -276,9 +282,13 @@ impl EventLoop {
     /// turn of JavaScript (see [`claim_callback`]).
     pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
         let previous = self.unclaimed.replace(Some((op, ready)));
-        // Never claimed: its wrapper was cut short (by termination). It runs on, settling
-        // nothing.
-        if let Some((op, ready)) = previous {
+        self.run_unclaimed(previous);
+    }
+
+    /// An op whose wrapper never claimed it (cut short by termination or a stack overflow)
+    /// runs on in the loop, settling nothing.
+    fn run_unclaimed(&self, unclaimed: Option<(BoxedOp, bool)>) {
+        if let Some((op, ready)) = unclaimed {
             self.push(op, ready);
         }
     }
@@ -298,7 +308,9 @@ impl EventLoop {
 
     /// Whether no op is pending or waiting to be settled.
     pub(crate) fn is_idle(&self) -> bool {
-        self.pending.borrow().is_empty() && self.ready.borrow().is_empty()
+        self.pending.borrow().is_empty()
+            && self.ready.borrow().is_empty()
+            && self.unclaimed.borrow().is_none()
     }
 
     /// Drops every pending op (their futures' `Drop` runs).
@@ -314,6 +326,9 @@ impl EventLoop {
     /// One turn: settles every op that is done, in batches, each followed by a microtask
     /// checkpoint, until none is. `Err` with the first unhandled rejection.
     fn turn(&self, scope: &mut v8::PinScope<'_, '_>, cx: &mut Context<'_>) -> Result<(), JsError> {
+        // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
+        // will be.
+        self.run_unclaimed(self.unclaimed.take());
         loop {
             let mut batch = std::mem::take(&mut *self.batch.borrow_mut());
             batch.append(&mut self.ready.borrow_mut());
@@ -393,7 +408,7 @@ pub(crate) fn claim_callback(
     let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
         return;
     };
-    // SAFETY: `crate::async_js::install` makes this function with the runtime's `EventLoop` as
+    // SAFETY: `AsyncWrap::install` makes this function with the runtime's `EventLoop` as
     // its data, which outlives the isolate (op contexts hold it).
     let event_loop = unsafe { &*(data.value() as *const EventLoop) };
     match event_loop.claim(scope) {
@@ -455,23 +470,40 @@ impl Runtime {
         std::future::poll_fn(move |cx| {
             let event_loop = self.event_loop.clone();
             event_loop.set_waker(cx.waker());
-            self.with_scope(|scope| {
+            // `Err`: settled. `Ok((looped, looked))`: the turn's outcome, and whether the
+            // promise was looked at after it (not while terminating, when an error's
+            // properties read empty: then once the termination is spent).
+            let turned = self.with_scope(|scope| {
                 if let Some(outcome) = event_loop.outcome(scope, &value) {
-                    return Poll::Ready(outcome);
+                    return Err(outcome);
                 }
                 let looped = event_loop.poll(scope, cx);
-                if let Some(outcome) = event_loop.outcome(scope, &value) {
-                    return Poll::Ready(outcome);
+                if scope.is_execution_terminating() {
+                    return Ok((looped, false));
                 }
-                match looped {
-                    Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
-                    Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
-                        "Error",
-                        "the promise is still pending, but no op is: it never settles",
-                    ))),
-                    Poll::Pending => Poll::Pending,
+                match event_loop.outcome(scope, &value) {
+                    Some(outcome) => Err(outcome),
+                    None => Ok((looped, true)),
                 }
-            })
+            });
+            let looped = match turned {
+                Err(outcome) => return Poll::Ready(outcome),
+                Ok((looped, true)) => looped,
+                Ok((looped, false)) => {
+                    match self.with_scope(|scope| event_loop.outcome(scope, &value)) {
+                        Some(outcome) => return Poll::Ready(outcome),
+                        None => looped,
+                    }
+                }
+            };
+            match looped {
+                Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
+                Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
+                    "Error",
+                    "the promise is still pending, but no op is: it never settles",
+                ))),
+                Poll::Pending => Poll::Pending,
+            }
         })
     }
 }

@@ -58,6 +58,7 @@ fn runtime() -> Runtime {
             op_async_len::DECL,
             op_async_check::DECL,
             op_async_panic_now::DECL,
+            op_async_state_twice::DECL,
             op_state_bump::DECL,
         ])
         .state(|state| {
@@ -228,6 +229,7 @@ fn fast_calls_settle_as_slow_calls_do() {
         ("op_async_lazy", "", "", "number 0"),
         ("op_async_deferred", "", "", "number 0"),
         ("op_yield", "", "", "undefined undefined"),
+        ("op_async_state_twice", "", "", "number 82"),
     ];
     for (op, warm, args, expected) in cases {
         assert!(
@@ -253,6 +255,18 @@ fn fast_calls_settle_as_slow_calls_do() {
     assert_eq!((slow.as_str(), fast.as_str()), (expected, expected));
     // An eager op returning a value, and `nofast`, keep the slow path.
     assert!(rt.op_decl("op_async_arg_return").unwrap().fast_fn.is_none());
+    // The wrappers are no constructors (as the ops are), keep their op's name and arity, and
+    // do not depend on what user code later does to `Promise`.
+    let script = "const before = Promise.resolve; Promise.resolve = () => 'hijacked'; \
+                  Promise.reject = () => 'hijacked'; \
+                  const out = [attempt(() => new ops.op_async()), ops.op_async.prototype, \
+                    ops.op_async_check.name, ops.op_async_check.length, \
+                    ops.op_async() instanceof Promise, ops.op_async_check('x') instanceof Promise]; \
+                  Promise.resolve = before; out.join(' | ')";
+    assert_eq!(
+        settle(&mut rt, script),
+        "throws TypeError: ops.op_async is not a constructor |  | op_async_check | 1 | true | true"
+    );
 }
 
 #[test]

@@ -121,3 +121,15 @@ pub async fn op_async_check(x: i32) -> Result<(), OpError> {
 pub async fn op_async_panic_now(x: i32) {
     assert!(x <= 0, "boom at once");
 }
+
+/// Reads the state in its call and again when first polled (during the call, deferred): on
+/// either path the call's borrow is gone by then.
+#[op(async(deferred))]
+#[allow(clippy::manual_async_fn)] // the form under test
+pub fn op_async_state_twice(
+    state: &mut OpState,
+    rc: Rc<RefCell<OpState>>,
+) -> impl Future<Output = i32> + 'static {
+    let first = *state.borrow::<i32>();
+    async move { first + *rc.borrow().borrow::<i32>() }
+}

@@ -112,13 +112,18 @@ where
         let decl = this.op_ctx().decl;
         // SAFETY: as above.
         let future = unsafe { Pin::new_unchecked(&mut this.future) };
-        let polled = catch_unwind(AssertUnwindSafe(|| future.poll(cx)));
-        let outcome = match polled {
-            Ok(Poll::Pending) => return Poll::Pending,
-            Ok(Poll::Ready(output)) => {
-                let settle = this.settle.take().expect("an op's future finishes once");
-                settle(output)
+        let settle = &mut this.settle;
+        // The output's mapping runs user code too (`OpError::from`): under the same guard.
+        let polled = catch_unwind(AssertUnwindSafe(|| match future.poll(cx) {
+            Poll::Pending => None,
+            Poll::Ready(output) => {
+                let settle = settle.take().expect("an op's future finishes once");
+                Some(settle(output))
             }
+        }));
+        let outcome = match polled {
+            Ok(None) => return Poll::Pending,
+            Ok(Some(outcome)) => outcome,
             Err(payload) => Settlement::Error(OpError::generic(panic_message(decl, &*payload))),
         };
         this.outcome = Some(outcome);

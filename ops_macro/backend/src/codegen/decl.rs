@@ -32,9 +32,15 @@ pub fn decl(op: &Op) -> TokenStream {
             "`#[op(fast(...))]`: the other op must take the same JavaScript arguments as `{}`",
             op.ident
         );
+        let not_async = format!(
+            "`#[op(fast(...))]`: the other op must not be async (its fast call returns a \
+             status only its own wrapper reads), as `{}` must take its own",
+            op.ident
+        );
         quote! {
             {
                 ::std::assert!(#other::DECL.arg_names.len() == #arity, #message);
+                ::std::assert!(#other::DECL.flags.async_op.is_none(), #not_async);
                 #other::DECL.fast_fn
             }
         }

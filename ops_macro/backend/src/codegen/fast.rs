@@ -100,7 +100,8 @@ pub fn fast_fn(op: &Op) -> TokenStream {
             FastArg::StateRef | FastArg::StateMut | FastArg::StateRc
         )
     });
-    if takes_state || op.async_op.is_some() {
+    // (An async op's start reads it in `async_fast_call`.)
+    if takes_state && op.async_op.is_none() {
         prologue.push(quote! {
             // SAFETY: V8 passes the options of this call, whose data is the op's context.
             let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
@@ -244,12 +245,8 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let function = function_path(op);
     let args = call_args(op, None);
     if let Some(async_op) = &op.async_op {
-        return fast_fns(
-            prologue,
-            params,
-            param_idents,
-            async_fast_call(op, async_op),
-        );
+        let call = async_fast_call(op, async_op, prologue);
+        return fast_fns(Vec::new(), params, param_idents, call);
     }
     // A panic is caught here and thrown as an `Error` naming the op (`None` then).
     let guarded = quote! {
@@ -296,10 +293,16 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     fast_fns(prologue, params, param_idents, (ret_ty, call))
 }
 
-/// An async op's start on the fast path (see `AsyncCall::Status`): the future made (the sync
-/// part of a `fn -> impl Future` run) and started under the panic guard; the status returned,
-/// or `None` once its error was thrown.
-fn async_fast_call(op: &Op, async_op: &AsyncOp) -> (TokenStream, TokenStream) {
+/// An async op's start on the fast path (see `AsyncCall::Status`): the arguments converted
+/// (`prologue`) and the future made (the sync part of a `fn -> impl Future` run) in a block of
+/// their own, so that, as on the slow path, nothing borrowed for them (the op state) is held
+/// while the future is first polled; then the start, under the panic guard. The status is
+/// returned, or `None` once an error was thrown.
+fn async_fast_call(
+    op: &Op,
+    async_op: &AsyncOp,
+    prologue: Vec<TokenStream>,
+) -> (TokenStream, TokenStream) {
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
     let future = internal_ident("future");
@@ -312,7 +315,14 @@ fn async_fast_call(op: &Op, async_op: &AsyncOp) -> (TokenStream, TokenStream) {
             let #future = match #future {
                 ::std::result::Result::Ok(#future) => #future,
                 ::std::result::Result::Err(#error) => {
-                    return ::std::result::Result::Err(::runtime_core::OpError::from(#error));
+                    // SAFETY: V8 passes the options of this call.
+                    unsafe {
+                        ::runtime_core::__op::fast_throw_op_error(
+                            #options,
+                            ::runtime_core::OpError::from(#error),
+                        )
+                    };
+                    return ::std::option::Option::None;
                 }
             };
         }
@@ -321,11 +331,17 @@ fn async_fast_call(op: &Op, async_op: &AsyncOp) -> (TokenStream, TokenStream) {
     let mode = async_start::mode(async_op);
     let settlement = async_start::settlement(op);
     let call = quote! {
+        // SAFETY: V8 passes the options of this call, whose data is the op's context.
+        let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
+        let #future = {
+            #(#prologue)*
+            // SAFETY: V8 passes the options of this call.
+            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?
+        };
+        #start
         // SAFETY: V8 passes the options of this call.
         let #result = (unsafe {
             ::runtime_core::__op::fast_call_guarded(#options, || {
-                let #future = #function(#(#args),*);
-                #start
                 ::runtime_core::__op::start_async_status::#generics(
                     #op_ctx,
                     #mode,
