@@ -351,8 +351,16 @@ impl EventLoop {
     }
 
     /// Settles a batch under one `TryCatch` (a conversion that runs JavaScript may throw:
-    /// that op rejects with the exception).
+    /// that op rejects with the exception). No microtask runs meanwhile: outside JavaScript,
+    /// V8 would otherwise run them as each `resolve` returns, and the batch's then-callbacks
+    /// run together at the turn's checkpoint instead, as deno's do.
     fn settle(&self, scope: &mut v8::PinScope<'_, '_>, batch: &mut [BoxedOp]) {
+        scope.set_microtasks_policy(v8::MicrotasksPolicy::Explicit);
+        self.settle_each(scope, batch);
+        scope.set_microtasks_policy(v8::MicrotasksPolicy::Auto);
+    }
+
+    fn settle_each(&self, scope: &mut v8::PinScope<'_, '_>, batch: &mut [BoxedOp]) {
         v8::tc_scope!(let try_catch, scope);
         for op in batch.iter_mut() {
             let Some(resolver) = op.as_mut().take_resolver() else {

@@ -290,6 +290,19 @@ fn eager_lazy_and_deferred_settle_in_their_order() {
     // microtasks of the script. The deferred and the lazy ones wait for the loop's first turn,
     // which settles the deferred one (done at its call) before it polls the lazy one.
     assert_eq!(order, "eager,microtask,deferred,lazy");
+    // Ops settled in one turn are settled together, then their then-callbacks run in order
+    // (not each op's whole chain before the next op settles).
+    let order = settle(
+        &mut rt,
+        "(async () => {
+           const log = [];
+           const first = ops.op_async_deferred().then(() => log.push('a1')).then(() => log.push('a2'));
+           const second = ops.op_async_deferred().then(() => log.push('b'));
+           await Promise.all([first, second]);
+           return log.join();
+         })()",
+    );
+    assert_eq!(order, "a1,b,a2");
 }
 
 #[test]
