@@ -81,6 +81,7 @@ fn runtime() -> Runtime {
         op_sequence::DECL,
         op_shadowing::DECL,
         op_record::DECL,
+        op_webidl_args::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
@@ -188,6 +189,24 @@ fn spec_conversions() {
         ),
         "string \"a,1\""
     );
+}
+
+#[test]
+fn argument_defaults_and_options() {
+    let mut rt = runtime();
+    for (call, out) in [
+        ("ops.op_webidl_args(300)", "string \"255 7 none\""),
+        ("ops.op_webidl_args(-5.5, undefined, undefined)", "string \"0 7 none\""),
+        ("ops.op_webidl_args(2.5, 9, 'x')", "string \"2 9 x\""),
+        ("ops.op_webidl_args(3.5, '12', null)", "string \"4 12 null\""),
+        (
+            "ops.op_webidl_args(1, 2 ** 32)",
+            "throws TypeError: op_webidl_args: argument 2 (count): the value is outside the accepted range of 0 to 4294967295, inclusive",
+        ),
+    ] {
+        assert_eq!(eval(&mut rt, call), out, "{call}");
+    }
+    assert_eq!(eval(&mut rt, "ops.op_webidl_args.length"), "number 3");
 }
 
 #[test]

@@ -69,4 +69,16 @@ fn op_request_serde(#[serde] request: NotConvertible) -> u32 {
     0
 }
 
+/// An unknown `#[webidl(..)]` argument.
+#[op]
+fn op_webidl_unknown(#[webidl(required)] a: u8) -> u32 {
+    u32::from(a)
+}
+
+/// An option the type's conversion lacks: the error is at the option.
+#[op]
+fn op_webidl_bad_option(#[webidl(options(truncate = true))] b: u8) -> u32 {
+    u32::from(b)
+}
+
 fn main() {}

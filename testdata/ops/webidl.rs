@@ -63,3 +63,15 @@ pub struct Shadowing {
     keys: Option<u8>,
     d: Option<u8>,
 }
+
+/// deno's `#[webidl(default = .., options(..))]` arguments: `undefined` takes the default; the
+/// options are the conversion's extended attributes.
+#[op]
+#[string]
+fn op_webidl_args(
+    #[webidl(options(clamp = true))] level: u8,
+    #[webidl(default = 7, options(enforce_range = true))] count: u32,
+    #[webidl(default = "none")] label: String,
+) -> String {
+    format!("{level} {count} {label}")
+}

@@ -179,6 +179,25 @@ impl<'a, 's> SlowCall<'a, 's> {
         read.map_err(|error| self.throw_arg_error(index, error))
     }
 
+    /// `#[webidl(default = .., options(..))] T`: `undefined` is `default()` when there is one;
+    /// else by WebIDL rules, with the options `set_options` sets.
+    #[inline(always)]
+    pub fn arg_webidl<T: crate::webidl::WebIdlConverter<'s>>(
+        &mut self,
+        index: i32,
+        default: Option<fn() -> T>,
+        set_options: impl FnOnce(&mut T::Options),
+    ) -> Result<T, Thrown> {
+        let value = self.args.get(index);
+        if let Some(default) = default.filter(|_| value.is_undefined()) {
+            return Ok(default());
+        }
+        let mut options = T::Options::default();
+        set_options(&mut options);
+        keep_pending_exception(self.scope(), |scope| T::convert(scope, value, &options))?
+            .map_err(|error| self.throw_arg_error(index, error))
+    }
+
     /// Throws a conversion's error, prefixed with the op and the argument (the op context is
     /// read only here, off the happy path).
     #[cold]

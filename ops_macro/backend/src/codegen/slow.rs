@@ -89,11 +89,12 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
                 quote!(#call.arg_held::<#ty>(#index, #class)?)
             }
         }
-        SlowArg::WebIdl => {
+        SlowArg::WebIdl if arg.webidl.default.is_none() && arg.webidl.options.is_empty() => {
             let ty = &arg.ty;
             let webidl = quote_spanned!(ty.span()=> ::runtime_core::webidl::WebIdl<#ty>);
             quote!(#call.arg_from_v8::<#webidl>(#index)?.0)
         }
+        SlowArg::WebIdl => webidl_with_args(arg, index.clone()),
         SlowArg::StateRef => return quote!(let #ident = #call.state()?;),
         SlowArg::StateMut => return quote!(let mut #ident = #call.state_mut()?;),
         SlowArg::StateRc => return quote!(let #ident = #call.state_rc();),
@@ -138,6 +139,39 @@ fn set_return(op: &Op) -> TokenStream {
                 set(&result)
             }
         }
+    }
+}
+
+/// `#[webidl(default = .., options(..))] T`: `undefined` is the default (a string literal
+/// made a `T` through `From`, as `String` from `""`), else the conversion with those options.
+fn webidl_with_args(arg: &Arg, index: Option<Literal>) -> TokenStream {
+    let call = internal_ident("call");
+    let options = internal_ident("options");
+    let ty = &arg.ty;
+    let default = match &arg.webidl.default {
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        })) => quote_spanned!(text.span()=> ::std::option::Option::Some(|| -> #ty {
+            ::std::convert::From::from(#text)
+        })),
+        Some(value) => {
+            quote_spanned!(value.span()=> ::std::option::Option::Some(|| -> #ty { #value }))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let set = arg
+        .webidl
+        .options
+        .iter()
+        .map(|(name, value)| quote_spanned!(name.span()=> #options.#name = #value;));
+    let set_options = if arg.webidl.options.is_empty() {
+        quote!(|_| {})
+    } else {
+        quote!(|#options| { #(#set)* })
+    };
+    quote! {
+        #call.arg_webidl::<#ty>(#index, #default, #set_options)?
     }
 }
 

@@ -281,8 +281,9 @@ pub struct Markers {
     pub v8_trait: Option<Attribute>,
     /// `#[serde]`: through serde (`runtime_core::serde`).
     pub serde: Option<Attribute>,
-    /// `#[webidl]`: by WebIDL rules (`runtime_core::webidl`).
-    pub webidl: Option<Attribute>,
+    /// `#[webidl]` / `#[webidl(default = .., options(..))]`: by WebIDL rules
+    /// (`runtime_core::webidl`).
+    pub webidl: Option<(Attribute, WebIdlArgs)>,
     /// `#[this]`: the receiver of a class method (written by `#[op] impl`).
     pub this: Option<Attribute>,
     /// `#[cppgc]`: an instance of a class (`#[op] impl`).
@@ -300,9 +301,73 @@ impl Markers {
             .or(self.buffer.as_ref().map(|(attr, _, _)| attr))
             .or(self.v8_trait.as_ref())
             .or(self.serde.as_ref())
-            .or(self.webidl.as_ref())
+            .or(self.webidl.as_ref().map(|(attr, _)| attr))
             .or(self.this.as_ref())
             .or(self.cppgc.as_ref())
+    }
+}
+
+/// What `#[webidl(..)]` on an argument says (deno's spelling): `default = expr`, the value
+/// when JavaScript passes `undefined` (a Rust expression `T: From` it: `5`, `""`), and
+/// `options(name = value, ..)`, fields of the type's conversion options (`clamp = true`).
+#[derive(Clone, Default)]
+pub struct WebIdlArgs {
+    /// `default = expr`.
+    pub default: Option<syn::Expr>,
+    /// `options(name = value, ..)`.
+    pub options: Vec<(syn::Ident, syn::Expr)>,
+}
+
+impl std::fmt::Debug for WebIdlArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use quote::ToTokens;
+        let default = self
+            .default
+            .as_ref()
+            .map(|e| e.to_token_stream().to_string());
+        let options: Vec<String> = self
+            .options
+            .iter()
+            .map(|(name, value)| format!("{name} = {}", value.to_token_stream()))
+            .collect();
+        f.debug_struct("WebIdlArgs")
+            .field("default", &default)
+            .field("options", &options)
+            .finish()
+    }
+}
+
+impl WebIdlArgs {
+    fn of(attr: &Attribute) -> syn::Result<Self> {
+        let mut args = WebIdlArgs::default();
+        if matches!(attr.meta, Meta::Path(_)) {
+            return Ok(args);
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("default") {
+                if args.default.is_some() {
+                    return Err(meta.error("duplicate `default`"));
+                }
+                args.default = Some(meta.value()?.parse()?);
+                Ok(())
+            } else if meta.path.is_ident("options") {
+                if !args.options.is_empty() {
+                    return Err(meta.error("duplicate `options`"));
+                }
+                meta.parse_nested_meta(|option| {
+                    let name = option.path.require_ident()?.clone();
+                    args.options.push((name, option.value()?.parse()?));
+                    Ok(())
+                })
+            } else {
+                Err(meta.error(
+                    "unknown `#[webidl]` argument: write `default = value` (when JavaScript \
+                     passes `undefined`) or `options(name = value, ..)` (e.g. `options(clamp = \
+                     true)`)",
+                ))
+            }
+        })?;
+        Ok(args)
     }
 }
 
@@ -421,7 +486,14 @@ impl Markers {
             } else if path.is_ident("serde") {
                 set_flag(cx, &mut markers.serde, attr, "serde");
             } else if path.is_ident("webidl") {
-                set_flag(cx, &mut markers.webidl, attr, "webidl");
+                if markers.webidl.is_some() {
+                    cx.error_spanned_by(attr, "duplicate `#[webidl]`");
+                } else {
+                    match WebIdlArgs::of(attr) {
+                        Ok(args) => markers.webidl = Some((attr.clone(), args)),
+                        Err(error) => cx.syn_error(error),
+                    }
+                }
             } else if path.is_ident("this") {
                 set_flag(cx, &mut markers.this, attr, "this");
             } else if path.is_ident("cppgc") {

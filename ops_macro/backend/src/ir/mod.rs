@@ -23,6 +23,7 @@ use syn::Type;
 
 use crate::internals::ast::{OpFn, Param};
 pub use crate::internals::attr::AsyncMode;
+pub use crate::internals::attr::WebIdlArgs;
 use crate::internals::attr::{FastMode, OpAttrs};
 use crate::internals::classify::{classify_arg, classify_ret, future_output};
 use crate::internals::Ctxt;
@@ -93,6 +94,8 @@ pub struct Arg {
     pub ty: Type,
     /// The argument as written, for error spans.
     pub span: Span,
+    /// `#[webidl(default = .., options(..))]` (empty for other kinds).
+    pub webidl: WebIdlArgs,
 }
 
 /// The return value.

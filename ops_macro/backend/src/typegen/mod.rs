@@ -2,7 +2,7 @@
 //! signature on the ops object, with its doc comment as JSDoc. Pure functions of the IR; the
 //! kind table gives each kind's type.
 
-use crate::ir::{ArgKind, Op, RetKind};
+use crate::ir::{Arg, ArgKind, Op, RetKind};
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
 const RESERVED: &[&str] = &[
@@ -107,10 +107,12 @@ fn class_name(ty: &syn::Type) -> Option<String> {
 /// The parameter list and the return type.
 fn signature(op: &Op) -> (String, String) {
     let args: Vec<_> = op.js_args().map(|(_, arg)| arg).collect();
-    // Trailing optional arguments may be left out; earlier ones take `undefined`.
+    // `Option`s and arguments with a default may be `undefined`: trailing ones may be left
+    // out, earlier ones take `undefined`.
+    let omittable = |arg: &&Arg| arg.optional || arg.webidl.default.is_some();
     let required = args
         .iter()
-        .rposition(|arg| !arg.optional)
+        .rposition(|arg| !omittable(arg))
         .map_or(0, |last| last + 1);
     let params: Vec<String> = args
         .iter()
@@ -124,10 +126,11 @@ fn signature(op: &Op) -> (String, String) {
                 }
                 _ => arg.kind.ts(),
             };
-            match (arg.optional, index < required) {
+            let null = if arg.optional { " | null" } else { "" };
+            match (omittable(arg), index < required) {
                 (false, _) => format!("{name}: {ty}"),
-                (true, true) => format!("{name}: {ty} | null | undefined"),
-                (true, false) => format!("{name}?: {ty} | null"),
+                (true, true) => format!("{name}: {ty}{null} | undefined"),
+                (true, false) => format!("{name}?: {ty}{null}"),
             }
         })
         .collect();

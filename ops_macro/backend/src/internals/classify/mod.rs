@@ -189,6 +189,12 @@ pub fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
         js_index: None, // numbered once every argument is known, in `Op::from_ast`
         ty: ty.clone(),
         span: param.span,
+        webidl: param
+            .markers
+            .webidl
+            .as_ref()
+            .map(|(_, args)| args.clone())
+            .unwrap_or_default(),
     })
 }
 
