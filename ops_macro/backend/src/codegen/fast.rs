@@ -81,7 +81,6 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let op_ctx = internal_ident("op_ctx");
     let receiver = internal_ident("receiver");
     let result = internal_ident("result");
-    let error = internal_ident("error");
     let mut params = Vec::new();
     let mut param_idents = Vec::new();
     let mut prologue = Vec::new();
@@ -93,7 +92,6 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     };
     // The body returns `None` when it has thrown (each check is a `?`); the fast function then
     // hands V8 a default, which V8 ignores.
-    let bail = quote!(return ::std::option::Option::None);
     let takes_state = op.args.iter().any(|arg| {
         matches!(
             arg.fast(),
@@ -254,23 +252,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         let #result =
             (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?;
     };
-    let unwrap_result = op.ret.fallible.then(|| {
-        quote! {
-            let #result = match #result {
-                ::std::result::Result::Ok(#result) => #result,
-                ::std::result::Result::Err(#error) => {
-                    // SAFETY: V8 passes the options of this call.
-                    unsafe {
-                        ::runtime_core::__op::fast_throw_op_error(
-                            #options,
-                            ::runtime_core::OpError::from(#error),
-                        )
-                    };
-                    #bail;
-                }
-            };
-        }
-    });
+    let unwrap_result = op.ret.fallible.then(|| unwrap_or_throw(&result));
     // The body's last expression: the C value, or `None` once the conversion threw.
     let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
         (FastRet::Value { marker, .. }, Some(ty)) => {
@@ -293,6 +275,28 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     fast_fns(prologue, params, param_idents, (ret_ty, call))
 }
 
+/// `let value = match value { Ok(v) => v, Err(e) => throw e, return None }`: an op's `Err` (or
+/// a `fn -> Result<impl Future, E>`'s) thrown from the fast call, as the slow path would.
+fn unwrap_or_throw(value: &syn::Ident) -> TokenStream {
+    let options = internal_ident("options");
+    let error = internal_ident("error");
+    quote! {
+        let #value = match #value {
+            ::std::result::Result::Ok(#value) => #value,
+            ::std::result::Result::Err(#error) => {
+                // SAFETY: V8 passes the options of this call.
+                unsafe {
+                    ::runtime_core::__op::fast_throw_op_error(
+                        #options,
+                        ::runtime_core::OpError::from(#error),
+                    )
+                };
+                return ::std::option::Option::None;
+            }
+        };
+    }
+}
+
 /// An async op's start on the fast path (see `AsyncCall::Status`): the arguments converted
 /// (`prologue`) and the future made (the sync part of a `fn -> impl Future` run) in a block of
 /// their own, so that, as on the slow path, nothing borrowed for them (the op state) is held
@@ -306,27 +310,10 @@ fn async_fast_call(
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
     let future = internal_ident("future");
-    let error = internal_ident("error");
     let result = internal_ident("result");
     let function = function_path(op);
     let args = call_args(op, None);
-    let start = async_op.fallible_start.then(|| {
-        quote! {
-            let #future = match #future {
-                ::std::result::Result::Ok(#future) => #future,
-                ::std::result::Result::Err(#error) => {
-                    // SAFETY: V8 passes the options of this call.
-                    unsafe {
-                        ::runtime_core::__op::fast_throw_op_error(
-                            #options,
-                            ::runtime_core::OpError::from(#error),
-                        )
-                    };
-                    return ::std::option::Option::None;
-                }
-            };
-        }
-    });
+    let start = async_op.fallible_start.then(|| unwrap_or_throw(&future));
     let generics = async_start::generics(op);
     let mode = async_start::mode(async_op);
     let settlement = async_start::settlement(op);
