@@ -325,10 +325,16 @@ impl EventLoop {
 
     /// One turn: settles every op that is done, in batches, each followed by a microtask
     /// checkpoint, until none is. `Err` with the first unhandled rejection.
-    fn turn(&self, scope: &mut v8::PinScope<'_, '_>, cx: &mut Context<'_>) -> Result<(), JsError> {
+    /// `Ok(true)` when it settled any op (so JavaScript ran).
+    fn turn(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        cx: &mut Context<'_>,
+    ) -> Result<bool, JsError> {
         // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
         // will be.
         self.run_unclaimed(self.unclaimed.take());
+        let mut settled = false;
         loop {
             let mut batch = std::mem::take(&mut *self.batch.borrow_mut());
             batch.append(&mut self.ready.borrow_mut());
@@ -342,12 +348,13 @@ impl EventLoop {
             // Settling runs JavaScript (then-callbacks run at the checkpoint), which may start
             // more ops: nothing of the loop is borrowed meanwhile.
             self.settle(scope, &mut batch);
+            settled = true;
             batch.clear();
             *self.batch.borrow_mut() = batch;
             scope.perform_microtask_checkpoint();
             self.check_unhandled(scope)?;
         }
-        self.check_unhandled(scope)
+        self.check_unhandled(scope).map(|()| settled)
     }
 
     /// Settles a batch under one `TryCatch` (a conversion that runs JavaScript may throw:
@@ -475,6 +482,9 @@ impl Runtime {
         &mut self,
         value: v8::Global<v8::Value>,
     ) -> impl Future<Output = Result<v8::Global<v8::Value>, JsError>> + '_ {
+        // Whether the promise was seen pending: from then on only a turn that ran JavaScript
+        // can have settled it (nothing else runs on the runtime while this borrows it).
+        let mut seen_pending = false;
         std::future::poll_fn(move |cx| {
             let event_loop = self.event_loop.clone();
             event_loop.set_waker(cx.waker());
@@ -482,10 +492,15 @@ impl Runtime {
             // promise was looked at after it (not while terminating, when an error's
             // properties read empty: then once the termination is spent).
             let turned = self.with_scope(|scope| {
-                if let Some(outcome) = event_loop.outcome(scope, &value) {
-                    return Err(outcome);
+                if !seen_pending {
+                    if let Some(outcome) = event_loop.outcome(scope, &value) {
+                        return Err(outcome);
+                    }
                 }
-                let looped = event_loop.poll(scope, cx);
+                let (looped, ran_js) = event_loop.poll_turn(scope, cx);
+                if !ran_js {
+                    return Ok((looped, true));
+                }
                 if scope.is_execution_terminating() {
                     return Ok((looped, false));
                 }
@@ -494,6 +509,7 @@ impl Runtime {
                     None => Ok((looped, true)),
                 }
             });
+            seen_pending = true;
             let looped = match turned {
                 Err(outcome) => return Poll::Ready(outcome),
                 Ok((looped, true)) => looped,
@@ -531,13 +547,19 @@ impl EventLoop {
         scope: &mut v8::PinScope<'_, '_>,
         cx: &mut Context<'_>,
     ) -> Poll<Result<(), JsError>> {
-        if let Err(error) = self.turn(scope, cx) {
-            return Poll::Ready(Err(error));
-        }
-        if self.is_idle() {
-            Poll::Ready(Ok(()))
-        } else {
-            Poll::Pending
+        self.poll_turn(scope, cx).0
+    }
+
+    /// As [`EventLoop::poll`], and whether JavaScript ran.
+    fn poll_turn(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        cx: &mut Context<'_>,
+    ) -> (Poll<Result<(), JsError>>, bool) {
+        match self.turn(scope, cx) {
+            Err(error) => (Poll::Ready(Err(error)), true),
+            Ok(settled) if self.is_idle() => (Poll::Ready(Ok(())), settled),
+            Ok(settled) => (Poll::Pending, settled),
         }
     }
 
