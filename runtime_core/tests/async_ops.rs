@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use common::{counting_runtime, DESCRIBE_JS};
-use runtime_core::{op, Extension, JsBuffer, OpError, OpState, Runtime};
+use runtime_core::{op, Extension, JsBuffer, OpError, OpState, Runtime, TerminationHandle};
 
 type ResourceId = u16;
 
@@ -29,6 +29,20 @@ impl Drop for DropCounter {
 }
 
 include!("../../testdata/ops/async_ops.rs");
+
+static UNCLAIMED_DONE: AtomicUsize = AtomicUsize::new(0);
+
+/// Requests termination during its call, then finishes after a yield: its wrapper is cut
+/// short before it claims the op's promise.
+#[op]
+#[allow(clippy::manual_async_fn)] // the form under test: a sync part, then the future
+fn op_async_terminating(state: &OpState) -> impl Future<Output = ()> + 'static {
+    state.borrow::<TerminationHandle>().terminate();
+    async {
+        tokio::task::yield_now().await;
+        UNCLAIMED_DONE.fetch_add(1, Ordering::SeqCst);
+    }
+}
 
 /// A sync op that borrows the state mutably, to run while async ops hold its handle.
 #[op(fast)]
@@ -59,6 +73,7 @@ fn runtime() -> Runtime {
             op_async_check::DECL,
             op_async_panic_now::DECL,
             op_async_state_twice::DECL,
+            op_async_terminating::DECL,
             op_state_bump::DECL,
         ])
         .state(|state| {
@@ -373,6 +388,21 @@ fn unhandled_rejections_end_the_loop_with_their_error() {
         rt.run_event_loop().await
     });
     assert!(done.is_ok(), "{done:?}");
+}
+
+#[test]
+fn an_op_whose_wrapper_never_claimed_it_runs_on() {
+    let mut rt = runtime();
+    let before = UNCLAIMED_DONE.load(Ordering::SeqCst);
+    let cut = rt.execute_script(
+        "cut.js",
+        "globalThis.after = 0; ops.op_async_terminating(); globalThis.after = 1;",
+    );
+    assert!(cut.is_err(), "the script was terminated");
+    // Its promise was never claimed (nobody can await it); the loop still runs it to the end.
+    tokio(rt.run_event_loop()).unwrap();
+    assert_eq!(UNCLAIMED_DONE.load(Ordering::SeqCst) - before, 1);
+    assert_eq!(settle(&mut rt, "globalThis.after"), "0");
 }
 
 #[test]
