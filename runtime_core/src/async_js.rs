@@ -6,11 +6,11 @@
 //! will settle, which `Promise.resolve` returns as is; or, with a fast path (whose call can
 //! return only a number), the status `1`, and the wrapper claims that promise through one more
 //! (slow) call. Every error of an async op, argument conversion and the receiver check
-//! included, rejects its promise: an async op never throws. (deno also makes the pending promise in JavaScript, keyed by an id in a
-//! ring, and settles it by calling back into JavaScript; tried here, that measured slower per
-//! loop round trip than settling through the V8 API in the runs made, though within this
-//! machine's run-to-run noise: the simpler way stays until a steadier measurement says
-//! otherwise.)
+//! included, rejects its promise: an async op never throws. (deno makes the pending promise
+//! in JavaScript, keyed by an id in a ring, and settles it by calling back into JavaScript;
+//! tried here, that measured slower per loop round trip than settling through the V8 API in
+//! the runs made, though within this machine's run-to-run noise: the simpler way stays until
+//! a steadier measurement says otherwise.)
 
 /// Evaluates to a function that takes `claim` and gives the wrapping function
 /// `wrap(op, status, method)`: `status` for [`crate::AsyncCall::Status`] ops, `method` for

@@ -162,33 +162,15 @@ pub(crate) fn install<'s>(
     let mut async_members = Vec::new();
     for member in class.members {
         let key = v8::String::new(scope, member.name).expect("a member name fits in a V8 string");
+        // Statics are called on the class, the rest on instances (V8 checks the receiver).
+        let receiver_check = (member.kind != MemberKind::Static).then_some(signature);
+        let function = crate::runtime::op_template(scope, op_ctx(&member.decl), receiver_check);
         match (member.kind, member.decl.flags.async_op) {
-            (MemberKind::Method, Some(call)) => {
-                let method =
-                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
-                async_members.push((key, method, call, true));
-                continue;
-            }
-            (MemberKind::Static, Some(call)) => {
-                let function = crate::runtime::op_template(scope, op_ctx(&member.decl), None);
-                async_members.push((key, function, call, false));
-                continue;
-            }
-            _ => {}
-        }
-        match member.kind {
-            MemberKind::Method => {
-                let method =
-                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
-                prototype.set(key.into(), method.into());
-            }
-            MemberKind::Static => {
-                let function = crate::runtime::op_template(scope, op_ctx(&member.decl), None);
-                template.set(key.into(), function.into());
-            }
-            MemberKind::Getter | MemberKind::Setter => {
-                let accessor =
-                    crate::runtime::op_template(scope, op_ctx(&member.decl), Some(signature));
+            (MemberKind::Method, Some(call)) => async_members.push((key, function, call, true)),
+            (MemberKind::Static, Some(call)) => async_members.push((key, function, call, false)),
+            (MemberKind::Method, None) => prototype.set(key.into(), function.into()),
+            (MemberKind::Static, None) => template.set(key.into(), function.into()),
+            (MemberKind::Getter | MemberKind::Setter, _) => {
                 let entry = match accessors
                     .iter_mut()
                     .find(|(name, _, _)| *name == member.name)
@@ -200,9 +182,9 @@ pub(crate) fn install<'s>(
                     }
                 };
                 if member.kind == MemberKind::Getter {
-                    entry.1 = Some(accessor);
+                    entry.1 = Some(function);
                 } else {
-                    entry.2 = Some(accessor);
+                    entry.2 = Some(function);
                 }
             }
         }

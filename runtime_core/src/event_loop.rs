@@ -15,6 +15,7 @@ use std::task::{Context, Poll, Waker};
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
+use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
 
 /// An async op after its call: its future and the resolver of its promise.
@@ -201,15 +202,14 @@ pub(crate) struct EventLoop {
 
 impl EventLoop {
     /// Places `op` (in `memory` its op kept, or the pool's) and polls it during its call unless
-    /// it is `lazy`. Done with a plain outcome and `eager`, it is dropped at once and its memory
+    /// it is lazy. Done with a plain outcome and eager, it is dropped at once and its memory
     /// kept for the op's next call: no pool search, no allocation.
     #[inline(always)]
     pub(crate) fn start<T: PendingOp + 'static>(
         &self,
         memory: &OpMemory,
         op: T,
-        lazy: bool,
-        eager: bool,
+        mode: AsyncMode,
     ) -> Started {
         let layout = Layout::new::<T>();
         let place = memory
@@ -227,8 +227,8 @@ impl EventLoop {
         // SAFETY: the op stays at `place` until it is dropped, below or by `op`; nothing else
         // reaches it meanwhile. (Polled through its own type: no dynamic call.)
         let mut pinned = unsafe { Pin::new_unchecked(&mut *place.as_ptr()) };
-        let ready = !lazy && self.poll_during_call(pinned.as_mut()).is_ready();
-        if ready && eager {
+        let ready = mode != AsyncMode::Lazy && self.poll_during_call(pinned.as_mut()).is_ready();
+        if ready && mode == AsyncMode::Eager {
             if let Some(outcome) = pinned.as_mut().take_plain_outcome() {
                 let op = std::mem::ManuallyDrop::new(op);
                 // SAFETY: dropped once, here (`op` never drops it); its memory is then free,

@@ -208,12 +208,7 @@ where
         op_ctx,
         kind: PhantomData,
     };
-    op_ctx.event_loop.start(
-        &op_ctx.op_memory,
-        op,
-        mode == AsyncMode::Lazy,
-        mode == AsyncMode::Eager,
-    )
+    op_ctx.event_loop.start(&op_ctx.op_memory, op, mode)
 }
 
 /// [`start_async_status`] on the fast path: the status, or `None` once it threw.
