@@ -65,6 +65,7 @@ mod runtime;
 pub mod serde;
 mod stack_trace;
 mod state;
+mod string_view;
 mod strings;
 pub mod structured;
 mod termination;

@@ -77,7 +77,7 @@ impl Drop for LentBuffer {
 /// Storage for one string argument during one call: the V8 string view it may borrow from, a
 /// stack buffer, and a lent buffer when the stack one is too small.
 pub struct StringBuffer<'s> {
-    pub(crate) view: Option<v8::ValueView<'s>>,
+    pub(crate) view: crate::string_view::ViewSlot<'s>,
     stack: [MaybeUninit<u8>; STRING_STACK_BUFFER_SIZE],
     lent: Option<LentBuffer>,
 }
@@ -93,7 +93,7 @@ impl<'s> StringBuffer<'s> {
     #[inline(always)]
     pub fn new() -> Self {
         Self {
-            view: None,
+            view: crate::string_view::ViewSlot::new(),
             stack: [const { MaybeUninit::uninit() }; STRING_STACK_BUFFER_SIZE],
             lent: None,
         }
@@ -207,7 +207,8 @@ pub(crate) fn utf16_to_utf8_in<'b>(units: &[u16], out: &'b mut [MaybeUninit<u8>]
 /// A V8 string as a `String`: one allocation of the exact UTF-8 length, lone surrogates
 /// replaced (U+FFFD), as `#[string] String` arguments.
 pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::String>) -> String {
-    let view = v8::ValueView::new(isolate, string);
+    let mut slot = crate::string_view::ViewSlot::new();
+    let view = slot.build(isolate, string);
     match view.data() {
         v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
         v8::ValueViewData::TwoByte(units) => utf16_to_string(units),

@@ -108,14 +108,12 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = buffer
-            .view
-            .insert(v8::ValueView::new(self.isolate(), string));
+        let view = buffer.view.build(self.isolate(), string);
         let in_place = matches!(view.data(), v8::ValueViewData::OneByte(bytes) if is_ascii(bytes));
         if in_place {
             // (Borrowed again here: returning the first borrow would hold `buffer` for the
             // rest of the function.)
-            let Some(view) = buffer.view.as_ref() else {
+            let Some(view) = buffer.view.get() else {
                 unreachable!("set above")
             };
             let v8::ValueViewData::OneByte(bytes) = view.data() else {
@@ -143,7 +141,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.isolate(), string);
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(self.isolate(), string);
         Ok(buffer.copy_utf8(view.data()))
     }
 
@@ -176,7 +175,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.isolate(), string);
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(self.isolate(), string);
         Ok(match view.data() {
             v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
             v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
@@ -208,12 +208,10 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, [u8]>, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = buffer
-            .view
-            .insert(v8::ValueView::new(self.isolate(), string));
+        let view = buffer.view.build(self.isolate(), string);
         if let v8::ValueViewData::OneByte(_) = view.data() {
             // (Borrowed again: see `arg_str`.)
-            let Some(view) = buffer.view.as_ref() else {
+            let Some(view) = buffer.view.get() else {
                 unreachable!("set above")
             };
             let v8::ValueViewData::OneByte(bytes) = view.data() else {
@@ -270,14 +268,16 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = v8::ValueView::new(self.isolate(), string);
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(self.isolate(), string);
         let bytes = match view.data() {
             v8::ValueViewData::OneByte(bytes) => Some(bytes.to_vec()),
             v8::ValueViewData::TwoByte(units) => {
                 units.iter().map(|&unit| u8::try_from(unit).ok()).collect()
             }
         };
-        drop(view);
+        // The view goes before anything is thrown.
+        drop(slot);
         bytes
             .map(ByteString)
             .ok_or_else(|| self.throw_not_latin1(index))

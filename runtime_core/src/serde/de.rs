@@ -170,7 +170,8 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
             return Err(self.expected("a string"));
         };
         let mut buffer = StringBuffer::new();
-        let view = v8::ValueView::new(self.scope, string);
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(self.scope, string);
         let text = buffer.copy_utf8(view.data());
         visitor.visit_str(text)
     }

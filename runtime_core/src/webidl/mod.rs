@@ -196,7 +196,8 @@ pub mod __derive {
                 .ok_or_else(crate::structured::__derive::threw)?,
         };
         let mut buffer = crate::strings::StringBuffer::new();
-        let view = v8::ValueView::new(scope, string);
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(scope, string);
         Ok(f(buffer.copy_utf8(view.data())))
     }
 
