@@ -78,6 +78,7 @@ fn check_store(store: &v8::SharedRef<v8::BackingStore>) -> Result<(), Refusal> {
 
 /// The backing store and byte range of a buffer argument, kept alive; `is_detached` tells an
 /// empty view's story (it needs a scope: a rare path).
+#[inline(always)]
 fn store_and_range<'s>(
     value: v8::Local<'s, v8::Value>,
     source: BufferSource,
