@@ -72,9 +72,14 @@ impl<'s> ViewSlot<'s> {
         std::mem::take(&mut self.built).then(|| unsafe { self.view.assume_init_read() })
     }
 
+    /// Drops the view built here, if any (a flag test when there is none).
     #[inline(always)]
     fn clear(&mut self) {
-        drop(self.take());
+        if self.built {
+            self.built = false;
+            // SAFETY: it was built, and is marked gone first, so it is dropped once.
+            unsafe { self.view.assume_init_drop() };
+        }
     }
 }
 

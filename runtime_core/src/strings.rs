@@ -11,7 +11,7 @@
 //!    calls never share one.
 
 use std::cell::RefCell;
-use std::mem::MaybeUninit;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ops::Deref;
 
 /// Bytes of stack each string argument may use before it borrows a thread-local buffer.
@@ -77,9 +77,30 @@ impl Drop for LentBuffer {
 /// Storage for one string argument during one call: the V8 string view it may borrow from, a
 /// stack buffer, and a lent buffer when the stack one is too small.
 pub struct StringBuffer<'s> {
-    pub(crate) view: crate::string_view::ViewSlot<'s>,
+    // (Dropped by hand, in `Drop`: most calls build no view and lend no buffer, and the drop
+    // is then two tests inlined in the op, not a call.)
+    pub(crate) view: ManuallyDrop<crate::string_view::ViewSlot<'s>>,
     stack: [MaybeUninit<u8>; STRING_STACK_BUFFER_SIZE],
-    lent: Option<LentBuffer>,
+    lent: ManuallyDrop<Option<LentBuffer>>,
+}
+
+impl Drop for StringBuffer<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        // SAFETY: dropped once, here (the fields are `ManuallyDrop`).
+        unsafe { ManuallyDrop::drop(&mut self.view) };
+        if self.lent.is_some() {
+            self.give_back_lent();
+        }
+    }
+}
+
+impl StringBuffer<'_> {
+    #[cold]
+    #[inline(never)]
+    fn give_back_lent(&mut self) {
+        drop(self.lent.take());
+    }
 }
 
 impl Default for StringBuffer<'_> {
@@ -93,9 +114,9 @@ impl<'s> StringBuffer<'s> {
     #[inline(always)]
     pub fn new() -> Self {
         Self {
-            view: crate::string_view::ViewSlot::new(),
+            view: ManuallyDrop::new(crate::string_view::ViewSlot::new()),
             stack: [const { MaybeUninit::uninit() }; STRING_STACK_BUFFER_SIZE],
-            lent: None,
+            lent: ManuallyDrop::new(None),
         }
     }
 
