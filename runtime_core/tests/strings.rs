@@ -20,6 +20,7 @@ fn extension() -> Extension {
         op_str_hash::DECL,
         op_cow_hash::DECL,
         op_owned_hash::DECL,
+        op_owned_spare::DECL,
         op_onebyte_hash::DECL,
         op_bytestring_hash::DECL,
         op_echo::DECL,
@@ -253,6 +254,26 @@ fn string_ops_agree_on_both_paths() {
         slow,
         "throws TypeError: op_concat_len: argument 3 (b) must be a string, received a number"
     );
+}
+
+#[test]
+fn owned_string_arguments_are_allocated_exactly() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    let labels = define_strings(&mut runtime);
+    for (index, label) in labels.iter().enumerate() {
+        for (spare, path) in call_both_ways(
+            &mut runtime,
+            "op_owned_spare",
+            "'warm'",
+            &format!("S[{index}]"),
+        ) {
+            assert_eq!(
+                spare, "number 0",
+                "op_owned_spare({label}) on the {path} path"
+            );
+        }
+    }
 }
 
 #[test]

@@ -23,6 +23,13 @@ fn op_owned_hash(#[string] s: String) -> u32 {
     fnv1a(s.as_bytes())
 }
 
+/// The bytes an owned string argument allocated beyond its content: 0 when the one
+/// allocation is exact.
+#[op]
+fn op_owned_spare(#[string] s: String) -> u32 {
+    (s.capacity() - s.len()) as u32
+}
+
 #[op]
 fn op_onebyte_hash(#[string(onebyte)] bytes: Cow<[u8]>) -> u32 {
     fnv1a(&bytes)
