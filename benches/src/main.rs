@@ -20,6 +20,7 @@ mod async_benches;
 mod class_ops;
 mod ops;
 mod report;
+mod rounds;
 mod structured_ops;
 
 use std::path::PathBuf;
@@ -244,11 +245,13 @@ struct Options {
     baseline: Option<String>,
     reference: Option<PathBuf>,
     out_dir: PathBuf,
+    /// `--rounds N`: N processes, the best median of each bench (see `rounds.rs`).
+    rounds: u32,
 }
 
 const USAGE: &str =
     "usage: bench-ops [--async] [--filter <substring>|=<name>] [--quick] [--save-baseline <name>] \
-                     [--baseline <name>] [--reference <results.json>] [--out-dir <dir>]";
+                     [--baseline <name>] [--reference <results.json>] [--out-dir <dir>] [--rounds <n>]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
@@ -259,6 +262,7 @@ fn parse_options() -> Result<Options, String> {
         baseline: None,
         reference: None,
         out_dir: PathBuf::from("target/bench-ops"),
+        rounds: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -274,6 +278,13 @@ fn parse_options() -> Result<Options, String> {
             "--baseline" => options.baseline = Some(value("--baseline")?),
             "--reference" => options.reference = Some(PathBuf::from(value("--reference")?)),
             "--out-dir" => options.out_dir = PathBuf::from(value("--out-dir")?),
+            "--rounds" => {
+                options.rounds = value("--rounds")?
+                    .parse()
+                    .ok()
+                    .filter(|&rounds| rounds > 0)
+                    .ok_or_else(|| format!("--rounds needs a positive whole number\n{USAGE}"))?
+            }
             "--bench" => {} // passed by `cargo bench`; harmless
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
@@ -344,44 +355,33 @@ fn main() {
         std::process::exit(2);
     }
 
-    let mut results = Vec::new();
-    let mut pending = Vec::new();
-    for (index, bench) in selected.iter().enumerate() {
-        eprint!("[{}/{}] {:<38}", index + 1, selected.len(), bench.name);
-        if let Some(why) = bench.pending {
-            eprintln!("   pending: {why}");
-            pending.push(report::Pending {
-                name: bench.name.to_owned(),
-                why: why.to_owned(),
-            });
-            continue;
-        }
-        let count = (bench.count / plan.count_divisor).max(1);
-        let result = run_bench(bench, count, &plan);
-        eprintln!("{:>10.2} ns/call", result.ns_per_call);
-        results.push(result);
-    }
-    for (index, bench) in selected_async.iter().enumerate() {
-        eprint!(
-            "[{}/{}] {:<38}",
-            index + 1,
-            selected_async.len(),
-            bench.name
-        );
-        let count = (COUNT / plan.count_divisor).max(1);
-        let result = async_benches::run_bench(bench, count, &plan);
-        eprintln!("{:>10.2} ns/call", result.ns_per_call);
-        results.push(result);
-    }
+    let (results, pending) = if options.rounds > 1 {
+        let args = rounds::RoundArgs {
+            filter: options.filter.as_deref(),
+            quick: options.quick,
+            async_suite: options.async_suite,
+            out_dir: &options.out_dir,
+            results_file: results_file(options.async_suite),
+        };
+        rounds::best_of(options.rounds, &args).unwrap_or_else(|message| {
+            eprintln!("{message}");
+            std::process::exit(1);
+        })
+    } else {
+        run_selected(&selected, &selected_async, &plan)
+    };
 
+    let mode = match (options.quick, options.async_suite) {
+        (false, false) => "full",
+        (true, false) => "quick",
+        (false, true) => "async full",
+        (true, true) => "async quick",
+    };
     let results = Results {
-        mode: match (options.quick, options.async_suite) {
-            (false, false) => "full",
-            (true, false) => "quick",
-            (false, true) => "async full",
-            (true, true) => "async quick",
-        }
-        .to_owned(),
+        mode: match options.rounds {
+            1 => mode.to_owned(),
+            rounds => format!("{mode}, best of {rounds} rounds"),
+        },
         commit: report::git_commit(),
         date: report::utc_now(),
         v8: v8::V8::get_version().to_owned(),
@@ -437,6 +437,45 @@ fn main() {
         options.out_dir.display(),
         results_file(options.async_suite)
     );
+}
+
+/// Runs the selected benches in this process, in order.
+fn run_selected(
+    selected: &[&Bench],
+    selected_async: &[&async_benches::AsyncBench],
+    plan: &Plan,
+) -> (Vec<BenchResult>, Vec<report::Pending>) {
+    let mut results = Vec::new();
+    let mut pending = Vec::new();
+    for (index, bench) in selected.iter().enumerate() {
+        eprint!("[{}/{}] {:<38}", index + 1, selected.len(), bench.name);
+        if let Some(why) = bench.pending {
+            eprintln!("   pending: {why}");
+            pending.push(report::Pending {
+                name: bench.name.to_owned(),
+                why: why.to_owned(),
+            });
+            continue;
+        }
+        let count = (bench.count / plan.count_divisor).max(1);
+        let result = run_bench(bench, count, plan);
+        eprintln!("{:>10.2} ns/call", result.ns_per_call);
+        results.push(result);
+    }
+    for (index, bench) in selected_async.iter().enumerate() {
+        eprint!(
+            "[{}/{}] {:<38}",
+            index + 1,
+            selected_async.len(),
+            bench.name
+        );
+        let count = (COUNT / plan.count_divisor).max(1);
+        let result = async_benches::run_bench(bench, count, plan);
+        eprintln!("{:>10.2} ns/call", result.ns_per_call);
+        results.push(result);
+    }
+
+    (results, pending)
 }
 
 /// Where a suite's results go.

@@ -1,6 +1,6 @@
 //! `cargo xtask <task>`: project tasks that need more than one cargo command.
 //!
-//! - `bench-ops [--async] [--filter S] [--quick] [--save-baseline NAME] [--baseline NAME]`:
+//! - `bench-ops [--async] [--filter S] [--quick] [--rounds N] [--save-baseline NAME] [--baseline NAME]`:
 //!   builds the op-call benchmark in release mode and runs it (deno's `ops_sync` suite, or its
 //!   `ops_async` one); results go to `target/bench-ops/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
@@ -32,7 +32,7 @@ fn main() {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring>] [--quick] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
+const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
        cargo xtask dts [--out <dir>] [<file.rs>...]
