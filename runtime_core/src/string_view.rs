@@ -18,7 +18,9 @@ unsafe extern "C" {
     );
 }
 
-/// Room for one string's view; the view, once built, is dropped with it.
+/// Room for one string's view; the view, once built, is dropped with it. (Aligned as the C++
+/// object it holds is: rusty_v8's `ValueView` is a byte array.)
+#[repr(C, align(8))]
 pub struct ViewSlot<'s> {
     view: MaybeUninit<v8::ValueView<'s>>,
     built: bool,

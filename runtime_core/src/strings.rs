@@ -235,10 +235,12 @@ pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::
     }
 }
 
-/// UTF-16 to an owned `String` of exactly the UTF-8 length: one allocation.
+/// UTF-16 to an owned `String` of exactly the UTF-8 length: one allocation. (Never inlined:
+/// its string buffer would add a kilobyte to the frame of every op that reads a `String`.)
+#[inline(never)]
 pub(crate) fn utf16_to_string(units: &[u16]) -> String {
-    // Up to the size a lent buffer is kept at: transcoded once into the call's buffer (the
-    // stack, or a lent one already zeroed), then copied into the exact allocation. Measuring
+    // Up to the size a lent buffer is kept at: transcoded once into a string buffer (the
+    // stack, or the thread's lent one, already zeroed), then copied into the exact allocation. Measuring
     // the length first and writing into a zeroed allocation cost two passes more
     // (callgrind, `op_string_owned_large_utf8_1000`: the length pass and the zeroing were 39%
     // of the op's instructions).

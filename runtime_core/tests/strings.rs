@@ -21,6 +21,7 @@ fn extension() -> Extension {
         op_cow_hash::DECL,
         op_owned_hash::DECL,
         op_owned_spare::DECL,
+        op_str_then_number::DECL,
         op_onebyte_hash::DECL,
         op_bytestring_hash::DECL,
         op_echo::DECL,
@@ -254,6 +255,30 @@ fn string_ops_agree_on_both_paths() {
         slow,
         "throws TypeError: op_concat_len: argument 3 (b) must be a string, received a number"
     );
+}
+
+#[test]
+fn an_argument_after_a_string_throws_its_error() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    for (args, expected) in [
+        ("'abc', 4", "number 7"),
+        // Cons, two-byte and one-byte strings: each read a different way.
+        ("'ab'.repeat(600), 1", "number 1201"),
+        ("'\\u1000', 1", "number 4"),
+        (
+            "'abc', 'x'",
+            "throws TypeError: op_str_then_number: argument 2 (n) must be a number (u32), received a string",
+        ),
+        (
+            "'\\u1000'.repeat(2), {}",
+            "throws TypeError: op_str_then_number: argument 2 (n) must be a number (u32), received an object",
+        ),
+    ] {
+        for (outcome, path) in call_both_ways(&mut runtime, "op_str_then_number", "'warm', 1", args) {
+            assert_eq!(outcome, expected, "op_str_then_number({args}) on the {path} path");
+        }
+    }
 }
 
 #[test]

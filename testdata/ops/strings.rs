@@ -23,6 +23,13 @@ fn op_owned_hash(#[string] s: String) -> u32 {
     fnv1a(s.as_bytes())
 }
 
+/// A string read before an argument that can throw: the error is made on the V8 heap, so no
+/// view of the string may be alive then (V8 aborts on a heap allocation under one).
+#[op]
+fn op_str_then_number(#[string] s: &str, n: u32) -> u32 {
+    s.len() as u32 + n
+}
+
 /// The bytes an owned string argument allocated beyond its content: 0 when the one
 /// allocation is exact.
 #[op]

@@ -321,14 +321,22 @@ impl Op {
     /// (see [`Op::can_run_js`]), and no other argument may allocate on the V8 heap while it is
     /// read (reading a string may flatten it, a `&mut [u8]` may move its bytes off the heap),
     /// so the string is the op's only such argument. Nor may the return value borrow it: making
-    /// that on the V8 heap would move the string under the borrow.
+    /// that on the V8 heap would move the string under the borrow. And no argument read after
+    /// it may throw: the view that lends the string holds off V8's heap allocation (V8 aborts
+    /// on one), and an error is made on the heap.
     pub fn borrows_strings_in_place(&self) -> bool {
         let allocating = self
             .args
             .iter()
             .filter(|arg| arg.kind.may_allocate_during_call())
             .count();
-        !self.can_run_js() && allocating == 1 && !self.ret.borrows
+        let throws_after = self
+            .args
+            .iter()
+            .skip_while(|arg| !arg.kind.may_allocate_during_call())
+            .skip(1)
+            .any(|arg| arg.kind.slow().may_throw());
+        !self.can_run_js() && allocating == 1 && !self.ret.borrows && !throws_after
     }
 
     /// What of V8 the slow path holds: the most any argument or the return value needs.

@@ -142,6 +142,31 @@ pub enum SlowArg {
     StateRc,
 }
 
+impl SlowArg {
+    /// Whether reading the argument can throw (its error is made on the V8 heap).
+    pub fn may_throw(self) -> bool {
+        match self {
+            SlowArg::Local(LocalType::Value) | SlowArg::StateRc => false,
+            SlowArg::Scope | SlowArg::Isolate => false,
+            SlowArg::Trait(_)
+            | SlowArg::Convert { .. }
+            | SlowArg::Buffered { .. }
+            | SlowArg::WithStorage { .. }
+            | SlowArg::FromSource { .. }
+            | SlowArg::Local(_)
+            | SlowArg::Global(_)
+            | SlowArg::FromV8
+            | SlowArg::Serde
+            | SlowArg::WebIdl
+            | SlowArg::Receiver
+            | SlowArg::Cppgc
+            | SlowArg::Held { .. }
+            | SlowArg::StateRef
+            | SlowArg::StateMut => true,
+        }
+    }
+}
+
 /// How a fast-call parameter becomes the function's argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastConvert {
