@@ -361,7 +361,6 @@ fn main() {
             quick: options.quick,
             async_suite: options.async_suite,
             out_dir: &options.out_dir,
-            results_file: results_file(options.async_suite),
         };
         rounds::best_of(options.rounds, &args).unwrap_or_else(|message| {
             eprintln!("{message}");

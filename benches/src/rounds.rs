@@ -18,7 +18,6 @@ pub struct RoundArgs<'a> {
     pub async_suite: bool,
     /// Where the rounds' own results go, one directory each.
     pub out_dir: &'a Path,
-    pub results_file: &'a str,
 }
 
 /// Runs `rounds` processes of this binary and merges their results: per bench, the result
@@ -52,7 +51,7 @@ pub fn best_of(
         if !status.success() {
             return Err(format!("round {round} failed: {status}"));
         }
-        let path = dir.join(args.results_file);
+        let path = dir.join(crate::results_file(args.async_suite));
         let results = Results::load(&path)
             .ok_or_else(|| format!("round {round} wrote no results at {}", path.display()))?;
         merge(&mut best, results.results);
