@@ -1191,7 +1191,7 @@ fn arg_197(#[from_v8] x: Sample) -> u32 {
 }
 /// `#[serde] T`
 #[op]
-fn arg_198(#[serde] x: Vec<u8>) -> u32 {
+fn arg_198(#[serde] x: String) -> u32 {
     let _ = x;
     7
 }
@@ -1614,7 +1614,7 @@ pub const ROWS: &[(&str, &str, &str)] = &[
     ("arg_195", "ops.ret_external()", "number 7"),
     ("arg_196", "ops.ret_external()", "number 7"),
     ("arg_197", "2", "number 7"),
-    ("arg_198", "[2]", "number 7"),
+    ("arg_198", "'s'", "number 7"),
     ("arg_199", "258", "number 7"),
     ("arg_201", "new ops.Widget()", "number 7"),
     ("arg_203", "new ops.Widget()", "number 7"),

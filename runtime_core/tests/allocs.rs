@@ -1,7 +1,7 @@
 //! Allocations per call of the string ops, counted by a counting global allocator in this test
 //! binary, in steady state (after warm-up, so the thread's reusable buffers have grown):
 //! `&str`, `Cow<str>` and one-byte arguments allocate nothing, at every size, ASCII or not, on
-//! both paths; an owned `String` argument allocates exactly once; returning a `&'static str`
+//! both paths; an owned `String` argument allocates exactly once (through serde too); returning a `&'static str`
 //! allocates nothing. And an `OpError` made from a concrete error is one allocation.
 
 // The testdata files hold ops that other tests register.
@@ -25,6 +25,7 @@ fn extension() -> Extension {
         op_str_len::DECL,
         op_cow_hash::DECL,
         op_owned_hash::DECL,
+        op_serde_string_hash::DECL,
         op_onebyte_hash::DECL,
         op_static_str::DECL,
     ])
@@ -124,6 +125,29 @@ fn owned_string_arguments_allocate_exactly_once() {
             let (allocs, path) =
                 allocs_per_call(&mut runtime, &string, "ops.op_owned_hash(s)", optimized);
             assert_eq!(allocs, 1.0, "op_owned_hash with {kind} {string} ({path})");
+        }
+    }
+}
+
+/// serde's too: the fast path (one-byte strings) and the slow one allocate only the `String`.
+#[test]
+fn serde_string_arguments_allocate_exactly_once() {
+    let mut runtime = counting_runtime(vec![extension()]);
+    for (kind, string) in string_cases() {
+        for optimized in [false, true] {
+            let call = "ops.op_serde_string_hash(s)";
+            let (allocs, path) = allocs_per_call(&mut runtime, &string, call, optimized);
+            assert_eq!(
+                allocs, 1.0,
+                "op_serde_string_hash with {kind} {string} ({path})"
+            );
+            let counts = runtime.op_call_counts("op_serde_string_hash").unwrap();
+            let fast_expected = optimized && kind != "two-byte";
+            assert_eq!(
+                counts.fast > 0,
+                fast_expected,
+                "{kind} {string} ({path}): {counts:?}"
+            );
         }
     }
 }

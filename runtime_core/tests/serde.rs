@@ -68,6 +68,83 @@ fn op_string_serde(#[serde] value: StringWrapper) -> u32 {
     value.0.len() as u32
 }
 
+// ---- ops whose fast path takes one-byte strings (each deserializer method a string meets) --
+
+#[op]
+fn op_serde_char(#[serde] c: char) -> u32 {
+    c as u32
+}
+
+#[op]
+fn op_serde_method(#[serde] method: Method) -> u32 {
+    method as u32
+}
+
+/// (Named, so that the macro does not read it as an optional argument: serde reads the
+/// `Option`.)
+type MaybeText = Option<Box<str>>;
+
+#[op]
+fn op_serde_option(#[serde] text: MaybeText) -> u32 {
+    text.map_or(0, |text| text.len() as u32 + 1000)
+}
+
+#[op]
+fn op_serde_any(#[serde] value: serde_json::Value) -> u32 {
+    value.as_str().map_or(0, |text| text.len() as u32)
+}
+
+#[op]
+fn op_serde_number(#[serde] number: u32) -> u32 {
+    number
+}
+
+#[op]
+fn op_serde_float(#[serde] number: f64) -> f64 {
+    number
+}
+
+#[op]
+fn op_serde_bool(#[serde] flag: bool) -> bool {
+    flag
+}
+
+#[op]
+fn op_serde_unit(#[serde] _unit: ()) -> u32 {
+    1
+}
+
+#[op]
+fn op_serde_list(#[serde] list: Vec<String>) -> u32 {
+    list.len() as u32
+}
+
+#[op]
+fn op_serde_struct(#[serde] _input: Input) -> u32 {
+    1
+}
+
+#[op]
+fn op_serde_bytes(#[serde] bytes: serde_bytes_like::Bytes) -> u32 {
+    bytes.0.len() as u32
+}
+
+/// A `Deserialize` that panics on the string `"boom"`.
+struct Panicky(String);
+
+impl<'de> Deserialize<'de> for Panicky {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        assert_ne!(text, "boom", "boom: Panicky refuses it");
+        Ok(Panicky(text))
+    }
+}
+
+#[op]
+fn op_serde_panicky(#[serde] value: Panicky) -> u32 {
+    value.0.len() as u32
+}
+
 #[op]
 #[serde]
 fn op_tuple_pair(#[serde] pair: (u32, String)) -> (String, u32) {
@@ -158,6 +235,18 @@ fn runtime() -> Runtime {
         op_bytes::DECL,
         op_async_json::DECL,
         op_evens::DECL,
+        op_serde_char::DECL,
+        op_serde_method::DECL,
+        op_serde_option::DECL,
+        op_serde_any::DECL,
+        op_serde_number::DECL,
+        op_serde_float::DECL,
+        op_serde_bool::DECL,
+        op_serde_unit::DECL,
+        op_serde_list::DECL,
+        op_serde_struct::DECL,
+        op_serde_bytes::DECL,
+        op_serde_panicky::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
@@ -247,6 +336,86 @@ fn serde_attributes_enums_and_numbers() {
         eval(&mut rt, "ops.op_bytes([4, 5]) instanceof Uint8Array"),
         "boolean true"
     );
+}
+
+/// A `#[serde]` argument's fast path (V8 takes it for sequential one-byte strings) reads
+/// what the slow path reads, or throws what it throws, for every way serde asks for a value.
+#[test]
+fn strings_read_the_same_on_both_paths() {
+    common::quiet_expected_panics("boom");
+    let mut rt = runtime();
+    // `%FlattenString`: a sequential string (V8 would make `repeat`'s result a cons string,
+    // which takes the slow path); beyond the stack buffer, to borrow the lent one.
+    let long_latin1 = "%FlattenString('é'.repeat(5000) + 'x')";
+    let inputs = [
+        "'abc'",
+        "'café'",
+        "'\\xff'",
+        "''",
+        "'Get'",
+        "'Post'",
+        "'Put'",
+        "'a'",
+        "'é'",
+        "'boom'",
+        "'12'",
+        "'true'",
+        long_latin1,
+        "'\\u1000'",
+        "7",
+        "null",
+        "undefined",
+        "['a']",
+        "{}",
+    ];
+    let ops = [
+        ("op_string_serde", "'abc'"),
+        ("op_serde_char", "'a'"),
+        ("op_serde_method", "'Get'"),
+        ("op_serde_option", "'abc'"),
+        ("op_serde_any", "'abc'"),
+        ("op_serde_number", "'abc'"),
+        ("op_serde_float", "'abc'"),
+        ("op_serde_bool", "'abc'"),
+        ("op_serde_unit", "'abc'"),
+        ("op_serde_list", "'abc'"),
+        ("op_serde_struct", "'abc'"),
+        ("op_serde_bytes", "'abc'"),
+        ("op_serde_panicky", "'abc'"),
+    ];
+    let mut fast_calls = 0;
+    for (op, warm) in ops {
+        for input in inputs {
+            let [(slow, _), (fast, path)] = common::call_both_ways(&mut rt, op, warm, input);
+            assert_eq!(slow, fast, "{op}({input})");
+            let flat_one_byte =
+                input.starts_with('\'') && !input.contains("\\u1000") || input == long_latin1;
+            assert_eq!(path == "fast", flat_one_byte, "{op}({input}): {path}");
+            fast_calls += usize::from(path == "fast");
+        }
+    }
+    assert_eq!(fast_calls, ops.len() * 13);
+    // What the slow path says, so that agreeing cannot mean both are wrong.
+    for (script, expected) in [
+        ("ops.op_serde_option('café')", "number 1005"),
+        ("ops.op_serde_any('\\xff')", "number 2"),
+        ("ops.op_serde_char('é')", "number 233"),
+        ("ops.op_serde_method('Post')", "number 1"),
+        (
+            "ops.op_serde_method('Put')",
+            "throws TypeError: op_serde_method: argument 1 (method): unknown variant `Put`, expected `Get` or `Post`",
+        ),
+        (
+            "ops.op_serde_number('12')",
+            "throws TypeError: op_serde_number: argument 1 (number): expected an integer, received a string",
+        ),
+        (
+            "ops.op_serde_panicky('boom')",
+            "throws Error: op_serde_panicky panicked: assertion `left != right` failed: boom: Panicky refuses it\n  left: \"boom\"\n right: \"boom\"",
+        ),
+    ] {
+        assert_eq!(eval(&mut rt, script), expected, "{script}");
+    }
 }
 
 #[test]

@@ -23,6 +23,16 @@ fn op_owned_hash(#[string] s: String) -> u32 {
     fnv1a(s.as_bytes())
 }
 
+/// deno's `op_string_serde` shape: a newtype of a string through serde. Its fast path takes
+/// sequential one-byte strings (one allocation: the `String`'s), the slow path anything.
+#[derive(serde::Deserialize)]
+pub struct SerdeString(String);
+
+#[op]
+fn op_serde_string_hash(#[serde] s: SerdeString) -> u32 {
+    fnv1a(s.0.as_bytes())
+}
+
 /// A string read before an argument that can throw: the error is made on the V8 heap, so no
 /// view of the string may be alive then (V8 aborts on a heap allocation under one).
 #[op]

@@ -37,7 +37,9 @@ pub fn kinds_markdown() -> String {
     let args = ArgKind::examples().into_iter().map(|kind| {
         let fast = match kind.fast() {
             FastArg::Unsupported(_) => "no",
-            _ if kind.is_string() => "yes, for sequential one-byte strings",
+            FastArg::Param { ctype, .. } if ctype.borrows_v8_heap() => {
+                "yes, for sequential one-byte strings"
+            }
             _ => "yes",
         };
         (vec![kind.spelling()], kind.accepts(), fast)

@@ -115,7 +115,8 @@ fn arg_example(kind: ArgKind) -> Option<ArgExample> {
             LocalType::External.sample(),
         ),
         ArgKind::FromV8 => example("#[from_v8]", "Sample", "2"),
-        ArgKind::Serde => example("#[serde]", "Vec<u8>", "[2]"),
+        // (A string: the value its fast path takes.)
+        ArgKind::Serde => example("#[serde]", "String", "'s'"),
         ArgKind::WebIdl => example("#[webidl]", "u8", "258"),
         // Only a method has a receiver: `runtime_core/tests/classes.rs` runs it.
         ArgKind::Receiver | ArgKind::Held { receiver: true } => return None,

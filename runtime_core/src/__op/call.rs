@@ -238,6 +238,12 @@ pub(crate) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str
     }
 }
 
+/// `<op>: argument <n> (<name>)`: what a conversion's error is prefixed with.
+pub(super) fn arg_error_prefix(decl: &OpDecl, index: i32) -> String {
+    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
+    format!("{}: argument {} ({name})", decl.name, index + 1)
+}
+
 /// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
 pub(super) fn arg_type_error_message(
     decl: &OpDecl,
@@ -431,7 +437,7 @@ pub unsafe fn fast_call_guarded<R>(
 
 #[cold]
 #[inline(never)]
-pub(super) unsafe fn fast_throw_panic(
+pub(crate) unsafe fn fast_throw_panic(
     options: *mut FastApiCallbackOptions<'_>,
     payload: Box<dyn Any + Send>,
 ) {
@@ -463,6 +469,23 @@ pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, erro
         let decl = unsafe { fast_op_ctx(options) }.decl;
         throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
     }
+}
+
+/// Throws a conversion's error from a fast call, prefixed as the slow path prefixes it.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+#[cold]
+#[inline(never)]
+pub(crate) unsafe fn fast_throw_arg_error(
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+    error: OpError,
+) {
+    // SAFETY: forwarded from the caller.
+    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    v8::callback_scope!(unsafe scope, scope_source);
+    throw_op_error(scope, &error, Some(&arg_error_prefix(decl, index)));
 }
 
 #[cold]

@@ -203,9 +203,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     fn throw_arg_error(&mut self, index: i32, error: OpError) -> Thrown {
-        let decl = self.op_ctx().decl;
-        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-        let prefix = format!("{}: argument {} ({name})", decl.name, index + 1);
+        let prefix = super::call::arg_error_prefix(self.op_ctx().decl, index);
         self.with_scope(|scope| throw_op_error(scope, &error, Some(&prefix)));
         Thrown(())
     }

@@ -18,6 +18,7 @@
 //! deeper than [`MAX_DEPTH`](crate::structured::MAX_DEPTH) are a `RangeError`.
 
 mod de;
+mod de_onebyte;
 mod error;
 mod ser;
 
@@ -31,6 +32,11 @@ pub fn from_v8<'s, T: ::serde::de::DeserializeOwned>(
     value: v8::Local<'s, v8::Value>,
 ) -> Result<T, OpError> {
     T::deserialize(de::Deserializer::new(scope, value)).map_err(Error::into_op_error)
+}
+
+/// Reads a one-byte (Latin-1) string's contents as a `T`, as [`from_v8`] reads that string.
+pub(crate) fn from_one_byte<T: ::serde::de::DeserializeOwned>(latin1: &[u8]) -> Result<T, OpError> {
+    T::deserialize(de_onebyte::OneByteDeserializer::new(latin1)).map_err(Error::into_op_error)
 }
 
 /// Writes `value` as a JavaScript value.

@@ -30,11 +30,20 @@ enum Problem {
 impl ValueError {
     /// `value` is not `what` (`"a string"`, `"an object (Request)"`).
     pub fn expected(what: impl Into<Cow<'static, str>>, value: v8::Local<'_, v8::Value>) -> Self {
+        Self::expected_received(what, crate::__op::describe_received(value))
+    }
+
+    /// As [`ValueError::expected`], with the value already described (`"a string"`): for
+    /// readers that hold the value's contents, not its handle.
+    pub(crate) fn expected_received(
+        what: impl Into<Cow<'static, str>>,
+        received: &'static str,
+    ) -> Self {
         Self {
             path: String::new(),
             problem: Problem::Expected {
                 what: what.into(),
-                received: crate::__op::describe_received(value),
+                received,
             },
         }
     }

@@ -104,13 +104,15 @@ pub fn call_both_ways(
         "{op}({args}) from unoptimized code"
     );
 
-    // A fresh caller each time, so one input's deoptimization does not colour the next.
+    // A fresh caller each time, so one input's deoptimization does not colour the next. (The
+    // warm-up may throw: an op that refuses every value its fast path is taken for.)
     let setup = format!(
         "globalThis.caller = function ({params}) {{ return ops.{op}({params}); }};
+         globalThis.warm = () => {{ try {{ caller({warm_args}); }} catch {{}} }};
          %PrepareFunctionForOptimization(caller);
-         caller({warm_args}); caller({warm_args});
+         warm(); warm();
          %OptimizeFunctionOnNextCall(caller);
-         caller({warm_args});"
+         warm();"
     );
     runtime.execute_script("warm", &setup).unwrap();
     let warm = runtime.op_call_counts(op).unwrap();

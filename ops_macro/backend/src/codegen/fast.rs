@@ -6,7 +6,8 @@
 //! and panics throw right there, exactly as the slow path would, and the op never runs twice.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::async_start;
 use super::{
@@ -203,6 +204,16 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             let #ident = (unsafe {
                                 ::runtime_core::__op::#helper::<#ty>(#ident, #options, #index, #class)
                             })?;
+                        });
+                    }
+                    FastConvert::Serde => {
+                        let ty = &arg.ty;
+                        // Spanned at the type, as on the slow path.
+                        let helper =
+                            quote_spanned!(ty.span()=> ::runtime_core::__op::fast_serde::<#ty>);
+                        prologue.push(quote! {
+                            // SAFETY: V8 passed this string and these options for this call.
+                            let #ident = (unsafe { #helper(#ident, #options, #index) })?;
                         });
                     }
                     FastConvert::CheckedLocal(local) => {

@@ -542,9 +542,9 @@ impl ArgKind {
             ArgKind::FromV8 => FastArg::Unsupported(
                 "a `FromV8` conversion may allocate on the V8 heap and run JavaScript",
             ),
-            ArgKind::Serde => FastArg::Unsupported(
-                "a serde conversion may allocate on the V8 heap and run JavaScript",
-            ),
+            // V8 takes this fast path only for a sequential one-byte string, which runs no
+            // JavaScript; any other value (an object's getters may run) takes the slow path.
+            ArgKind::Serde => param(CType::SeqOneByteString, FastConvert::Serde),
             ArgKind::WebIdl => FastArg::Unsupported(
                 "a WebIDL conversion may allocate on the V8 heap and run JavaScript",
             ),

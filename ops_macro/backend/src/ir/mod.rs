@@ -264,11 +264,12 @@ impl Op {
         // V8 hands a fast call its strings as pointers into its heap; anything that allocates
         // there during the call (moving a small array's bytes off the heap for `&mut [u8]`,
         // or the op doing it through a handle) could move those strings.
-        let takes_strings = self.args.iter().any(|arg| arg.kind.is_string());
+        let passes_string = |arg: &&Arg| matches!(arg.fast(), FastArg::Param { ctype, .. } if ctype.borrows_v8_heap());
+        let takes_strings = self.args.iter().any(|arg| passes_string(&arg));
         let allocating = self
             .args
             .iter()
-            .find(|arg| !arg.kind.is_string() && arg.kind.may_allocate_during_call());
+            .find(|arg| !passes_string(arg) && arg.kind.may_allocate_during_call());
         let arg_blocker = arg_blocker.or(match allocating {
             Some(arg) if takes_strings => Some((
                 arg.span,

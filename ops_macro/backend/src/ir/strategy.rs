@@ -27,7 +27,7 @@ pub enum CType {
     /// `v8::Local<v8::Value>`: any value, unconverted.
     V8Value,
     /// A sequential one-byte string, passed as `const FastOneByteString&`; V8 takes the slow
-    /// path for any other string representation.
+    /// path for any other value (another string representation, or not a string).
     SeqOneByteString,
 }
 
@@ -61,6 +61,12 @@ impl CType {
             CType::Float64 => "f64",
             CType::Void | CType::Pointer | CType::V8Value | CType::SeqOneByteString => return None,
         })
+    }
+
+    /// Whether V8 passes it as a pointer into its heap, which an allocation there during the
+    /// call could move.
+    pub fn borrows_v8_heap(self) -> bool {
+        self == CType::SeqOneByteString
     }
 
     /// Whether this type makes the function's 64-bit integers BigInts.
@@ -202,6 +208,9 @@ pub enum FastConvert {
         /// What JavaScript may pass.
         source: BufferSource,
     },
+    /// `#[serde] T` from a one-byte string's bytes, through `runtime_core::__op::fast_serde`,
+    /// which reads them as the slow path reads that string, throwing the same error.
+    Serde,
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),
     /// Unwrapped to an instance of the argument's class, throwing as the slow path would.

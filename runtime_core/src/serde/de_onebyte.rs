@@ -1,0 +1,177 @@
+//! Reading a one-byte string's contents as serde data: what the fast path of a `#[serde]`
+//! argument reads (V8 takes it only for a sequential one-byte string, and hands the bytes).
+//!
+//! Each method answers as [`super::de::Deserializer`] does for a string value (the tests in
+//! `runtime_core/tests/serde.rs` compare the two paths), without a handle: strings run no
+//! JavaScript and allocate nothing on the V8 heap, so a fast call may read them.
+
+use ::serde::de::{self, IntoDeserializer, Visitor};
+
+use super::Error;
+use crate::strings::{is_ascii, latin1_to_string, StringBuffer};
+use crate::structured::ValueError;
+
+/// How a string is described in errors (as `describe_received` does).
+const RECEIVED: &str = "a string";
+
+/// A one-byte (Latin-1) string, read by serde.
+pub(crate) struct OneByteDeserializer<'a> {
+    latin1: &'a [u8],
+}
+
+impl<'a> OneByteDeserializer<'a> {
+    pub(crate) fn new(latin1: &'a [u8]) -> Self {
+        Self { latin1 }
+    }
+
+    fn expected(what: &'static str) -> Error {
+        ValueError::expected_received(what, RECEIVED).into()
+    }
+
+    /// One allocation of the exact UTF-8 length.
+    fn string(&self) -> String {
+        latin1_to_string(self.latin1)
+    }
+}
+
+impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("a boolean"))
+    }
+
+    fn deserialize_i8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an integer"))
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("a number"))
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("a number"))
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    /// ASCII in place; other Latin-1 transcoded into a stack buffer (a lent one beyond it).
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        if is_ascii(self.latin1) {
+            // SAFETY: ASCII is UTF-8.
+            return visitor.visit_str(unsafe { std::str::from_utf8_unchecked(self.latin1) });
+        }
+        let mut buffer = StringBuffer::new();
+        visitor.visit_str(buffer.latin1_to_utf8(self.latin1))
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_string(self.string())
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an ArrayBuffer, a typed array or an array"))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an ArrayBuffer, a typed array or an array"))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("null or undefined"))
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _: V,
+    ) -> Result<V::Value, Error> {
+        Err(Self::expected("null or undefined"))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an array"))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an array"))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        _: V,
+    ) -> Result<V::Value, Error> {
+        Err(Self::expected("an array"))
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+        Err(Self::expected("an object"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Error> {
+        Err(Self::expected("an object"))
+    }
+
+    /// A unit variant, by name.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_enum(self.string().into_deserializer())
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_unit()
+    }
+}
