@@ -7,6 +7,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
+use std::ptr::{addr_of_mut, NonNull};
 use std::task::{Context, Poll};
 
 use crate::event_loop::{PendingOp, Started};
@@ -200,15 +201,20 @@ where
     F: Future + 'static,
     S: FnOnce(F::Output) -> Settlement<T> + 'static,
 {
-    let op = OpFuture::<F, S, T, K> {
-        future,
-        settle: Some(settle),
-        outcome: None,
-        resolver: None,
-        op_ctx,
-        kind: PhantomData,
+    let write = |place: NonNull<OpFuture<F, S, T, K>>| {
+        let place = place.as_ptr();
+        // SAFETY: `place` is memory for an `OpFuture`, unused; each field is written once.
+        unsafe {
+            addr_of_mut!((*place).future).write(future);
+            addr_of_mut!((*place).settle).write(Some(settle));
+            addr_of_mut!((*place).outcome).write(None);
+            addr_of_mut!((*place).resolver).write(None);
+            addr_of_mut!((*place).op_ctx).write(op_ctx);
+            addr_of_mut!((*place).kind).write(PhantomData);
+        }
     };
-    op_ctx.event_loop.start(&op_ctx.op_memory, op, mode)
+    // SAFETY: `write` initializes every field of the `OpFuture`.
+    unsafe { op_ctx.event_loop.start(&op_ctx.op_memory, write, mode) }
 }
 
 /// [`start_async_status`] on the fast path: the status, or `None` once it threw.
