@@ -1,5 +1,6 @@
 //! [`FromV8`] and [`ToV8`]: user types as op arguments (`#[from_v8]`) and returns
-//! (`#[to_v8]`). Such ops take the slow path: the conversion may allocate and run JavaScript.
+//! (`#[to_v8]`). Such ops take the slow path (the conversion may allocate and run JavaScript),
+//! but for arguments whose type reads strings without V8 ([`FromV8::READS_ONE_BYTE`]).
 
 use crate::OpError;
 
@@ -51,11 +52,28 @@ pub trait FromV8<'s>: Sized {
     /// promises it (serde's `Serde<T>` does).
     const PRIMITIVES_RUN_NO_JS: bool = false;
 
+    /// Whether [`FromV8::from_one_byte`] reads a one-byte string's contents as `from_v8`
+    /// reads that string (the same value, or the same error). An op argument of such a type
+    /// gets a fast path, typed as a sequential one-byte string: V8 takes it for such strings
+    /// only, any other value takes the slow path. `String`, `#[serde]` types and the derive's
+    /// newtypes of them and enums with unit variants do.
+    const READS_ONE_BYTE: bool = false;
+
     /// The conversion.
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError>;
+
+    /// `from_v8` of a one-byte string, from its Latin-1 bytes and without V8 (a fast call
+    /// reads its argument so). Called only where [`FromV8::READS_ONE_BYTE`] is `true`; the
+    /// default is never called.
+    fn from_one_byte(latin1: &[u8]) -> Result<Self, OpError> {
+        let _ = latin1;
+        Err(OpError::generic(
+            "FromV8::from_one_byte called for a type whose READS_ONE_BYTE is false",
+        ))
+    }
 }
 
 /// Converts `self` into a JavaScript value, for ops marked `#[to_v8]`.

@@ -190,6 +190,65 @@ fn op_counts(#[scoped] words: Vec<String>, extra: BTreeMap<String, u32>) -> BTre
     counts
 }
 
+// ---- types that read strings: a fast path for one-byte strings ---------------------------------
+
+/// A newtype of a string.
+#[derive(FromV8)]
+pub struct Label(String);
+
+/// A newtype of a `#[serde]` string.
+#[derive(FromV8)]
+pub struct SerdeLabel(#[v8(serde)] String);
+
+/// Unit variants (one renamed, not ASCII) and a newtype variant.
+#[derive(FromV8)]
+pub enum Mode {
+    Read,
+    #[v8(rename = "écrire")]
+    Write,
+    Append(u32),
+}
+
+#[op]
+fn op_label(label: Label) -> u32 {
+    label.0.len() as u32
+}
+
+#[op]
+fn op_serde_label(label: SerdeLabel) -> u32 {
+    label.0.len() as u32 + 1000
+}
+
+#[op]
+fn op_mode(mode: Mode) -> u32 {
+    match mode {
+        Mode::Read => 1,
+        Mode::Write => 2,
+        Mode::Append(n) => 100 + n,
+    }
+}
+
+/// deno's enum, through a newtype of it (forwarded), with a number beside it.
+#[derive(FromV8)]
+pub struct Wrapped(SimpleEnum);
+
+#[op]
+fn op_wrapped(wrapped: Wrapped, extra: u32) -> u32 {
+    extra
+        + match wrapped.0 {
+            SimpleEnum::VariantA => 1,
+            SimpleEnum::VariantB => 2,
+            SimpleEnum::VariantC(n) => 100 + n,
+            SimpleEnum::VariantD(_) => 3,
+        }
+}
+
+/// `Point` reads no string: no fast path is registered.
+#[op]
+fn op_point(point: Point) -> u32 {
+    point.0.into()
+}
+
 fn runtime() -> Runtime {
     let mut runtime = counting_runtime(vec![Extension::new("derive").ops(&[
         op_struct::DECL,
@@ -206,11 +265,90 @@ fn runtime() -> Runtime {
         op_sum::DECL,
         op_unmarked::DECL,
         op_counts::DECL,
+        op_label::DECL,
+        op_serde_label::DECL,
+        op_mode::DECL,
+        op_wrapped::DECL,
+        op_point::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
         .unwrap();
     runtime
+}
+
+/// Types that read strings (`FromV8::READS_ONE_BYTE`) have a fast path, which V8 takes for
+/// sequential one-byte strings and which reads what the slow path reads, or throws what it
+/// throws; other values take the slow path. A type that reads none registers none.
+#[test]
+fn string_reading_types_agree_on_both_paths() {
+    let mut rt = runtime();
+    let inputs = [
+        "'Read'",
+        "'read'",
+        "'écrire'",
+        "'ecrire'",
+        "'append'",
+        "'VariantA'",
+        "'variantA'",
+        "'customName'",
+        "'VariantC'",
+        "'abc'",
+        "''",
+        "%FlattenString('é'.repeat(3000))",
+        "'\\u1000'",
+        "{append: 5}",
+        "{VariantC: 7}",
+        "7",
+        "null",
+        "undefined",
+    ];
+    let ops = [
+        ("op_label", "'abc'", true),
+        ("op_serde_label", "'abc'", true),
+        ("op_mode", "'read'", true),
+        ("op_point", "[1, 'a']", false),
+    ];
+    for (op, warm, has_fast_path) in ops {
+        let registered = rt.op_decl(op).unwrap().fast_fn.is_some();
+        assert_eq!(registered, has_fast_path, "{op}");
+        for input in inputs {
+            let [(slow, _), (fast, path)] = common::call_both_ways(&mut rt, op, warm, input);
+            assert_eq!(slow, fast, "{op}({input})");
+            let one_byte =
+                input.starts_with('\'') && !input.contains("\\u1000") || input.starts_with('%');
+            assert_eq!(
+                path == "fast",
+                has_fast_path && one_byte,
+                "{op}({input}): {path}"
+            );
+        }
+    }
+    assert!(rt.op_decl("op_wrapped").unwrap().fast_fn.is_some());
+    for input in inputs {
+        let args = format!("{input}, 1");
+        let [(slow, _), (fast, _)] =
+            common::call_both_ways(&mut rt, "op_wrapped", "'VariantA', 1", &args);
+        assert_eq!(slow, fast, "op_wrapped({args})");
+    }
+    // What the slow path says, so that agreeing cannot mean both are wrong.
+    for (script, expected) in [
+        ("ops.op_mode('écrire')", "number 2"),
+        ("ops.op_mode({append: 5})", "number 105"),
+        (
+            "ops.op_mode('append')",
+            "throws TypeError: op_mode: argument 1 (mode): expected one of 'read', 'écrire', or an object keyed by one of 'append' (Mode), received a string",
+        ),
+        ("ops.op_label('é')", "number 2"),
+        ("ops.op_serde_label('é')", "number 1002"),
+        ("ops.op_wrapped('customName', 1)", "number 3"),
+        (
+            "ops.op_label(7)",
+            "throws TypeError: op_label: argument 1 (label): expected a string, received a number",
+        ),
+    ] {
+        assert_eq!(eval(&mut rt, script), expected, "{script}");
+    }
 }
 
 #[test]

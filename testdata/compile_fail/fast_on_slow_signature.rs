@@ -18,4 +18,14 @@ fn op_void() {}
 #[op(fast(op_void))]
 async fn op_async_borrowing() {}
 
+#[derive(runtime_core::FromV8)]
+pub struct Label(String);
+
+// An async op's calls speak one protocol on both paths, fixed at expansion; whether a
+// `FromV8` argument has a fast path is known only from its type.
+#[op(fast)]
+async fn op_async_label(label: Label) {
+    let _ = label;
+}
+
 fn main() {}

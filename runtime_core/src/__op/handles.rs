@@ -342,3 +342,36 @@ impl<T: ToV8> IntoReturn<kind::ToV8> for T {
         call.ret_to_v8(self)
     }
 }
+
+/// A `FromV8` argument on the fast path (registered only for types whose
+/// `FromV8::READS_ONE_BYTE` is `true`; `#[serde]` ones through `Serde<T>`): V8 takes it only
+/// when the argument is a sequential one-byte string, whose bytes `from_one_byte` reads as
+/// `from_v8` reads that string, so both paths give the same value or throw the same error. A
+/// string runs no JavaScript and its bytes stay put, which is what makes the fast call sound.
+/// A panic in the conversion is thrown as an `Error` naming the op, as on the slow path.
+///
+/// # Safety
+/// `string` and `options` must be what V8 passed to the running fast call.
+#[inline(always)]
+pub unsafe fn fast_from_one_byte<'s, T: FromV8<'s>>(
+    string: *const super::FastApiOneByteString,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<T> {
+    // SAFETY: V8 passes a valid string whose bytes stay put for the fast call (nothing here
+    // allocates on its heap before they are read).
+    let latin1 = unsafe { (*string).as_bytes() };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| T::from_one_byte(latin1))) {
+        Ok(Ok(value)) => Some(value),
+        Ok(Err(error)) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_arg_error(options, index, error) };
+            None
+        }
+        Err(payload) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_panic(options, payload) };
+            None
+        }
+    }
+}

@@ -17,8 +17,6 @@ mod handles;
 mod kinds;
 mod numbers;
 mod owned_buffers;
-#[cfg(feature = "serde")]
-mod serde_fast;
 mod strings;
 mod typed_arrays;
 
@@ -31,8 +29,6 @@ pub use handles::*;
 pub use kinds::*;
 pub use numbers::*;
 pub use owned_buffers::*;
-#[cfg(feature = "serde")]
-pub use serde_fast::*;
 pub use strings::*;
 pub use typed_arrays::*;
 

@@ -9,10 +9,7 @@ use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
 use crate::strings::{is_ascii, latin1_to_string, StringBuffer};
-use crate::structured::ValueError;
-
-/// How a string is described in errors (as `describe_received` does).
-const RECEIVED: &str = "a string";
+use crate::structured::__derive;
 
 /// A one-byte (Latin-1) string, read by serde.
 pub(crate) struct OneByteDeserializer<'a> {
@@ -25,7 +22,7 @@ impl<'a> OneByteDeserializer<'a> {
     }
 
     fn expected(what: &'static str) -> Error {
-        ValueError::expected_received(what, RECEIVED).into()
+        __derive::unexpected_string(what).into()
     }
 
     /// One allocation of the exact UTF-8 length.

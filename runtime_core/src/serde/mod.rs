@@ -59,6 +59,11 @@ impl<'s, T: ::serde::de::DeserializeOwned> FromV8<'s> for Serde<T> {
     // Primitives are read through V8's accessors; only objects' getters, proxies and
     // iterators run JavaScript.
     const PRIMITIVES_RUN_NO_JS: bool = true;
+    const READS_ONE_BYTE: bool = true;
+
+    fn from_one_byte(latin1: &[u8]) -> Result<Self, OpError> {
+        from_one_byte(latin1).map(Serde)
+    }
 
     #[inline]
     fn from_v8(

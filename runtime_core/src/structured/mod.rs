@@ -93,6 +93,24 @@ pub mod __derive {
         Some(crate::strings::v8_to_string(scope, string))
     }
 
+    /// A one-byte string's contents as a `&str` (ASCII in place, other Latin-1 transcoded into
+    /// a stack buffer), handed to `f`: how `from_one_byte` reads a variant's name.
+    #[inline]
+    pub fn with_one_byte_str<R>(latin1: &[u8], f: impl FnOnce(&str) -> R) -> R {
+        if crate::strings::is_ascii(latin1) {
+            // SAFETY: ASCII is UTF-8.
+            return f(unsafe { std::str::from_utf8_unchecked(latin1) });
+        }
+        let mut buffer = crate::strings::StringBuffer::new();
+        f(buffer.latin1_to_utf8(latin1))
+    }
+
+    /// A string that is none of an enum's forms (as [`unexpected`] says of one).
+    #[cold]
+    pub fn unexpected_string(what: &'static str) -> OpError {
+        ValueError::expected_received(what, "a string").into()
+    }
+
     /// A required field that is missing.
     #[cold]
     pub fn missing(name: &str, type_name: &'static str) -> OpError {

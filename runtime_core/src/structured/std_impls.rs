@@ -90,6 +90,12 @@ macro_rules! floats {
 floats!(f32, f64);
 
 impl<'s> FromV8<'s> for String {
+    const READS_ONE_BYTE: bool = true;
+
+    fn from_one_byte(latin1: &[u8]) -> Result<Self, OpError> {
+        Ok(crate::strings::latin1_to_string(latin1))
+    }
+
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
         value: v8::Local<'s, v8::Value>,

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::internals::attr::FastMode;
 use crate::ir::{AsyncCall, Op};
 
 /// `const DECL: ::runtime_core::OpDecl = ...;`
@@ -45,18 +46,7 @@ pub fn decl(op: &Op) -> TokenStream {
             }
         }
     } else if op.has_fast_path() {
-        quote! {
-            ::std::option::Option::Some(::runtime_core::FastFn {
-                plain: ::runtime_core::v8::fast_api::CFunction::new(
-                    Self::fast_fn as *const ::std::ffi::c_void,
-                    &Self::FAST_FN_INFO,
-                ),
-                metered: ::runtime_core::v8::fast_api::CFunction::new(
-                    Self::fast_fn_metered as *const ::std::ffi::c_void,
-                    &Self::FAST_FN_INFO,
-                ),
-            })
-        }
+        fast_fn(op)
     } else {
         quote!(::std::option::Option::None)
     };
@@ -74,5 +64,51 @@ pub fn decl(op: &Op) -> TokenStream {
                 async_op: #async_op,
             },
         };
+    }
+}
+
+/// The fast function, registered as its arguments' types allow: a `FromV8` argument's only if
+/// its type reads strings (`READS_ONE_BYTE`, a constant: the choice costs nothing per call);
+/// with `#[op(fast)]`, a type that does not is a compile-time error.
+fn fast_fn(op: &Op) -> TokenStream {
+    let registered = quote! {
+        ::std::option::Option::Some(::runtime_core::FastFn {
+            plain: ::runtime_core::v8::fast_api::CFunction::new(
+                Self::fast_fn as *const ::std::ffi::c_void,
+                &Self::FAST_FN_INFO,
+            ),
+            metered: ::runtime_core::v8::fast_api::CFunction::new(
+                Self::fast_fn_metered as *const ::std::ffi::c_void,
+                &Self::FAST_FN_INFO,
+            ),
+        })
+    };
+    let conditions: Vec<TokenStream> = op
+        .fast_path_conditions()
+        .map(|arg| {
+            let ty = super::from_v8_type(arg, false);
+            quote!(<#ty as ::runtime_core::FromV8<'static>>::READS_ONE_BYTE)
+        })
+        .collect();
+    if conditions.is_empty() {
+        return registered;
+    }
+    if op.fast_mode == FastMode::Required {
+        let message = format!(
+            "`#[op(fast)]` on `{}`, but a `FromV8` argument's type does not read strings \
+             (`FromV8::READS_ONE_BYTE` is false), so it has no fast path",
+            op.ident
+        );
+        return quote!({
+            ::std::assert!(#(#conditions)&&*, #message);
+            #registered
+        });
+    }
+    quote! {
+        if #(#conditions)&&* {
+            #registered
+        } else {
+            ::std::option::Option::None
+        }
     }
 }

@@ -6,8 +6,7 @@
 //! and panics throw right there, exactly as the slow path would, and the op never runs twice.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 
 use super::async_start;
 use super::{
@@ -206,14 +205,14 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                             })?;
                         });
                     }
-                    FastConvert::Serde => {
-                        let ty = &arg.ty;
-                        // Spanned at the type, as on the slow path.
-                        let helper =
-                            quote_spanned!(ty.span()=> ::runtime_core::__op::fast_serde::<#ty>);
+                    FastConvert::FromOneByte { serde } => {
+                        let ty = super::from_v8_type(arg, serde);
+                        let unwrap = serde.then(|| quote!(.0));
                         prologue.push(quote! {
                             // SAFETY: V8 passed this string and these options for this call.
-                            let #ident = (unsafe { #helper(#ident, #options, #index) })?;
+                            let #ident = (unsafe {
+                                ::runtime_core::__op::fast_from_one_byte::<#ty>(#ident, #options, #index)
+                            })?#unwrap;
                         });
                     }
                     FastConvert::CheckedLocal(local) => {

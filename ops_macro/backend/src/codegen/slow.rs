@@ -62,14 +62,12 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             quote!(#call.arg_global::<#ty>(#index, #expected)?)
         }
         SlowArg::FromV8 => {
-            let ty = &arg.ty;
+            let ty = super::from_v8_type(arg, false);
             quote!(#call.arg_from_v8::<#ty>(#index)?)
         }
         SlowArg::Serde => {
-            let ty = &arg.ty;
-            // Spanned at the type: a type without `Deserialize` is reported there.
-            let serde = quote_spanned!(ty.span()=> ::runtime_core::serde::Serde<#ty>);
-            quote!(#call.arg_from_v8::<#serde>(#index)?.0)
+            let ty = super::from_v8_type(arg, true);
+            quote!(#call.arg_from_v8::<#ty>(#index)?.0)
         }
         SlowArg::Receiver => {
             let ty = referent(&arg.ty);

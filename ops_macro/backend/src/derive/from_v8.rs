@@ -100,6 +100,28 @@ fn one_of<'v>(keys: impl Iterator<Item = &'v String>) -> String {
     format!("one of {}", quoted.join(", "))
 }
 
+/// What an externally tagged enum is, for errors: "one of 'a', 'b', or an object keyed by
+/// one of 'c' (E)".
+fn external_what(type_name: &str, variants: &[Variant]) -> String {
+    let (units, others): (Vec<&Variant>, Vec<&Variant>) = variants
+        .iter()
+        .partition(|variant| matches!(variant.shape, Shape::Unit));
+    let mut what = String::new();
+    if !units.is_empty() {
+        what += &one_of(units.iter().map(|variant| &variant.key));
+    }
+    if !others.is_empty() {
+        if !what.is_empty() {
+            what += ", or ";
+        }
+        what += &format!(
+            "an object keyed by {}",
+            one_of(others.iter().map(|variant| &variant.key))
+        );
+    }
+    format!("{what} ({type_name})")
+}
+
 fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream {
     let d = support();
     let variant_what = |variant: &Variant| format!("{type_name}::{}", variant.ident);
@@ -108,20 +130,7 @@ fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream 
             let (units, others): (Vec<&Variant>, Vec<&Variant>) = variants
                 .iter()
                 .partition(|variant| matches!(variant.shape, Shape::Unit));
-            let mut what = String::new();
-            if !units.is_empty() {
-                what += &one_of(units.iter().map(|variant| &variant.key));
-            }
-            if !others.is_empty() {
-                if !what.is_empty() {
-                    what += ", or ";
-                }
-                what += &format!(
-                    "an object keyed by {}",
-                    one_of(others.iter().map(|variant| &variant.key))
-                );
-            }
-            let what = format!("{what} ({type_name})");
+            let what = external_what(type_name, variants);
             let unit_arms = units.iter().map(|variant| {
                 let ident = &variant.ident;
                 let key = &variant.key;
@@ -230,6 +239,52 @@ fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream 
     }
 }
 
+/// For types that read strings (see `FromV8::READS_ONE_BYTE`): the constant's value and the
+/// body of `from_one_byte(latin1)`, which must answer as `from_v8` does for that string. A
+/// newtype answers as its field; an externally tagged enum with unit variants matches their
+/// names, and is no other form for a string. Other shapes read no string.
+fn read_one_byte(container: &Container) -> Option<(TokenStream, TokenStream)> {
+    let d = support();
+    match &container.body {
+        Body::Struct(Shape::Newtype(field)) => {
+            let read_type = read_type(field);
+            let unwrap = if field.serde { quote!(.0) } else { quote!() };
+            let reads = quote!(<#read_type as ::runtime_core::FromV8<'s>>::READS_ONE_BYTE);
+            let body = quote! {
+                <#read_type as ::runtime_core::FromV8<'s>>::from_one_byte(latin1)
+                    .map(|inner| Self(inner #unwrap))
+            };
+            Some((reads, body))
+        }
+        Body::Enum {
+            repr: Repr::External,
+            variants,
+        } => {
+            let units: Vec<&Variant> = variants
+                .iter()
+                .filter(|variant| matches!(variant.shape, Shape::Unit))
+                .collect();
+            if units.is_empty() {
+                return None;
+            }
+            let what = external_what(&container.type_name, variants);
+            let arms = units.iter().map(|variant| {
+                let ident = &variant.ident;
+                let key = &variant.key;
+                quote!(#key => ::std::result::Result::Ok(Self::#ident),)
+            });
+            let body = quote! {
+                #d::with_one_byte_str(latin1, |name| match name {
+                    #(#arms)*
+                    _ => ::std::result::Result::Err(#d::unexpected_string(#what)),
+                })
+            };
+            Some((quote!(true), body))
+        }
+        Body::Struct(_) | Body::Enum { .. } => None,
+    }
+}
+
 /// The `impl FromV8`.
 pub fn generate(container: &Container) -> TokenStream {
     let ident = &container.ident;
@@ -237,6 +292,17 @@ pub fn generate(container: &Container) -> TokenStream {
         Body::Struct(shape) => read_shape(shape, quote!(Self), &container.type_name),
         Body::Enum { repr, variants } => read_enum(&container.type_name, repr, variants),
     };
+    let one_byte = read_one_byte(container).map(|(reads, body)| {
+        quote! {
+            const READS_ONE_BYTE: bool = #reads;
+
+            fn from_one_byte(
+                latin1: &[u8],
+            ) -> ::std::result::Result<Self, ::runtime_core::OpError> {
+                #body
+            }
+        }
+    });
     let mut generics = container.generics.clone();
     let type_params: Vec<syn::Ident> = generics
         .type_params()
@@ -255,6 +321,8 @@ pub fn generate(container: &Container) -> TokenStream {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     quote! {
         impl #impl_generics ::runtime_core::FromV8<'s> for #ident #type_generics #where_clause {
+            #one_byte
+
             fn from_v8(
                 scope: &mut ::runtime_core::v8::PinScope<'s, '_>,
                 value: ::runtime_core::v8::Local<'s, ::runtime_core::v8::Value>,

@@ -539,12 +539,17 @@ impl ArgKind {
             ArgKind::OpStateRef => FastArg::StateRef,
             ArgKind::OpStateMut => FastArg::StateMut,
             ArgKind::OpStateRc => FastArg::StateRc,
-            ArgKind::FromV8 => FastArg::Unsupported(
-                "a `FromV8` conversion may allocate on the V8 heap and run JavaScript",
-            ),
-            // V8 takes this fast path only for a sequential one-byte string, which runs no
+            // V8 takes these fast paths only for a sequential one-byte string, which runs no
             // JavaScript; any other value (an object's getters may run) takes the slow path.
-            ArgKind::Serde => param(CType::SeqOneByteString, FastConvert::Serde),
+            // A `FromV8` type's is registered only if it reads strings (`READS_ONE_BYTE`).
+            ArgKind::FromV8 => param(
+                CType::SeqOneByteString,
+                FastConvert::FromOneByte { serde: false },
+            ),
+            ArgKind::Serde => param(
+                CType::SeqOneByteString,
+                FastConvert::FromOneByte { serde: true },
+            ),
             ArgKind::WebIdl => FastArg::Unsupported(
                 "a WebIDL conversion may allocate on the V8 heap and run JavaScript",
             ),

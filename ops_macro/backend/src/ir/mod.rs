@@ -143,6 +143,33 @@ impl Arg {
             (true, false, _) => FastArg::Unsupported("this `Option` argument takes the slow path"),
         }
     }
+
+    /// Whether its fast path exists only if its type says so (`FromV8::READS_ONE_BYTE`): a
+    /// `FromV8` type's; a `#[serde]` one always reads strings.
+    pub fn fast_depends_on_type(&self) -> bool {
+        matches!(
+            self.fast(),
+            FastArg::Param {
+                convert: FastConvert::FromOneByte { serde: false },
+                ..
+            }
+        )
+    }
+}
+
+/// Whether a type mentions a lifetime (`Foo<'a>`, `&T`).
+fn type_has_lifetime(ty: &Type) -> bool {
+    use quote::ToTokens;
+    fn any_lifetime(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Punct(punct) => {
+                punct.as_char() == '\'' || punct.as_char() == '&'
+            }
+            proc_macro2::TokenTree::Group(group) => any_lifetime(group.stream()),
+            _ => false,
+        })
+    }
+    any_lifetime(ty.to_token_stream())
 }
 
 impl Ret {
@@ -259,6 +286,18 @@ impl Op {
         }
         let arg_blocker = self.args.iter().find_map(|arg| match arg.fast() {
             FastArg::Unsupported(reason) => Some((arg.span, reason)),
+            _ if self.async_op.is_some() && arg.fast_depends_on_type() => Some((
+                arg.span,
+                "whether this argument has a fast path depends on its type \
+                 (`FromV8::READS_ONE_BYTE`), and an async op's calls speak one protocol on both \
+                 paths, fixed when the op is expanded",
+            )),
+            _ if arg.fast_depends_on_type() && type_has_lifetime(&arg.ty) => Some((
+                arg.span,
+                "whether this argument has a fast path depends on its type \
+                 (`FromV8::READS_ONE_BYTE`), which the op's declaration cannot name with a \
+                 lifetime in it",
+            )),
             _ => None,
         });
         // V8 hands a fast call its strings as pointers into its heap; anything that allocates
@@ -283,6 +322,12 @@ impl Op {
             FastRet::Unsupported(reason) => Some((self.ret.span, reason)),
             FastRet::Value { .. } | FastRet::Void | FastRet::Status => None,
         })
+    }
+
+    /// The arguments whose types decide whether the fast path is registered (see
+    /// [`Arg::fast_depends_on_type`]).
+    pub fn fast_path_conditions(&self) -> impl Iterator<Item = &Arg> {
+        self.args.iter().filter(|arg| arg.fast_depends_on_type())
     }
 
     /// What the fast function returns: the value's strategy, or an async op's status.

@@ -208,9 +208,14 @@ pub enum FastConvert {
         /// What JavaScript may pass.
         source: BufferSource,
     },
-    /// `#[serde] T` from a one-byte string's bytes, through `runtime_core::__op::fast_serde`,
-    /// which reads them as the slow path reads that string, throwing the same error.
-    Serde,
+    /// A `FromV8` type (`#[serde]`: `Serde<T>`, then its value) from a one-byte string's
+    /// bytes, through `runtime_core::__op::fast_from_one_byte`, which reads them as the slow
+    /// path reads that string, throwing the same error. Registered only when the type's
+    /// `FromV8::READS_ONE_BYTE` is `true` (always, for serde).
+    FromOneByte {
+        /// Whether through `Serde<T>`.
+        serde: bool,
+    },
     /// Checked to be a `v8::Local<T>` of this type, throwing as the slow path would.
     CheckedLocal(LocalType),
     /// Unwrapped to an instance of the argument's class, throwing as the slow path would.
