@@ -249,6 +249,82 @@ fn op_point(point: Point) -> u32 {
     point.0.into()
 }
 
+// ---- user code that panics inside a fast call's conversions ------------------------------------
+
+/// An error whose message panics.
+#[derive(Debug)]
+pub struct PanickyMessage;
+
+impl runtime_core::JsErrorClass for PanickyMessage {
+    fn class(&self) -> std::borrow::Cow<'static, str> {
+        "TypeError".into()
+    }
+
+    fn message(&self) -> std::borrow::Cow<'_, str> {
+        panic!("boom: a message that panics")
+    }
+}
+
+/// Reads strings (both ways alike) and refuses every one with that error.
+pub struct Picky;
+
+impl<'s> FromV8<'s> for Picky {
+    const READS_ONE_BYTE: bool = true;
+
+    fn from_one_byte(_: &[u8]) -> Result<Self, runtime_core::OpError> {
+        Err(PanickyMessage.into())
+    }
+
+    fn from_v8(
+        _: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, runtime_core::OpError> {
+        if value.is_string() {
+            Err(PanickyMessage.into())
+        } else {
+            Err(runtime_core::OpError::type_error("not a string"))
+        }
+    }
+}
+
+/// A label whose `Drop` panics.
+pub struct Fragile(#[allow(dead_code)] Label);
+
+impl Drop for Fragile {
+    fn drop(&mut self) {
+        panic!("boom: a drop that panics");
+    }
+}
+
+impl<'s> FromV8<'s> for Fragile {
+    const READS_ONE_BYTE: bool = true;
+
+    fn from_one_byte(latin1: &[u8]) -> Result<Self, runtime_core::OpError> {
+        Label::from_one_byte(latin1).map(Fragile)
+    }
+
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, runtime_core::OpError> {
+        Label::from_v8(scope, value).map(Fragile)
+    }
+}
+
+#[op]
+fn op_picky(picky: Picky) -> u32 {
+    let _ = picky;
+    0
+}
+
+/// `fragile` is dropped when `mode` is refused: its panic, under the guard on both paths.
+#[op]
+fn op_fragile(fragile: Fragile, mode: Mode) -> u32 {
+    std::mem::forget(fragile);
+    let _ = mode;
+    0
+}
+
 fn runtime() -> Runtime {
     let mut runtime = counting_runtime(vec![Extension::new("derive").ops(&[
         op_struct::DECL,
@@ -270,6 +346,8 @@ fn runtime() -> Runtime {
         op_mode::DECL,
         op_wrapped::DECL,
         op_point::DECL,
+        op_picky::DECL,
+        op_fragile::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
@@ -348,6 +426,34 @@ fn string_reading_types_agree_on_both_paths() {
         ),
     ] {
         assert_eq!(eval(&mut rt, script), expected, "{script}");
+    }
+}
+
+/// A panic in user code run by a fast call's conversions (an error's message, a converted
+/// value's `Drop` when a later argument is refused) is thrown as the slow path throws it, never
+/// unwinding out of the fast call (which would abort the process).
+#[test]
+fn panics_in_conversions_agree_on_both_paths() {
+    common::quiet_expected_panics("boom");
+    let mut rt = runtime();
+    for (op, warm, args, expected) in [
+        (
+            "op_picky",
+            "'a'",
+            "'abc'",
+            "throws Error: op_picky panicked: boom: a message that panics",
+        ),
+        (
+            "op_fragile",
+            "'a', 'read'",
+            "'abc', 'nope'",
+            "throws Error: op_fragile panicked: boom: a drop that panics",
+        ),
+    ] {
+        let [(slow, _), (fast, path)] = common::call_both_ways(&mut rt, op, warm, args);
+        assert_eq!(path, "fast", "{op}({args})");
+        assert_eq!(slow, expected, "{op}({args})");
+        assert_eq!(fast, expected, "{op}({args})");
     }
 }
 

@@ -455,20 +455,7 @@ pub(crate) unsafe fn fast_throw_panic(
 #[inline(never)]
 pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, error: OpError) {
     // SAFETY: forwarded from the caller.
-    let scope_source = unsafe { &*options };
-    v8::callback_scope!(unsafe scope, scope_source);
-    // The error's class, message and properties are user code: a panic there must not cross
-    // this `extern "C"` call's boundary either.
-    // `error` moves into the closure, so that its (user) `Drop` runs inside the guard too.
-    let thrown = catch_unwind(AssertUnwindSafe(|| {
-        let error = error;
-        throw_op_error(scope, &error, None)
-    }));
-    if let Err(payload) = thrown {
-        // SAFETY: forwarded from the caller.
-        let decl = unsafe { fast_op_ctx(options) }.decl;
-        throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
-    }
+    unsafe { fast_throw_error(options, error, None) }
 }
 
 /// Throws a conversion's error from a fast call, prefixed as the slow path prefixes it.
@@ -483,9 +470,35 @@ pub(crate) unsafe fn fast_throw_arg_error(
     error: OpError,
 ) {
     // SAFETY: forwarded from the caller.
-    let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
+    let decl = unsafe { fast_op_ctx(options) }.decl;
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_throw_error(options, error, Some(arg_error_prefix(decl, index))) }
+}
+
+/// Throws `error` (prefixed) from a fast call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
+unsafe fn fast_throw_error(
+    options: *mut FastApiCallbackOptions<'_>,
+    error: OpError,
+    prefix: Option<String>,
+) {
+    // SAFETY: forwarded from the caller.
+    let scope_source = unsafe { &*options };
     v8::callback_scope!(unsafe scope, scope_source);
-    throw_op_error(scope, &error, Some(&arg_error_prefix(decl, index)));
+    // The error's class, message and properties are user code: a panic there must not cross
+    // this `extern "C"` call's boundary either.
+    // `error` moves into the closure, so that its (user) `Drop` runs inside the guard too.
+    let thrown = catch_unwind(AssertUnwindSafe(|| {
+        let error = error;
+        throw_op_error(scope, &error, prefix.as_deref())
+    }));
+    if let Err(payload) = thrown {
+        // SAFETY: forwarded from the caller.
+        let decl = unsafe { fast_op_ctx(options) }.decl;
+        throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
+    }
 }
 
 #[cold]

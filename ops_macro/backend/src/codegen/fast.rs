@@ -256,11 +256,36 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         let call = async_fast_call(op, async_op, prologue);
         return fast_fns(Vec::new(), params, param_idents, call);
     }
-    // A panic is caught here and thrown as an `Error` naming the op (`None` then).
-    let guarded = quote! {
-        // SAFETY: V8 passes the options of this call.
-        let #result =
-            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?;
+    // A panic is caught here and thrown as an `Error` naming the op (`None` then). Values a
+    // user type made (`FromV8`, serde) may have a `Drop` of its own, which runs where a later
+    // argument's check returns early: their conversions go under the guard too.
+    let user_values = op.args.iter().any(|arg| {
+        matches!(
+            arg.fast(),
+            FastArg::Param {
+                convert: FastConvert::FromOneByte { .. },
+                ..
+            }
+        )
+    });
+    let (prologue, guarded) = if user_values {
+        let guarded = quote! {
+            // SAFETY: V8 passes the options of this call.
+            let #result = (unsafe {
+                ::runtime_core::__op::fast_call_guarded(#options, || -> ::std::option::Option<_> {
+                    #(#prologue)*
+                    ::std::option::Option::Some(#function(#(#args),*))
+                })
+            })??;
+        };
+        (Vec::new(), guarded)
+    } else {
+        let guarded = quote! {
+            // SAFETY: V8 passes the options of this call.
+            let #result =
+                (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?;
+        };
+        (prologue, guarded)
     };
     let unwrap_result = op.ret.fallible.then(|| unwrap_or_throw(&result));
     // The body's last expression: the C value, or `None` once the conversion threw.

@@ -76,7 +76,6 @@ pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
     }
 }
 
-/// The function's generics without its lifetimes (and their where-clause predicates).
 /// The `FromV8` type an argument is read as: its own, or `Serde<T>` for `#[serde]`; spanned at
 /// the type, so that a type lacking the trait is reported there.
 fn from_v8_type(arg: &crate::ir::Arg, serde: bool) -> TokenStream {
@@ -89,6 +88,7 @@ fn from_v8_type(arg: &crate::ir::Arg, serde: bool) -> TokenStream {
     }
 }
 
+/// The function's generics without its lifetimes (and their where-clause predicates).
 fn struct_generics(generics: &syn::Generics) -> syn::Generics {
     let mut generics = generics.clone();
     generics.params = generics
