@@ -11,6 +11,15 @@ use super::Error;
 use crate::strings::{is_ascii, latin1_to_string, StringBuffer};
 use crate::structured::__derive;
 
+/// `fn $method(self, _) { Err(expected $what) }`: the requests a string never satisfies.
+macro_rules! refuse {
+    ($($method:ident => $what:literal,)*) => {$(
+        fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+            Err(Self::expected($what))
+        }
+    )*};
+}
+
 /// A one-byte (Latin-1) string, read by serde.
 pub(crate) struct OneByteDeserializer<'a> {
     latin1: &'a [u8],
@@ -38,40 +47,23 @@ impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
         self.deserialize_string(visitor)
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("a boolean"))
-    }
-
-    fn deserialize_i8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_i16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_i32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_i64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_u8<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_u16<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_u32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-    fn deserialize_u64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an integer"))
-    }
-
-    fn deserialize_f32<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("a number"))
-    }
-    fn deserialize_f64<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("a number"))
+    refuse! {
+        deserialize_bool => "a boolean",
+        deserialize_i8 => "an integer",
+        deserialize_i16 => "an integer",
+        deserialize_i32 => "an integer",
+        deserialize_i64 => "an integer",
+        deserialize_u8 => "an integer",
+        deserialize_u16 => "an integer",
+        deserialize_u32 => "an integer",
+        deserialize_u64 => "an integer",
+        deserialize_f32 => "a number",
+        deserialize_f64 => "a number",
+        deserialize_bytes => "an ArrayBuffer, a typed array or an array",
+        deserialize_byte_buf => "an ArrayBuffer, a typed array or an array",
+        deserialize_unit => "null or undefined",
+        deserialize_seq => "an array",
+        deserialize_map => "an object",
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -92,20 +84,8 @@ impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
         visitor.visit_string(self.string())
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an ArrayBuffer, a typed array or an array"))
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an ArrayBuffer, a typed array or an array"))
-    }
-
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_some(self)
-    }
-
-    fn deserialize_unit<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("null or undefined"))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -124,10 +104,6 @@ impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
         visitor.visit_newtype_struct(self)
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an array"))
-    }
-
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, _: V) -> Result<V::Value, Error> {
         Err(Self::expected("an array"))
     }
@@ -139,10 +115,6 @@ impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
         _: V,
     ) -> Result<V::Value, Error> {
         Err(Self::expected("an array"))
-    }
-
-    fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(Self::expected("an object"))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
