@@ -145,6 +145,28 @@ fn op_serde_panicky(#[serde] value: Panicky) -> u32 {
     value.0.len() as u32
 }
 
+/// A string whose `Drop` panics.
+struct FragileText(#[allow(dead_code)] String);
+
+impl<'de> Deserialize<'de> for FragileText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(FragileText)
+    }
+}
+
+impl Drop for FragileText {
+    fn drop(&mut self) {
+        panic!("boom: a drop that panics");
+    }
+}
+
+/// `text` is dropped when `count` is refused, inside the fast call.
+#[op(async(lazy))]
+async fn op_async_fragile(#[serde] text: FragileText, #[serde] count: u32) {
+    std::mem::forget(text);
+    let _ = count;
+}
+
 #[op]
 #[serde]
 fn op_tuple_pair(#[serde] pair: (u32, String)) -> (String, u32) {
@@ -247,6 +269,7 @@ fn runtime() -> Runtime {
         op_serde_struct::DECL,
         op_serde_bytes::DECL,
         op_serde_panicky::DECL,
+        op_async_fragile::DECL,
     ])]);
     runtime
         .execute_script("describe", common::DESCRIBE_JS)
@@ -465,6 +488,43 @@ fn errors_say_where() {
         cycle.starts_with("throws RangeError: op_json: argument 1 (value): [0][0]")
             && cycle.ends_with("a value nested more than 128 levels deep (is it cyclic?)"),
         "{cycle}"
+    );
+}
+
+/// An async op's fast call guards the `Drop` of a converted value as its slow call does: the
+/// promise rejects with the panic (it aborted the process before).
+#[test]
+fn async_conversions_run_under_the_guard() {
+    common::quiet_expected_panics("boom");
+    let mut rt = runtime();
+    assert!(rt.op_decl("op_async_fragile").unwrap().fast_fn.is_some());
+    rt.execute_script(
+        "fragile",
+        "globalThis.out = [];
+         globalThis.call = (a, b) => ops.op_async_fragile(a, b);
+         %PrepareFunctionForOptimization(call);
+         %PrepareFunctionForOptimization(ops.op_async_fragile);
+         for (let i = 0; i < 10; i++) call('a', '1').catch(() => {});
+         %OptimizeFunctionOnNextCall(call);
+         call('a', '1').catch(() => {});",
+    )
+    .unwrap();
+    rt.reset_op_call_counts();
+    rt.execute_script(
+        "fragile2",
+        "call('a', 'b').catch(e => globalThis.out.push(e.name + ': ' + e.message));
+         %NeverOptimizeFunction(ops.op_async_fragile);
+         ops.op_async_fragile('a', 'b').catch(e => globalThis.out.push(e.name + ': ' + e.message));
+         globalThis.out = globalThis.out;",
+    )
+    .unwrap();
+    let counts = rt.op_call_counts("op_async_fragile").unwrap();
+    assert_eq!((counts.fast, counts.slow), (1, 1), "{counts:?}");
+    rt.execute_script("out", "globalThis.out = JSON.stringify(globalThis.out)")
+        .unwrap();
+    assert_eq!(
+        common::settle_and_read_out(&mut rt),
+        r#"["Error: op_async_fragile panicked: boom: a drop that panics","Error: op_async_fragile panicked: boom: a drop that panics"]"#
     );
 }
 

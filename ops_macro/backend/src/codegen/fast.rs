@@ -256,36 +256,9 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         let call = async_fast_call(op, async_op, prologue);
         return fast_fns(Vec::new(), params, param_idents, call);
     }
-    // A panic is caught here and thrown as an `Error` naming the op (`None` then). Values a
-    // user type made (`FromV8`, serde) may have a `Drop` of its own, which runs where a later
-    // argument's check returns early: their conversions go under the guard too.
-    let user_values = op.args.iter().any(|arg| {
-        matches!(
-            arg.fast(),
-            FastArg::Param {
-                convert: FastConvert::FromOneByte { .. },
-                ..
-            }
-        )
-    });
-    let (prologue, guarded) = if user_values {
-        let guarded = quote! {
-            // SAFETY: V8 passes the options of this call.
-            let #result = (unsafe {
-                ::runtime_core::__op::fast_call_guarded(#options, || -> ::std::option::Option<_> {
-                    #(#prologue)*
-                    ::std::option::Option::Some(#function(#(#args),*))
-                })
-            })??;
-        };
-        (Vec::new(), guarded)
-    } else {
-        let guarded = quote! {
-            // SAFETY: V8 passes the options of this call.
-            let #result =
-                (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?;
-        };
-        (prologue, guarded)
+    let (prologue, guarded) = guarded_call(op, prologue, quote!(#function(#(#args),*)));
+    let guarded = quote! {
+        let #result = #guarded;
     };
     let unwrap_result = op.ret.fallible.then(|| unwrap_or_throw(&result));
     // The body's last expression: the C value, or `None` once the conversion threw.
@@ -308,6 +281,46 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         #value
     };
     fast_fns(prologue, params, param_idents, (ret_ty, call))
+}
+
+/// `call` under the panic guard (a panic is thrown as an `Error` naming the op), and the
+/// argument conversions to run before it: the expression is its value, and returns `None` once
+/// anything threw. Values a user type made (`FromV8`, serde) may have a `Drop` of their own,
+/// which runs where a later argument's check returns early: such conversions go under the
+/// guard too; others stay outside it (nothing of theirs runs user code).
+fn guarded_call(
+    op: &Op,
+    prologue: Vec<TokenStream>,
+    call: TokenStream,
+) -> (Vec<TokenStream>, TokenStream) {
+    let options = internal_ident("options");
+    let user_values = op.args.iter().any(|arg| {
+        matches!(
+            arg.fast(),
+            FastArg::Param {
+                convert: FastConvert::FromOneByte { .. },
+                ..
+            }
+        )
+    });
+    if user_values {
+        let guarded = quote! {
+            // SAFETY: V8 passes the options of this call.
+            (unsafe {
+                ::runtime_core::__op::fast_call_guarded(#options, || -> ::std::option::Option<_> {
+                    #(#prologue)*
+                    ::std::option::Option::Some(#call)
+                })
+            })??
+        };
+        (Vec::new(), guarded)
+    } else {
+        let guarded = quote! {
+            // SAFETY: V8 passes the options of this call.
+            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #call) })?
+        };
+        (prologue, guarded)
+    }
 }
 
 /// `let value = match value { Ok(v) => v, Err(e) => throw e, return None }`: an op's `Err` (or
@@ -352,13 +365,13 @@ fn async_fast_call(
     let generics = async_start::generics(op);
     let mode = async_start::mode(async_op);
     let settlement = async_start::settlement(op);
+    let (prologue, guarded) = guarded_call(op, prologue, quote!(#function(#(#args),*)));
     let call = quote! {
         // SAFETY: V8 passes the options of this call, whose data is the op's context.
         let #op_ctx = unsafe { ::runtime_core::__op::fast_op_ctx(#options) };
         let #future = {
             #(#prologue)*
-            // SAFETY: V8 passes the options of this call.
-            (unsafe { ::runtime_core::__op::fast_call_guarded(#options, || #function(#(#args),*)) })?
+            #guarded
         };
         #start
         // SAFETY: V8 passes the options of this call.
