@@ -133,6 +133,19 @@ impl<'s> StringBuffer<'s> {
         }
     }
 
+    /// A V8 string's content copied into this buffer, as UTF-8 (see [`StringBuffer::copy_utf8`]):
+    /// what a reader that may run JavaScript meanwhile keeps (nothing stays borrowed from V8).
+    #[inline(always)]
+    pub(crate) fn copy_string(
+        &mut self,
+        isolate: &mut v8::Isolate,
+        string: v8::Local<'_, v8::String>,
+    ) -> &str {
+        let mut slot = crate::string_view::ViewSlot::new();
+        let view = slot.build(isolate, string);
+        self.copy_utf8(view.data())
+    }
+
     /// Copies (one-byte ASCII), transcodes (Latin-1, UTF-16 with lone surrogates as U+FFFD)
     /// the content of a V8 string into this buffer, as UTF-8.
     pub(crate) fn copy_utf8(&mut self, data: v8::ValueViewData<'_>) -> &str {
@@ -171,6 +184,16 @@ impl<'s> StringBuffer<'s> {
         } else {
             &mut self.lent.insert(LentBuffer::lend(len)).bytes[..len]
         }
+    }
+
+    /// Latin-1 as UTF-8: ASCII in place (no copy), anything else transcoded into the buffer.
+    #[inline(always)]
+    pub(crate) fn latin1_as_str<'b>(&'b mut self, latin1: &'b [u8]) -> &'b str {
+        if is_ascii(latin1) {
+            // SAFETY: ASCII is UTF-8.
+            return unsafe { std::str::from_utf8_unchecked(latin1) };
+        }
+        self.latin1_to_utf8(latin1)
     }
 
     /// Latin-1 to UTF-8, with SIMD (simdutf).
@@ -240,10 +263,10 @@ pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::
 #[inline(never)]
 pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // Up to the size a lent buffer is kept at: transcoded once into a string buffer (the
-    // stack, or the thread's lent one, already zeroed), then copied into the exact allocation. Measuring
-    // the length first and writing into a zeroed allocation cost two passes more
-    // (callgrind, `op_string_owned_large_utf8_1000`: the length pass and the zeroing were 39%
-    // of the op's instructions).
+    // stack, or the thread's lent one, already zeroed), then copied into the exact
+    // allocation. Measuring the length first and writing into a zeroed allocation cost two
+    // passes more (callgrind, `op_string_owned_large_utf8_1000`: the length pass and the
+    // zeroing were 39% of the op's instructions).
     if units.len().saturating_mul(3) <= STRING_BUFFER_RETAIN_LIMIT {
         return StringBuffer::new().utf16_to_utf8(units).to_owned();
     }

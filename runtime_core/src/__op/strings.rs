@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::ops::StaticStrEntry;
-use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, utf16_to_string};
+use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, v8_to_string};
 use crate::ByteString;
 
 use crate::OpError;
@@ -34,11 +34,7 @@ pub unsafe fn fast_str<'b>(
 ) -> &'b str {
     // SAFETY: forwarded from the caller.
     let latin1: &'b [u8] = unsafe { fast_latin1(string) };
-    if is_ascii(latin1) {
-        // SAFETY: ASCII is UTF-8.
-        return unsafe { std::str::from_utf8_unchecked(latin1) };
-    }
-    buffer.latin1_to_utf8(latin1)
+    buffer.latin1_as_str(latin1)
 }
 
 /// `#[string] Cow<str>` on the fast path: as [`fast_str`], borrowed.
@@ -141,9 +137,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let mut slot = crate::string_view::ViewSlot::new();
-        let view = slot.build(self.isolate(), string);
-        Ok(buffer.copy_utf8(view.data()))
+        Ok(buffer.copy_string(self.isolate(), string))
     }
 
     /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
@@ -175,12 +169,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let mut slot = crate::string_view::ViewSlot::new();
-        let view = slot.build(self.isolate(), string);
-        Ok(match view.data() {
-            v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
-            v8::ValueViewData::TwoByte(units) => utf16_to_string(units),
-        })
+        Ok(v8_to_string(self.isolate(), string))
     }
 
     #[cold]

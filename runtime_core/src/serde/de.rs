@@ -169,11 +169,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
         let Ok(string) = v8::Local::<v8::String>::try_from(self.value) else {
             return Err(self.expected("a string"));
         };
-        let mut buffer = StringBuffer::new();
-        let mut slot = crate::string_view::ViewSlot::new();
-        let view = slot.build(self.scope, string);
-        let text = buffer.copy_utf8(view.data());
-        visitor.visit_str(text)
+        visitor.visit_str(StringBuffer::new().copy_string(self.scope, string))
     }
 
     /// One allocation of the exact UTF-8 length, handed to the visitor.

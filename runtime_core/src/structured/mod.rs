@@ -97,12 +97,7 @@ pub mod __derive {
     /// a stack buffer), handed to `f`: how `from_one_byte` reads a variant's name.
     #[inline]
     pub fn with_one_byte_str<R>(latin1: &[u8], f: impl FnOnce(&str) -> R) -> R {
-        if crate::strings::is_ascii(latin1) {
-            // SAFETY: ASCII is UTF-8.
-            return f(unsafe { std::str::from_utf8_unchecked(latin1) });
-        }
-        let mut buffer = crate::strings::StringBuffer::new();
-        f(buffer.latin1_to_utf8(latin1))
+        f(crate::strings::StringBuffer::new().latin1_as_str(latin1))
     }
 
     /// A string that is none of an enum's forms (as [`unexpected`] says of one).

@@ -195,10 +195,9 @@ pub mod __derive {
                 .to_string(scope)
                 .ok_or_else(crate::structured::__derive::threw)?,
         };
-        let mut buffer = crate::strings::StringBuffer::new();
-        let mut slot = crate::string_view::ViewSlot::new();
-        let view = slot.build(scope, string);
-        Ok(f(buffer.copy_utf8(view.data())))
+        Ok(f(
+            crate::strings::StringBuffer::new().copy_string(scope, string)
+        ))
     }
 
     /// A string that names no value of the enum.
