@@ -146,6 +146,7 @@ const BENCHES: &[Bench] = &[
     own("op_string_owned_flat_1000", "op_string_owned", 1, "accum += op_string_owned(FLAT);", "const FLAT = %FlattenString('*'.repeat(1000));"),
     own("op_string_latin1_flat_100", "op_string", 1, "accum += op_string(FLAT);", "const FLAT = %FlattenString('é'.repeat(100));"),
     own("op_string_latin1_flat_400", "op_string", 1, "accum += op_string(FLAT);", "const FLAT = %FlattenString('é'.repeat(400));"),
+    own("op_string_owned_latin1_flat_100", "op_string_owned", 1, "accum += op_string_owned(FLAT);", "const FLAT = %FlattenString('é'.repeat(100));"),
     own("op_string_return", "op_string_return", 0, "accum += op_string_return().length;", ""),
     own("op_string_return_large_1000", "op_string_return_large_1000", 0, "accum += op_string_return_large_1000().length;", ""),
     own("op_string_return_utf8_1000", "op_string_return_utf8_1000", 0, "accum += op_string_return_utf8_1000().length;", ""),
