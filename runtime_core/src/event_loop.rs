@@ -189,9 +189,12 @@ pub(crate) struct EventLoop {
     ready: RefCell<Vec<BoxedOp>>,
     /// The batch being settled (kept to reuse its memory).
     batch: RefCell<Vec<BoxedOp>>,
-    /// The op a status call left, until its wrapper claims its promise (see
-    /// [`crate::AsyncCall::Status`]), and whether it is done (deferred).
+    /// The op a call left, until its wrapper claims it with the promise it made (see
+    /// [`crate::async_js`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
+    /// What a call speaking [`crate::AsyncCall::Value`] returns when it left an op to claim:
+    /// an object only the wrappers hold (set by [`crate::async_js::AsyncWrap::install`]).
+    left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
@@ -285,11 +288,32 @@ impl EventLoop {
         }
     }
 
-    /// Leaves an op started by a status call for its wrapper to claim, at once, in the same
-    /// turn of JavaScript (see [`claim_callback`]).
+    /// Leaves an op for its wrapper to claim, at once, in the same
+    /// turn of JavaScript (see [`crate::async_js`]).
     pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
         let previous = self.unclaimed.replace(Some((op, ready)));
         self.run_unclaimed(previous);
+    }
+
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::AsyncCall::Value`]:
+    /// the value it returns to say so.
+    pub(crate) fn leave_marked<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+        op: BoxedOp,
+        ready: bool,
+    ) -> v8::Local<'s, v8::Value> {
+        self.leave_unclaimed(op, ready);
+        let marker = self.left_marker.borrow();
+        let marker = marker
+            .as_ref()
+            .expect("set when the runtime installs its ops");
+        v8::Local::new(scope, marker).into()
+    }
+
+    /// Keeps the marker the wrappers compare calls' values with.
+    pub(crate) fn set_left_marker(&self, marker: v8::Global<v8::Object>) {
+        *self.left_marker.borrow_mut() = Some(marker);
     }
 
     /// An op whose wrapper never claimed it (cut short by termination or a stack overflow)
@@ -300,17 +324,24 @@ impl EventLoop {
         }
     }
 
-    /// The promise of the op the last status call left, which the loop now settles.
-    fn claim<'s>(&self, scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Promise>> {
-        let (mut op, ready) = self.unclaimed.take()?;
-        // `None` only while terminating: the op runs on, settling nothing.
-        let resolver = v8::PromiseResolver::new(scope);
-        let promise = resolver.map(|resolver| {
-            op.as_mut().keep_resolver(v8::Global::new(scope, resolver));
-            resolver.get_promise(scope)
-        });
+    /// Hands `promise`, which the wrapper of the call that left an op made, to that op, for the
+    /// loop to settle. `false` when no op was left or `promise` is none.
+    pub(crate) fn claim(&self, isolate: &v8::Isolate, promise: v8::Local<'_, v8::Value>) -> bool {
+        if !promise.is_promise() {
+            return false;
+        }
+        let Some((mut op, ready)) = self.unclaimed.take() else {
+            return false;
+        };
+        // SAFETY: a `Promise::Resolver` is the promise itself (V8's `Resolver::New` makes a
+        // `JSPromise`, `GetPromise` returns `this`, `Resolve`/`Reject` act on the `JSPromise`),
+        // and `promise` is one, checked above. The wrapper made it with an executor that kept
+        // no resolving function: only the loop settles it.
+        let resolver = unsafe { v8::Local::<v8::PromiseResolver>::cast_unchecked(promise) };
+        op.as_mut()
+            .keep_resolver(v8::Global::new(isolate, resolver));
         self.push(op, ready);
-        promise
+        true
     }
 
     /// Whether no op is pending or waiting to be settled.
@@ -323,6 +354,7 @@ impl EventLoop {
     /// Drops every pending op (their futures' `Drop` runs).
     pub(crate) fn clear(&self) {
         drop(self.unclaimed.take());
+        drop(self.left_marker.take());
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         drop(pending);
         let ready = std::mem::take(&mut *self.ready.borrow_mut());
@@ -417,26 +449,6 @@ impl EventLoop {
         self.unhandled
             .borrow_mut()
             .retain(|(rejected, _)| v8::Local::new(scope, rejected) != promise);
-    }
-}
-
-/// The `claim` function of the async ops' wrappers (see [`crate::AsyncCall::Status`]): the
-/// promise of the op the last status call left. Its data is the runtime's `EventLoop`.
-pub(crate) fn claim_callback(
-    scope: &mut v8::PinScope<'_, '_>,
-    args: v8::FunctionCallbackArguments<'_>,
-    mut rv: v8::ReturnValue<'_, v8::Value>,
-) {
-    let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
-        return;
-    };
-    // SAFETY: `AsyncWrap::install` makes this function with the runtime's `EventLoop` as
-    // its data, which outlives the isolate (op contexts hold it).
-    let event_loop = unsafe { &*(data.value() as *const EventLoop) };
-    match event_loop.claim(scope) {
-        Some(promise) => rv.set(promise.into()),
-        // Only a wrapper calls this, right after a call that left an op (or while terminating).
-        None => crate::__op::throw_error_of_class(scope, "Error", "no async op to claim"),
     }
 }
 

@@ -63,9 +63,10 @@ pub struct OpFlags {
 /// How the raw call of an async op tells its JavaScript wrapper the outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsyncCall {
-    /// The op's value when it finished during the call (its error thrown), else the promise
-    /// the event loop settles. For async ops without a fast path.
-    Promise,
+    /// The op's value when it finished during the call (its error thrown), else a marker
+    /// object only the wrappers hold, and the wrapper then claims the promise of the op the
+    /// call left. For async ops without a fast path.
+    Value,
     /// A status, because a fast call can return neither a value nor a promise: `0` when the
     /// op finished during the call with `undefined`, `1` when it did not, and the wrapper then
     /// claims the promise of the op the call left (its error thrown, as above). Spoken on both

@@ -263,7 +263,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// Starts an async op: runs `future` as `mode` says (`settle` maps its output to how the
     /// promise settles). Done during the call (eager): its value is the call's return value
     /// (its error thrown), which the JavaScript wrapper makes a settled promise of. Else the
-    /// call returns a promise the loop settles, which the wrapper returns as is.
+    /// call leaves the op, and returns the wrappers' marker: the wrapper then makes the promise
+    /// and hands it to the op (see [`crate::async_js`]).
     #[inline(always)]
     pub fn start_async<K, T, F, S>(
         &mut self,
@@ -301,13 +302,8 @@ impl<'a, 's> SlowCall<'a, 's> {
                 }
             };
         }
-        let scope = self.scope();
-        // `None` only while execution is terminating.
-        let resolver = v8::PromiseResolver::new(scope).ok_or(Thrown(()))?;
-        let promise = resolver.get_promise(scope);
-        op.as_mut().keep_resolver(v8::Global::new(scope, resolver));
-        op_ctx.event_loop.push(op, ready);
-        self.rv().set(promise.into());
+        let left = op_ctx.event_loop.leave_marked(self.scope(), op, ready);
+        self.rv().set(left);
         Ok(())
     }
 }

@@ -16,9 +16,9 @@ pub fn decl(op: &Op) -> TokenStream {
     let typescript = crate::typegen::declaration(op);
     let async_op = match op.async_call() {
         None => quote!(::std::option::Option::None),
-        Some(AsyncCall::Promise) => {
+        Some(AsyncCall::Value) => {
             quote!(::std::option::Option::Some(
-                ::runtime_core::AsyncCall::Promise
+                ::runtime_core::AsyncCall::Value
             ))
         }
         Some(AsyncCall::Status) => {

@@ -194,7 +194,7 @@ fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenS
     });
     let (start_fn, access) = match op.async_call() {
         Some(AsyncCall::Status) => (quote!(start_async_status), op.slow_access()),
-        Some(AsyncCall::Promise) | None => (quote!(start_async), V8Access::Scope),
+        Some(AsyncCall::Value) | None => (quote!(start_async), V8Access::Scope),
     };
     let generics = async_start::generics(op);
     let mode = async_start::mode(async_op);

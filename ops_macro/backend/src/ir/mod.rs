@@ -61,8 +61,8 @@ pub struct Op {
 /// `runtime_core::AsyncCall`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsyncCall {
-    /// The value, or the promise the loop settles.
-    Promise,
+    /// The value, or a marker (pending: the wrapper claims the promise).
+    Value,
     /// `0` (done with `undefined`) or `1` (pending: the wrapper claims the promise).
     Status,
 }
@@ -345,7 +345,7 @@ impl Op {
             if self.has_fast_path() && self.fast_alternative.is_none() {
                 AsyncCall::Status
             } else {
-                AsyncCall::Promise
+                AsyncCall::Value
             }
         })
     }
@@ -394,8 +394,9 @@ impl Op {
         if self.ret.fallible && self.can_run_js() {
             return V8Access::Scope;
         }
-        // An async op that returns its value or promise makes it; a status is a number.
-        if self.async_call() == Some(AsyncCall::Promise) {
+        // An async op that returns its value (or the wrappers' marker) makes it; a status is a
+        // number.
+        if self.async_call() == Some(AsyncCall::Value) {
             return V8Access::Scope;
         }
         needed.unwrap_or(V8Access::Nothing)
