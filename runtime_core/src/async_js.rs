@@ -149,7 +149,7 @@ fn claim_callback(
 
 /// [`claim_callback`] as a fast call: what the wrappers' optimized code calls.
 extern "C" fn claim_fast(
-    _receiver: v8::Local<'_, v8::Object>,
+    _receiver: v8::Local<'_, v8::Value>,
     promise: v8::Local<'_, v8::Value>,
     options: *mut v8::fast_api::FastApiCallbackOptions<'_>,
 ) {

@@ -333,13 +333,21 @@ impl EventLoop {
         let Some((mut op, ready)) = self.unclaimed.take() else {
             return false;
         };
-        // SAFETY: a `Promise::Resolver` is the promise itself (V8's `Resolver::New` makes a
-        // `JSPromise`, `GetPromise` returns `this`, `Resolve`/`Reject` act on the `JSPromise`),
-        // and `promise` is one, checked above. The wrapper made it with an executor that kept
-        // no resolving function: only the loop settles it.
-        let resolver = unsafe { v8::Local::<v8::PromiseResolver>::cast_unchecked(promise) };
-        op.as_mut()
-            .keep_resolver(v8::Global::new(isolate, resolver));
+        // SAFETY: checked above.
+        let settled = unsafe { v8::Local::<v8::Promise>::cast_unchecked(promise) }.state()
+            != v8::PromiseState::Pending;
+        // Settled already when its executor could not be called (the stack overflowed there:
+        // the constructor rejects with the `RangeError`): then the op runs on, settling
+        // nothing, as an op left unclaimed does. Settling the promise again would abort V8.
+        if !settled {
+            // SAFETY: a `Promise::Resolver` is the promise itself (V8's `Resolver::New` makes
+            // a `JSPromise`, `GetPromise` returns `this`, `Resolve`/`Reject` act on the
+            // `JSPromise`), and `promise` is one, checked above. Its executor kept no resolving
+            // function: only the loop settles it.
+            let resolver = unsafe { v8::Local::<v8::PromiseResolver>::cast_unchecked(promise) };
+            op.as_mut()
+                .keep_resolver(v8::Global::new(isolate, resolver));
+        }
         self.push(op, ready);
         true
     }

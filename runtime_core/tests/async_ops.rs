@@ -352,6 +352,52 @@ fn a_hundred_thousand_pending_ops() {
     assert_eq!(count, "100000");
 }
 
+/// Calls at the edge of the stack: wherever the overflow strikes in a wrapper (before the
+/// call, in it, making the promise, or in the promise's executor, which rejects the promise it
+/// makes), each promise settles once, with the op's value or the `RangeError`, and the loop
+/// ends. (A promise its executor had rejected was settled again by the loop, which aborted V8.)
+#[test]
+fn calls_at_the_edge_of_the_stack_settle_once() {
+    let mut rt = runtime();
+    let outcome = settle(
+        &mut rt,
+        "(async () => {
+           const promises = [];
+           let attempts = 0;
+           let thrown = 0;
+           let padding;
+           // Returns its height above the deepest frame; the lowest frames call the ops. (Every
+           // call inside a `try` here: a call, or a loop's back edge, checks the stack too.)
+           function down() {
+             let height;
+             try { height = down.apply(null, padding) + 1; } catch { height = 0; }
+             if (height < 400) {
+               attempts += 4;
+               try { promises.push(ops.op_async_lazy()); } catch { thrown++; }
+               try { promises.push(ops.op_async_deferred()); } catch { thrown++; }
+               try { promises.push(ops.op_yield()); } catch { thrown++; }
+               try { promises.push(ops.op_sleep_echo(0, 'x')); } catch { thrown++; }
+             }
+             return height;
+           }
+           // Frames of every size in 8-byte steps (each unused argument is a slot): the overflow
+           // lands everywhere in a call.
+           for (let size = 0; size < 48; size++) {
+             padding = new Array(size).fill(0);
+             down();
+           }
+           const settled = await Promise.allSettled(promises);
+           const count = (test) => settled.filter(test).length;
+           const fulfilled = count((s) => s.status === 'fulfilled');
+           const rangeErrors = count((s) => s.status === 'rejected' && s.reason instanceof RangeError);
+           const other = settled.length - fulfilled - rangeErrors;
+           // Calls that threw reached the edge; every promise returned settled, once.
+           return `${settled.length + thrown === attempts}, ${thrown > 0}, ${fulfilled > 0}, ${other} other`;
+         })()",
+    );
+    assert_eq!(outcome, "true, true, true, 0 other");
+}
+
 #[test]
 fn the_state_across_awaits() {
     let mut rt = runtime();

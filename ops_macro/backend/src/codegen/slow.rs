@@ -174,8 +174,8 @@ fn webidl_with_args(arg: &Arg, index: Option<Literal>) -> TokenStream {
 }
 
 /// The slow path of an async op: the call converts the arguments, starts the future (the
-/// sync part of a `fn -> impl Future` runs here) and returns its value, its promise or its
-/// status (see `AsyncCall`).
+/// sync part of a `fn -> impl Future` runs here) and returns its value, the wrappers' marker
+/// (pending) or its status (see `AsyncCall`).
 fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenStream {
     let call = internal_ident("call");
     let future = internal_ident("future");
