@@ -13,7 +13,7 @@ use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
 
-use futures_util::stream::{FuturesUnordered, StreamExt};
+mod pending;
 
 use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
@@ -165,26 +165,11 @@ pub(crate) enum Started {
     Boxed(BoxedOp, bool),
 }
 
-/// A pending op as a future that yields itself when done, to be settled.
-struct Running(Option<BoxedOp>);
-
-impl Future for Running {
-    type Output = BoxedOp;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<BoxedOp> {
-        let op = self.0.as_mut().expect("a finished op is not polled again");
-        match op.as_mut().poll_op(cx) {
-            Poll::Ready(()) => Poll::Ready(self.0.take().expect("checked above")),
-            Poll::Pending => Poll::Pending,
-        }
-    }
-}
-
 /// One runtime's pending ops and unhandled rejections.
 #[derive(Default)]
 pub(crate) struct EventLoop {
     /// Ops whose futures are not done.
-    pending: RefCell<FuturesUnordered<Running>>,
+    pending: RefCell<pending::PendingOps>,
     /// Ops done but settled on the next turn (`#[op(async(deferred))]`).
     ready: RefCell<Vec<BoxedOp>>,
     /// The batch being settled (kept to reuse its memory).
@@ -269,7 +254,7 @@ impl EventLoop {
 
     /// Adds an op whose future is not done.
     fn push_pending(&self, op: BoxedOp) {
-        self.pending.borrow_mut().push(Running(Some(op)));
+        self.pending.borrow_mut().push(op);
         self.wake();
     }
 
@@ -385,9 +370,7 @@ impl EventLoop {
         loop {
             let mut batch = std::mem::take(&mut *self.batch.borrow_mut());
             batch.append(&mut self.ready.borrow_mut());
-            while let Poll::Ready(Some(op)) = self.pending.borrow_mut().poll_next_unpin(cx) {
-                batch.push(op);
-            }
+            self.pending.borrow_mut().poll_woken(cx, &mut batch);
             if batch.is_empty() {
                 *self.batch.borrow_mut() = batch;
                 break;

@@ -1,8 +1,9 @@
 //! Allocations per call of the string ops, counted by a counting global allocator in this test
 //! binary, in steady state (after warm-up, so the thread's reusable buffers have grown):
 //! `&str`, `Cow<str>` and one-byte arguments allocate nothing, at every size, ASCII or not, on
-//! both paths; an owned `String` argument allocates exactly once (through serde too); returning a `&'static str`
-//! allocates nothing. And an `OpError` made from a concrete error is one allocation.
+//! both paths; an owned `String` argument allocates exactly once (through serde too);
+//! returning a `&'static str` allocates nothing. An `OpError` made from a concrete error is one
+//! allocation. Async ops that go pending allocate nothing.
 
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
@@ -210,4 +211,65 @@ fn an_op_error_from_a_concrete_error_is_one_allocation() {
     #[allow(clippy::useless_conversion)]
     let (_, allocs, _) = count(|| OpError::from(error));
     assert_eq!(allocs, 0);
+}
+
+#[op]
+async fn op_yield_alloc() {
+    tokio::task::yield_now().await;
+}
+
+#[op(async(lazy))]
+async fn op_lazy_alloc() {}
+
+#[op(async(lazy), nofast)]
+async fn op_lazy_nofast_alloc() {}
+
+#[op(async(deferred))]
+async fn op_deferred_alloc() {}
+
+/// Async ops that go pending (an eager op that yields, lazy and deferred ops; through the
+/// wrapper's fast claim and slow claim) allocate nothing per call in steady state: their
+/// futures' memory and the event loop's slots are kept and reused.
+#[test]
+fn pending_async_ops_allocate_nothing() {
+    let extension = Extension::new("async_allocs").ops(&[
+        op_yield_alloc::DECL,
+        op_lazy_alloc::DECL,
+        op_lazy_nofast_alloc::DECL,
+        op_deferred_alloc::DECL,
+    ]);
+    let mut runtime = counting_runtime(vec![extension]);
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let mut run = |script: &str| {
+        let value = runtime.execute_script("run.js", script).unwrap();
+        tokio.block_on(runtime.resolve(value)).unwrap();
+    };
+    for op in [
+        "op_yield_alloc",
+        "op_lazy_alloc",
+        "op_lazy_nofast_alloc",
+        "op_deferred_alloc",
+    ] {
+        for optimized in [false, true] {
+            let prepare = if optimized {
+                "%PrepareFunctionForOptimization(run); run(3); %OptimizeFunctionOnNextCall(run);"
+            } else {
+                "%NeverOptimizeFunction(run);"
+            };
+            run(&format!(
+                "globalThis.run = async function (n) {{ for (let i = 0; i < n; i++) await ops.{op}(); }};
+                 {prepare} run(3)"
+            ));
+            // Warm: the op's memory and the loop's slots exist.
+            run("run(200)");
+            let mut measure = |calls: u32| count(|| run(&format!("run({calls})"))).1;
+            let short = measure(100);
+            let long = measure(1100);
+            let per_call = (long as f64 - short as f64) / 1000.0;
+            assert_eq!(per_call, 0.0, "{op} (optimized: {optimized})");
+        }
+    }
 }
