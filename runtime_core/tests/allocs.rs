@@ -227,9 +227,22 @@ async fn op_lazy_nofast_alloc() {}
 #[op(async(deferred))]
 async fn op_deferred_alloc() {}
 
-/// Async ops that go pending (an eager op that yields, lazy and deferred ops; through the
-/// wrapper's fast claim and slow claim) allocate nothing per call in steady state: their
-/// futures' memory and the event loop's slots are kept and reused.
+/// Its second yield is polled by the loop: woken through its slot's waker.
+#[op]
+async fn op_yield_twice_alloc() {
+    tokio::task::yield_now().await;
+    tokio::task::yield_now().await;
+}
+
+#[op(async(lazy))]
+async fn op_lazy_yield_alloc() {
+    tokio::task::yield_now().await;
+}
+
+/// Async ops that go pending (eager ops that yield, lazy and deferred ops; through the
+/// wrapper's fast claim and slow claim; one at a time and 16 at once, woken through their
+/// slots' wakers) allocate nothing per call in steady state: their futures' memory and the
+/// event loop's slots are kept and reused.
 #[test]
 fn pending_async_ops_allocate_nothing() {
     let extension = Extension::new("async_allocs").ops(&[
@@ -237,6 +250,8 @@ fn pending_async_ops_allocate_nothing() {
         op_lazy_alloc::DECL,
         op_lazy_nofast_alloc::DECL,
         op_deferred_alloc::DECL,
+        op_yield_twice_alloc::DECL,
+        op_lazy_yield_alloc::DECL,
     ]);
     let mut runtime = counting_runtime(vec![extension]);
     let tokio = tokio::runtime::Builder::new_current_thread()
@@ -247,12 +262,21 @@ fn pending_async_ops_allocate_nothing() {
         let value = runtime.execute_script("run.js", script).unwrap();
         tokio.block_on(runtime.resolve(value)).unwrap();
     };
-    for op in [
+    let ops = [
         "op_yield_alloc",
         "op_lazy_alloc",
         "op_lazy_nofast_alloc",
         "op_deferred_alloc",
-    ] {
+        "op_yield_twice_alloc",
+        "op_lazy_yield_alloc",
+    ];
+    for (op, at_once) in ops.iter().flat_map(|op| [(op, false), (op, true)]) {
+        // One op awaited at a time, or 16 pending at once.
+        let call = if at_once {
+            format!("Promise.all(Array.from({{ length: 16 }}, () => ops.{op}()))")
+        } else {
+            format!("ops.{op}()")
+        };
         for optimized in [false, true] {
             let prepare = if optimized {
                 "%PrepareFunctionForOptimization(run); run(3); %OptimizeFunctionOnNextCall(run);"
@@ -260,7 +284,7 @@ fn pending_async_ops_allocate_nothing() {
                 "%NeverOptimizeFunction(run);"
             };
             run(&format!(
-                "globalThis.run = async function (n) {{ for (let i = 0; i < n; i++) await ops.{op}(); }};
+                "globalThis.run = async function (n) {{ for (let i = 0; i < n; i++) await {call}; }};
                  {prepare} run(3)"
             ));
             // Warm: the op's memory and the loop's slots exist.
@@ -269,7 +293,10 @@ fn pending_async_ops_allocate_nothing() {
             let short = measure(100);
             let long = measure(1100);
             let per_call = (long as f64 - short as f64) / 1000.0;
-            assert_eq!(per_call, 0.0, "{op} (optimized: {optimized})");
+            assert_eq!(
+                per_call, 0.0,
+                "{op} (16 at once: {at_once}, optimized: {optimized})"
+            );
         }
     }
 }

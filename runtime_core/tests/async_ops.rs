@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use common::{counting_runtime, DESCRIBE_JS};
 use runtime_core::{op, Extension, JsBuffer, OpError, OpState, Runtime, TerminationHandle};
@@ -44,6 +45,59 @@ fn op_async_terminating(state: &OpState) -> impl Future<Output = ()> + 'static {
     }
 }
 
+/// A value set on another thread, which wakes the future waiting for it there.
+#[derive(Default)]
+struct FromThread {
+    value: Option<u32>,
+    waker: Option<std::task::Waker>,
+}
+
+/// Settles with `value`, sent from another thread after `ms`: its future is woken there.
+#[op]
+#[allow(clippy::manual_async_fn)] // the thread starts during the call
+fn op_from_thread(value: u32, ms: u32) -> impl Future<Output = u32> + 'static {
+    let shared = std::sync::Arc::new(std::sync::Mutex::new(FromThread::default()));
+    let sender = shared.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(u64::from(ms)));
+        let mut sent = sender.lock().unwrap();
+        sent.value = Some(value);
+        if let Some(waker) = sent.waker.take() {
+            waker.wake();
+        }
+    });
+    std::future::poll_fn(move |cx| {
+        let mut state = shared.lock().unwrap();
+        match state.value {
+            Some(value) => std::task::Poll::Ready(value),
+            None => {
+                state.waker = Some(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        }
+    })
+}
+
+thread_local! {
+    static KEPT_WAKER: RefCell<Option<std::task::Waker>> = const { RefCell::new(None) };
+}
+
+/// Keeps its waker after it is done, as a timer that outlives its op may.
+#[op(async(lazy))]
+#[allow(clippy::manual_async_fn)]
+fn op_keep_waker() -> impl Future<Output = ()> + 'static {
+    std::future::poll_fn(|cx| {
+        KEPT_WAKER.with(|kept| *kept.borrow_mut() = Some(cx.waker().clone()));
+        std::task::Poll::Ready(())
+    })
+}
+
+/// Wakes the waker `op_keep_waker` kept.
+#[op(fast)]
+fn op_wake_kept() -> bool {
+    KEPT_WAKER.with(|kept| kept.borrow_mut().take().map(|waker| waker.wake()).is_some())
+}
+
 /// A sync op that borrows the state mutably, to run while async ops hold its handle.
 #[op(fast)]
 fn op_state_bump(state: &mut OpState) -> i32 {
@@ -75,6 +129,9 @@ fn runtime() -> Runtime {
             op_async_state_twice::DECL,
             op_async_terminating::DECL,
             op_state_bump::DECL,
+            op_from_thread::DECL,
+            op_keep_waker::DECL,
+            op_wake_kept::DECL,
         ])
         .state(|state| {
             state.put(41i32);
@@ -98,7 +155,9 @@ fn tokio<F: Future>(f: F) -> F::Output {
 fn settle(runtime: &mut Runtime, script: &str) -> String {
     tokio(async {
         let value = runtime.execute_script("settle.js", script).unwrap();
-        match runtime.resolve(value).await {
+        // A lost wake hangs the loop: a failure here, not a test that never ends.
+        let settled = tokio::time::timeout(Duration::from_secs(60), runtime.resolve(value));
+        match settled.await.expect("settles within a minute") {
             Ok(value) => runtime.with_scope(|scope| {
                 let value = runtime_core::v8::Local::new(scope, value);
                 value.to_rust_string_lossy(scope)
@@ -396,6 +455,34 @@ fn calls_at_the_edge_of_the_stack_settle_once() {
          })()",
     );
     assert_eq!(outcome, "true, true, true, 0 other");
+}
+
+/// Wakes from other threads reach the loop, however many at once; a waker kept past its op's
+/// end wakes the op that reuses its slot, which is polled for nothing and settles as it should.
+#[test]
+fn wakes_from_other_threads_and_stale_wakers() {
+    let mut rt = runtime();
+    let sum = settle(
+        &mut rt,
+        "(async () => {
+           const values = await Promise.all(
+             Array.from({ length: 32 }, (_, i) => ops.op_from_thread(i, i % 4)));
+           return values.reduce((a, b) => a + b, 0);
+         })()",
+    );
+    assert_eq!(sum, (0..32).sum::<u32>().to_string());
+    let reused = settle(
+        &mut rt,
+        "(async () => {
+           await ops.op_keep_waker();
+           // In the slot `op_keep_waker` left, polled (pending) by the time the next settles.
+           const later = ops.op_from_thread(7, 50);
+           await ops.op_from_thread(0, 1);
+           const woke = ops.op_wake_kept();
+           return `${woke} ${await later}`;
+         })()",
+    );
+    assert_eq!(reused, "true 7");
 }
 
 #[test]

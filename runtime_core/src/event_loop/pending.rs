@@ -12,9 +12,15 @@ use futures_util::task::AtomicWaker;
 
 use super::BoxedOp;
 
-/// How many slots stay allocated once no op is pending (10^5 ops pending at once leave no
-/// more than this behind).
+/// How many slots stay allocated once no op is pending, when more than [`SLOTS_SHRUNK_PAST`]
+/// were made (10^5 ops pending at once leave no more than this behind). Up to that many ops
+/// pending at once, an op going pending allocates nothing; past it, a new slot allocates its
+/// waker once.
 const SLOTS_KEPT: usize = 256;
+
+/// How many slots the table may hold before it is shrunk (not at every burst past
+/// [`SLOTS_KEPT`]: the slots would be made again each time).
+const SLOTS_SHRUNK_PAST: usize = 4 * SLOTS_KEPT;
 
 /// What the slots' wakers share: the slots woken since the loop last looked, and the loop's
 /// waker. (Wakers may be woken from any thread.)
@@ -132,8 +138,10 @@ impl PendingOps {
             let Some(slot) = self.slots.get_mut(index) else {
                 continue;
             };
-            // Cleared first: a wake during the poll queues the slot again.
-            slot.state.queued.store(false, Ordering::Release);
+            // Cleared first: a wake during the poll queues the slot again. (A swap, as the
+            // waker's: either the waker sees it cleared and queues the slot, or this sees the
+            // waker's mark, and the poll then sees what the waker's side did before waking.)
+            slot.state.queued.swap(false, Ordering::AcqRel);
             let Some(op) = slot.op.as_mut() else {
                 continue;
             };
@@ -149,17 +157,24 @@ impl PendingOps {
         }
         polling.clear();
         self.polling = polling;
-        if self.len == 0 && self.slots.len() > SLOTS_KEPT {
+        if self.len == 0 && self.slots.len() > SLOTS_SHRUNK_PAST {
             self.shrink();
         }
     }
 
-    /// Drops the slots past [`SLOTS_KEPT`], all free.
+    /// Drops the slots past [`SLOTS_KEPT`], all free, and the lists' room past as many.
     #[cold]
     fn shrink(&mut self) {
         self.slots.truncate(SLOTS_KEPT);
         self.slots.shrink_to_fit();
         self.free.retain(|&index| index < SLOTS_KEPT);
         self.free.shrink_to(SLOTS_KEPT);
+        self.fresh.shrink_to(SLOTS_KEPT);
+        self.polling.shrink_to(SLOTS_KEPT);
+        self.queue
+            .woken
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .shrink_to(SLOTS_KEPT);
     }
 }
