@@ -12,14 +12,12 @@ use futures_util::task::AtomicWaker;
 
 use super::BoxedOp;
 
-/// How many slots stay allocated once no op is pending, when more than [`SLOTS_SHRUNK_PAST`]
-/// were made (10^5 ops pending at once leave no more than this behind). Up to that many ops
-/// pending at once, an op going pending allocates nothing; past it, a new slot allocates its
-/// waker once.
+/// The slots kept when the table shrinks (10^5 ops pending at once leave no more behind).
 const SLOTS_KEPT: usize = 256;
 
-/// How many slots the table may hold before it is shrunk (not at every burst past
-/// [`SLOTS_KEPT`]: the slots would be made again each time).
+/// The table shrinks, once no op is pending, when it holds more slots than this: until then an
+/// op going pending allocates nothing; past it, each new slot allocates its waker once. (Not
+/// past [`SLOTS_KEPT`]: bursts a little above it would make their slots again each time.)
 const SLOTS_SHRUNK_PAST: usize = 4 * SLOTS_KEPT;
 
 /// What the slots' wakers share: the slots woken since the loop last looked, and the loop's
