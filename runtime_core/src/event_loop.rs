@@ -13,10 +13,10 @@ use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
 
-mod pending;
-
 use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
+
+mod pending;
 
 /// An async op after its call: its future and the resolver of its promise.
 pub(crate) trait PendingOp {
@@ -273,8 +273,8 @@ impl EventLoop {
         }
     }
 
-    /// Leaves an op for its wrapper to claim, at once, in the same
-    /// turn of JavaScript (see [`crate::async_js`]).
+    /// Leaves an op for its wrapper to claim, at once, in the same turn of JavaScript (see
+    /// [`crate::async_js`]).
     pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
         let previous = self.unclaimed.replace(Some((op, ready)));
         self.run_unclaimed(previous);

@@ -1,6 +1,7 @@
-//! Async ops: the call makes a promise and starts the op's future; the future is polled
-//! during the call (eager, deferred) or first by the event loop (lazy), and its outcome
-//! settles the promise through the result's [`IntoValue`] impl.
+//! Async ops: the call starts the op's future (the op's JavaScript wrapper makes its promise
+//! if it goes pending, see [`crate::async_js`]); the future is polled during the call (eager,
+//! deferred) or first by the event loop (lazy), and its outcome settles the promise through
+//! the result's [`IntoValue`] impl.
 
 use std::any::Any;
 use std::future::Future;
