@@ -437,7 +437,7 @@ pub unsafe fn fast_call_guarded<R>(
 
 #[cold]
 #[inline(never)]
-pub(crate) unsafe fn fast_throw_panic(
+pub(super) unsafe fn fast_throw_panic(
     options: *mut FastApiCallbackOptions<'_>,
     payload: Box<dyn Any + Send>,
 ) {
@@ -464,7 +464,7 @@ pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, erro
 /// As [`fast_call_guarded`].
 #[cold]
 #[inline(never)]
-pub(crate) unsafe fn fast_throw_arg_error(
+pub(super) unsafe fn fast_throw_arg_error(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
     error: OpError,

@@ -294,16 +294,7 @@ fn guarded_call(
     call: TokenStream,
 ) -> (Vec<TokenStream>, TokenStream) {
     let options = internal_ident("options");
-    let user_values = op.args.iter().any(|arg| {
-        matches!(
-            arg.fast(),
-            FastArg::Param {
-                convert: FastConvert::FromOneByte { .. },
-                ..
-            }
-        )
-    });
-    if user_values {
+    if op.args.iter().any(crate::ir::Arg::fast_converts_user_value) {
         let guarded = quote! {
             // SAFETY: V8 passes the options of this call.
             (unsafe {

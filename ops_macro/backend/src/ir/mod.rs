@@ -144,6 +144,18 @@ impl Arg {
         }
     }
 
+    /// Whether its fast path runs a user type's conversion (`FromV8`, serde): the value it
+    /// makes may have a `Drop` of its own, to run under the panic guard.
+    pub fn fast_converts_user_value(&self) -> bool {
+        matches!(
+            self.fast(),
+            FastArg::Param {
+                convert: FastConvert::FromOneByte { .. },
+                ..
+            }
+        )
+    }
+
     /// Whether its fast path exists only if its type says so (`FromV8::READS_ONE_BYTE`): a
     /// `FromV8` type's; a `#[serde]` one always reads strings.
     pub fn fast_depends_on_type(&self) -> bool {
