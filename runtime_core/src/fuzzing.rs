@@ -1,7 +1,7 @@
 //! The pure conversions under the op paths, for the fuzz targets in `fuzz/` (feature
 //! `fuzzing`; not a stable API). Each is what an op path runs, minus V8.
 
-use crate::strings::{self, StringBuffer};
+use crate::strings::{self, Room};
 
 /// UTF-16 to an owned `String` (`#[string] String` arguments).
 pub fn utf16_to_string(units: &[u16]) -> String {
@@ -13,14 +13,14 @@ pub fn latin1_to_string(latin1: &[u8]) -> String {
     strings::latin1_to_string(latin1)
 }
 
-/// UTF-16 to UTF-8 through a call's `StringBuffer` (stack, or a lent thread-local buffer).
+/// UTF-16 to UTF-8 through a call's string `Room` (stack, or a lent thread-local buffer).
 pub fn utf16_to_utf8_buffered(units: &[u16]) -> String {
-    StringBuffer::new().utf16_to_utf8(units).to_owned()
+    Room::new().utf16_to_utf8(units).to_owned()
 }
 
-/// Latin-1 to UTF-8 through a call's `StringBuffer`.
+/// Latin-1 to UTF-8 through a call's string `Room`.
 pub fn latin1_to_utf8_buffered(latin1: &[u8]) -> String {
-    StringBuffer::new().latin1_to_utf8(latin1).to_owned()
+    Room::new().latin1_to_utf8(latin1).to_owned()
 }
 
 /// The ASCII check that decides whether a one-byte string is borrowed in place.

@@ -74,32 +74,22 @@ impl Drop for LentBuffer {
     }
 }
 
-/// Storage for one string argument during one call: the V8 string view it may borrow from, a
-/// stack buffer, and a lent buffer when the stack one is too small.
+/// Storage for one string argument during one call: the V8 string view it may borrow from,
+/// and room to copy or transcode its content to.
 pub struct StringBuffer<'s> {
-    // (Dropped by hand, in `Drop`: most calls build no view and lend no buffer, and the drop
-    // is then two tests inlined in the op, not a call.)
+    // (Dropped by hand, in `Drop`: most calls build no view, and the drop is then a test
+    // inlined in the op, not a call.)
     pub(crate) view: ManuallyDrop<crate::string_view::ViewSlot<'s>>,
-    stack: [MaybeUninit<u8>; STRING_STACK_BUFFER_SIZE],
-    lent: ManuallyDrop<Option<LentBuffer>>,
+    /// A field of its own, so that a view built in `view` is read while `room` is written:
+    /// moving the view out instead copies it right after V8 wrote it, a store-forwarding stall.
+    pub(crate) room: Room,
 }
 
 impl Drop for StringBuffer<'_> {
     #[inline(always)]
     fn drop(&mut self) {
-        // SAFETY: dropped once, here (the fields are `ManuallyDrop`).
+        // SAFETY: dropped once, here (the field is `ManuallyDrop`).
         unsafe { ManuallyDrop::drop(&mut self.view) };
-        if self.lent.is_some() {
-            self.give_back_lent();
-        }
-    }
-}
-
-impl StringBuffer<'_> {
-    #[cold]
-    #[inline(never)]
-    fn give_back_lent(&mut self) {
-        drop(self.lent.take());
     }
 }
 
@@ -109,20 +99,53 @@ impl Default for StringBuffer<'_> {
     }
 }
 
-impl<'s> StringBuffer<'s> {
+impl StringBuffer<'_> {
     /// An empty buffer; costs nothing until used (the stack part stays uninitialised).
     #[inline(always)]
     pub fn new() -> Self {
         Self {
             view: ManuallyDrop::new(crate::string_view::ViewSlot::new()),
+            room: Room::new(),
+        }
+    }
+}
+
+/// Where a string's content is copied or transcoded to, as UTF-8: a stack buffer, and a lent
+/// buffer when the stack one is too small.
+pub(crate) struct Room {
+    stack: [MaybeUninit<u8>; STRING_STACK_BUFFER_SIZE],
+    // (Given back by hand, in `Drop`: most calls lend none, and the drop is then a test.)
+    lent: ManuallyDrop<Option<LentBuffer>>,
+}
+
+impl Drop for Room {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.lent.is_some() {
+            self.give_back_lent();
+        }
+    }
+}
+
+impl Room {
+    /// Empty room; costs nothing until used (the stack part stays uninitialised).
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Self {
             stack: [const { MaybeUninit::uninit() }; STRING_STACK_BUFFER_SIZE],
             lent: ManuallyDrop::new(None),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn give_back_lent(&mut self) {
+        drop(self.lent.take());
+    }
+
     /// Room for at least `len` bytes: the stack buffer if it fits, else a lent buffer.
     #[inline(always)]
-    pub(crate) fn room(&mut self, len: usize) -> &mut [MaybeUninit<u8>] {
+    pub(crate) fn uninit(&mut self, len: usize) -> &mut [MaybeUninit<u8>] {
         if len <= STRING_STACK_BUFFER_SIZE {
             &mut self.stack[..]
         } else {
@@ -133,7 +156,7 @@ impl<'s> StringBuffer<'s> {
         }
     }
 
-    /// A V8 string's content copied into this buffer, as UTF-8 (see [`StringBuffer::copy_utf8`]):
+    /// A V8 string's content copied into this buffer, as UTF-8 (see [`Room::copy_utf8`]):
     /// what a reader that may run JavaScript meanwhile keeps (nothing stays borrowed from V8).
     #[inline(always)]
     pub(crate) fn copy_string(
@@ -151,7 +174,7 @@ impl<'s> StringBuffer<'s> {
     pub(crate) fn copy_utf8(&mut self, data: v8::ValueViewData<'_>) -> &str {
         match data {
             v8::ValueViewData::OneByte(bytes) if is_ascii(bytes) => {
-                let room = &mut self.room(bytes.len())[..bytes.len()];
+                let room = &mut self.uninit(bytes.len())[..bytes.len()];
                 // SAFETY: `room` has room for `bytes`; distinct allocations do not overlap.
                 unsafe {
                     std::ptr::copy_nonoverlapping(
@@ -268,7 +291,7 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // passes more (callgrind, `op_string_owned_large_utf8_1000`: the length pass and the
     // zeroing were 39% of the op's instructions).
     if units.len().saturating_mul(3) <= STRING_BUFFER_RETAIN_LIMIT {
-        return StringBuffer::new().utf16_to_utf8(units).to_owned();
+        return Room::new().utf16_to_utf8(units).to_owned();
     }
     // Larger: no copy of that size; the allocation comes zeroed from fresh pages.
     let utf8_len = v8::simdutf::utf8_length_from_utf16le(units);
@@ -346,7 +369,7 @@ pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
 #[inline(never)]
 fn non_ascii_latin1_to_string(latin1: &[u8]) -> String {
     if latin1.len().saturating_mul(2) <= STRING_BUFFER_RETAIN_LIMIT {
-        return StringBuffer::new().latin1_to_utf8(latin1).to_owned();
+        return Room::new().latin1_to_utf8(latin1).to_owned();
     }
     // Larger: no copy of that size; the allocation comes zeroed from fresh pages.
     let utf8_len = v8::simdutf::utf8_length_from_latin1(latin1);
@@ -422,7 +445,7 @@ mod tests {
 
     #[test]
     fn latin1_transcoding() {
-        let mut buffer = StringBuffer::new();
+        let mut buffer = Room::new();
         assert_eq!(buffer.latin1_to_utf8(b"plain ascii"), "plain ascii");
         assert_eq!(
             buffer.latin1_to_utf8(&[0xA9, b'x', 0xFF, 0x80]),
@@ -442,9 +465,9 @@ mod tests {
         ];
         let latin1: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
         let expected: String = latin1.iter().map(|&byte| char::from(byte)).collect();
-        assert_eq!(StringBuffer::new().latin1_to_utf8(&latin1), expected);
+        assert_eq!(Room::new().latin1_to_utf8(&latin1), expected);
         assert_eq!(
-            StringBuffer::new().latin1_to_utf8(&latin1[..300]),
+            Room::new().latin1_to_utf8(&latin1[..300]),
             &expected[..expected.char_indices().nth(300).unwrap().0]
         );
         for &(units, expected) in cases {
@@ -454,7 +477,7 @@ mod tests {
             assert_eq!(owned, expected);
             // Found by the fuzz target: the lone-surrogate path used to over-allocate.
             assert_eq!(owned.capacity(), owned.len(), "{units:x?}");
-            let mut buffer = StringBuffer::new();
+            let mut buffer = Room::new();
             assert_eq!(
                 buffer.copy_utf8(v8::ValueViewData::TwoByte(units)),
                 expected
@@ -464,14 +487,14 @@ mod tests {
         let mut long: Vec<u16> = "\u{1000}x".encode_utf16().cycle().take(2000).collect();
         let expected = "\u{1000}x".repeat(1000);
         assert_eq!(
-            StringBuffer::new().copy_utf8(v8::ValueViewData::TwoByte(&long)),
+            Room::new().copy_utf8(v8::ValueViewData::TwoByte(&long)),
             expected
         );
         assert_eq!(utf16_to_string(&long), expected);
         long[1001] = 0xDC00;
         let with_replacement = String::from_utf16_lossy(&long);
         assert_eq!(
-            StringBuffer::new().copy_utf8(v8::ValueViewData::TwoByte(&long)),
+            Room::new().copy_utf8(v8::ValueViewData::TwoByte(&long)),
             with_replacement
         );
         assert_eq!(utf16_to_string(&long), with_replacement);

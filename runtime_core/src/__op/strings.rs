@@ -34,7 +34,7 @@ pub unsafe fn fast_str<'b>(
 ) -> &'b str {
     // SAFETY: forwarded from the caller.
     let latin1: &'b [u8] = unsafe { fast_latin1(string) };
-    buffer.latin1_as_str(latin1)
+    buffer.room.latin1_as_str(latin1)
 }
 
 /// `#[string] Cow<str>` on the fast path: as [`fast_str`], borrowed.
@@ -104,26 +104,16 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let view = buffer.view.build(self.isolate(), string);
-        let in_place = matches!(view.data(), v8::ValueViewData::OneByte(bytes) if is_ascii(bytes));
-        if in_place {
-            // (Borrowed again here: returning the first borrow would hold `buffer` for the
-            // rest of the function.)
-            let Some(view) = buffer.view.get() else {
-                unreachable!("set above")
-            };
-            let v8::ValueViewData::OneByte(bytes) = view.data() else {
-                unreachable!("checked above")
-            };
+        let StringBuffer { view: slot, room } = buffer;
+        let view = slot.build(self.isolate(), string);
+        Ok(match view.data() {
             // SAFETY: ASCII is UTF-8. The view keeps the string flat and unmoved while it lives
             // in `buffer`, and no JavaScript or GC runs during this op's call.
-            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
-        }
-        let view = buffer.view.take().expect("set above");
-        // Known not to be ASCII: no second scan.
-        Ok(match view.data() {
-            v8::ValueViewData::OneByte(latin1) => buffer.latin1_to_utf8(latin1),
-            v8::ValueViewData::TwoByte(units) => buffer.utf16_to_utf8(units),
+            v8::ValueViewData::OneByte(bytes) if is_ascii(bytes) => unsafe {
+                std::str::from_utf8_unchecked(bytes)
+            },
+            v8::ValueViewData::OneByte(latin1) => room.latin1_to_utf8(latin1),
+            v8::ValueViewData::TwoByte(units) => room.utf16_to_utf8(units),
         })
     }
 
@@ -137,7 +127,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<&'b str, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        Ok(buffer.copy_string(self.isolate(), string))
+        Ok(buffer.room.copy_string(self.isolate(), string))
     }
 
     /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
@@ -199,7 +189,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         let string = self.arg_v8_string(index, "a string")?;
         let view = buffer.view.build(self.isolate(), string);
         if let v8::ValueViewData::OneByte(_) = view.data() {
-            // (Borrowed again: see `arg_str`.)
+            // (Borrowed again: returning the first borrow would hold `buffer` for the rest of
+            // the function.)
             let Some(view) = buffer.view.get() else {
                 unreachable!("set above")
             };
@@ -234,7 +225,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ) -> Result<Cow<'b, [u8]>, Thrown> {
         let copied = match view.data() {
             v8::ValueViewData::OneByte(bytes) => {
-                let room = buffer.room(bytes.len());
+                let room = buffer.room.uninit(bytes.len());
                 let room = &mut room[..bytes.len()];
                 for (slot, &byte) in room.iter_mut().zip(bytes) {
                     slot.write(byte);
@@ -243,7 +234,7 @@ impl<'a, 's> SlowCall<'a, 's> {
                 Some(unsafe { std::slice::from_raw_parts(room.as_ptr().cast::<u8>(), room.len()) })
             }
             v8::ValueViewData::TwoByte(units) => {
-                narrow_to_latin1_in(units, buffer.room(units.len()))
+                narrow_to_latin1_in(units, buffer.room.uninit(units.len()))
             }
         };
         drop(view);

@@ -3,7 +3,7 @@
 use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
-use crate::strings::{v8_to_string, StringBuffer};
+use crate::strings::{v8_to_string, Room};
 use crate::structured::{__derive, Depth, ValueError};
 
 /// A V8 value, read by serde.
@@ -169,7 +169,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
         let Ok(string) = v8::Local::<v8::String>::try_from(self.value) else {
             return Err(self.expected("a string"));
         };
-        visitor.visit_str(StringBuffer::new().copy_string(self.scope, string))
+        visitor.visit_str(Room::new().copy_string(self.scope, string))
     }
 
     /// One allocation of the exact UTF-8 length, handed to the visitor.

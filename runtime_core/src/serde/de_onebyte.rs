@@ -8,7 +8,7 @@
 use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
-use crate::strings::{latin1_to_string, StringBuffer};
+use crate::strings::{latin1_to_string, Room};
 use crate::structured::__derive;
 
 /// `fn $method(self, _) { Err(expected $what) }`: the requests a string never satisfies.
@@ -72,7 +72,7 @@ impl<'de> de::Deserializer<'de> for OneByteDeserializer<'_> {
 
     /// ASCII in place; other Latin-1 transcoded into a stack buffer (a lent one beyond it).
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str(StringBuffer::new().latin1_as_str(self.latin1))
+        visitor.visit_str(Room::new().latin1_as_str(self.latin1))
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {

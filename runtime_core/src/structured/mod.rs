@@ -97,7 +97,7 @@ pub mod __derive {
     /// a stack buffer), handed to `f`: how `from_one_byte` reads a variant's name.
     #[inline]
     pub fn with_one_byte_str<R>(latin1: &[u8], f: impl FnOnce(&str) -> R) -> R {
-        f(crate::strings::StringBuffer::new().latin1_as_str(latin1))
+        f(crate::strings::Room::new().latin1_as_str(latin1))
     }
 
     /// A string that is none of an enum's forms (as [`unexpected`] says of one).
