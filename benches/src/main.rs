@@ -175,6 +175,7 @@ const BENCHES: &[Bench] = &[
     // The floors, in the same harness.
     own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
     own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
+    own("floor_raw_fast_view_bytes", "raw_fast_view_bytes", 1, "raw_fast_view_bytes(BUFFER)", ""),
     own("floor_js_call", "js_noop", 0, "js_noop()", "ops.js_noop = function () {}; %NeverOptimizeFunction(ops.js_noop);"),
 ];
 

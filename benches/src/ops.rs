@@ -205,9 +205,34 @@ const RAW_FAST_NOOP: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new
 /// A `FunctionCallback` that does nothing at all: the floor of every slow call.
 unsafe extern "C" fn raw_slow_noop(_info: *const v8::FunctionCallbackInfo) {}
 
+/// The floor of a fast call that reads a view's bytes: the two V8 calls no binding can skip
+/// (is it a view? where are its bytes?), and nothing else: no error for a wrong type, no
+/// detached check.
+extern "C" fn raw_fast_view_bytes(_receiver: v8::Local<v8::Object>, value: v8::Local<v8::Value>) {
+    if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
+        // SAFETY: the storage is as large as any array V8 keeps on its heap.
+        let contents =
+            unsafe { view.get_contents_raw_parts(&mut [0; v8::TYPED_ARRAY_MAX_SIZE_IN_HEAP]) };
+        std::hint::black_box(contents);
+    }
+}
+
+const RAW_FAST_VIEW_BYTES: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new(
+    raw_fast_view_bytes as *const c_void,
+    &v8::fast_api::CFunctionInfo::new(
+        v8::fast_api::Type::Void.as_info(),
+        &[
+            v8::fast_api::Type::V8Value.as_info(),
+            v8::fast_api::Type::V8Value.as_info(),
+        ],
+        v8::fast_api::Int64Representation::Number,
+    ),
+)];
+
 /// Puts the floors on the ops object, where the harness reads ops: `raw_fast_noop` (a fast
 /// function doing nothing; its slow twin does nothing either), `raw_slow_noop` (a
-/// `FunctionCallback` doing nothing) and `js_noop` (a JavaScript function never optimized).
+/// `FunctionCallback` doing nothing), `raw_fast_view_bytes` (a fast function finding a view's
+/// bytes, and nothing more) and `js_noop` (a JavaScript function never optimized).
 pub fn install_floors(scope: &mut v8::PinScope<'_, '_>) {
     let global = scope.get_current_context().global(scope);
     let key = v8::String::new(scope, "ops").expect("short name");
@@ -217,7 +242,12 @@ pub fn install_floors(scope: &mut v8::PinScope<'_, '_>) {
         .expect("the ops object");
     let fast = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_NOOP);
     let slow = v8::FunctionTemplate::builder_raw(raw_slow_noop).build(scope);
-    for (name, template) in [("raw_fast_noop", fast), ("raw_slow_noop", slow)] {
+    let view_bytes = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_VIEW_BYTES);
+    for (name, template) in [
+        ("raw_fast_noop", fast),
+        ("raw_slow_noop", slow),
+        ("raw_fast_view_bytes", view_bytes),
+    ] {
         let function = template.get_function(scope).expect("template instantiates");
         let name = v8::String::new(scope, name).expect("short name");
         ops.set(scope, name.into(), function.into())
