@@ -207,8 +207,13 @@ unsafe extern "C" fn raw_slow_noop(_info: *const v8::FunctionCallbackInfo) {}
 
 /// The floor of a fast call that reads a view's bytes: the two V8 calls no binding can skip
 /// (is it a view? where are its bytes?), and nothing else: no error for a wrong type, no
-/// detached check.
-extern "C" fn raw_fast_view_bytes(_receiver: v8::Local<v8::Object>, value: v8::Local<v8::Value>) {
+/// detached check. It takes the callback options, as every op's fast function does (they are
+/// how it would throw).
+extern "C" fn raw_fast_view_bytes(
+    _receiver: v8::Local<v8::Object>,
+    value: v8::Local<v8::Value>,
+    _options: *mut v8::fast_api::FastApiCallbackOptions,
+) {
     if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
         // SAFETY: the storage is as large as any array V8 keeps on its heap.
         let contents =
@@ -224,6 +229,7 @@ const RAW_FAST_VIEW_BYTES: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunctio
         &[
             v8::fast_api::Type::V8Value.as_info(),
             v8::fast_api::Type::V8Value.as_info(),
+            v8::fast_api::Type::CallbackOptions.as_info(),
         ],
         v8::fast_api::Int64Representation::Number,
     ),

@@ -74,8 +74,8 @@ impl Drop for LentBuffer {
     }
 }
 
-/// Storage for one string argument during one call: the V8 string view it may borrow from,
-/// and room to copy or transcode its content to.
+/// Storage for one string argument during one call: the V8 string view its content is read
+/// from (kept until the buffer drops), and room to copy or transcode that content to.
 pub struct StringBuffer<'s> {
     // (Dropped by hand, in `Drop`: most calls build no view, and the drop is then a test
     // inlined in the op, not a call.)

@@ -95,8 +95,9 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// place (zero copy); anything else is transcoded into `buffer`.
     ///
     /// # Safety
-    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
-    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
+    /// the view built in it holds off V8's garbage collector, even when the content was
+    /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
     pub unsafe fn arg_str<'b>(
         &mut self,
@@ -133,8 +134,9 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// `#[string] Cow<str>`: as [`SlowCall::arg_str`], borrowed.
     ///
     /// # Safety
-    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
-    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
+    /// the view built in it holds off V8's garbage collector, even when the content was
+    /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
     pub unsafe fn arg_cow_str<'b>(
         &mut self,
@@ -178,8 +180,9 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// borrowed in place; a string with a character above U+00FF throws.
     ///
     /// # Safety
-    /// The op must not run JavaScript or allocate on the V8 heap while it holds the result
-    /// (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
+    /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
+    /// the view built in it holds off V8's garbage collector, even when the content was
+    /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
     #[inline(always)]
     pub unsafe fn arg_onebyte<'b>(
         &mut self,
