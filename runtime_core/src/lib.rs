@@ -63,6 +63,7 @@ mod platform;
 mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
+mod simdutf_raw;
 mod stack_trace;
 mod state;
 mod string_view;

@@ -40,8 +40,8 @@ pub(crate) struct LentBuffer {
 
 impl LentBuffer {
     /// Takes a pooled buffer (or makes a new one when the pool is empty, e.g. in a reentrant
-    /// call) with at least `len` initialised bytes. Buffers stay initialised (zeroed once, when
-    /// they grow), so that SIMD transcoders may write to them as plain `&mut [u8]`.
+    /// call) with at least `len` bytes. (Zeroed once, when they grow: what is lent is the
+    /// vector's length, and writers overwrite it.)
     pub(crate) fn lend(len: usize) -> Self {
         let mut bytes = STRING_BUFFER_POOL
             .try_with(|pool| pool.borrow_mut().pop())
@@ -193,22 +193,6 @@ impl Room {
         }
     }
 
-    /// `len` initialised bytes to write into: a zeroed prefix of the stack buffer (zeroing a
-    /// few hundred bytes costs far less than the scalar loops SIMD replaces), or a lent buffer
-    /// (always initialised).
-    fn initialized_room(&mut self, len: usize) -> &mut [u8] {
-        if len <= STRING_STACK_BUFFER_SIZE {
-            let prefix = &mut self.stack[..len];
-            // SAFETY: zeroing initialises the prefix, which is then read as plain bytes.
-            unsafe {
-                std::ptr::write_bytes(prefix.as_mut_ptr(), 0, len);
-                std::slice::from_raw_parts_mut(prefix.as_mut_ptr().cast(), len)
-            }
-        } else {
-            &mut self.lent.insert(LentBuffer::lend(len)).bytes[..len]
-        }
-    }
-
     /// Latin-1 as UTF-8: ASCII in place (no copy), anything else transcoded into the buffer.
     #[inline(always)]
     pub(crate) fn latin1_as_str<'b>(&'b mut self, latin1: &'b [u8]) -> &'b str {
@@ -221,28 +205,13 @@ impl Room {
 
     /// Latin-1 to UTF-8, with SIMD (simdutf).
     pub(crate) fn latin1_to_utf8(&mut self, latin1: &[u8]) -> &str {
-        let out = self.initialized_room(latin1.len() * 2);
-        // SAFETY: the output has room for 2 bytes per Latin-1 byte, the worst case.
-        let written = unsafe { v8::simdutf::convert_latin1_to_utf8(latin1, out) };
-        // SAFETY: simdutf wrote `written` bytes of valid UTF-8 (every Latin-1 input is valid).
-        unsafe { std::str::from_utf8_unchecked(&out[..written]) }
+        crate::simdutf_raw::latin1_to_utf8(latin1, self.uninit(latin1.len() * 2))
     }
 
     /// UTF-16 to UTF-8, with SIMD (simdutf); a scalar loop where a lone surrogate needs
     /// replacing.
     pub(crate) fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
-        let out = self.initialized_room(units.len() * 3);
-        // SAFETY: the output has room for 3 bytes per unit, simdutf's worst case.
-        let result = unsafe { v8::simdutf::convert_utf16le_to_utf8_with_errors(units, out) };
-        let written = result.count;
-        if !result.is_ok() {
-            // Invalid UTF-16 (a lone surrogate): the scalar loop replaces it.
-            // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
-            let room = unsafe { &mut *(out as *mut [u8] as *mut [MaybeUninit<u8>]) };
-            return utf16_to_utf8_in(units, room);
-        }
-        // SAFETY: simdutf wrote `written` bytes of valid UTF-8.
-        unsafe { std::str::from_utf8_unchecked(&out[..written]) }
+        crate::simdutf_raw::utf16_to_utf8(units, self.uninit(units.len() * 3))
     }
 }
 
