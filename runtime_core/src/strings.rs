@@ -10,7 +10,7 @@
 //!    back afterwards. A reentrant call that finds the pool empty allocates its own buffer; two
 //!    calls never share one.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ops::Deref;
 
@@ -30,45 +30,55 @@ pub const STRING_BUFFER_RETAIN_LIMIT: usize = 16 << 20;
 const STRING_BUFFER_POOL_SIZE: usize = 4;
 
 thread_local! {
-    static STRING_BUFFER_POOL: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    // Slots, not a `RefCell<Vec<_>>`: a buffer is two words, taken and put back with one
+    // `Cell` swap each, and passed in registers (a `Vec` went through memory, and its copies
+    // stalled on store forwarding: perf, `op_string_large_utf8_1000`).
+    static STRING_BUFFER_POOL: [Cell<Option<Box<[u8]>>>; STRING_BUFFER_POOL_SIZE] =
+        const { [const { Cell::new(None) }; STRING_BUFFER_POOL_SIZE] };
 }
 
 /// A buffer taken out of the thread's pool for one call; goes back on drop.
 pub(crate) struct LentBuffer {
-    bytes: Vec<u8>,
+    bytes: Box<[u8]>,
 }
 
 impl LentBuffer {
-    /// Takes a pooled buffer (or makes a new one when the pool is empty, e.g. in a reentrant
-    /// call) with at least `len` bytes. (Zeroed once, when they grow: what is lent is the
-    /// vector's length, and writers overwrite it.)
+    /// Takes a pooled buffer of at least `len` bytes, or makes one: when the pool is empty
+    /// (e.g. in a reentrant call) or its buffer is too small (that one is freed, and the new
+    /// one doubles it at least, so growing strings reallocate rarely). Zeroed when made: what
+    /// is lent is initialised memory, and writers overwrite it.
+    #[inline]
     pub(crate) fn lend(len: usize) -> Self {
-        let mut bytes = STRING_BUFFER_POOL
-            .try_with(|pool| pool.borrow_mut().pop())
+        let pooled = STRING_BUFFER_POOL
+            .try_with(|pool| pool.iter().find_map(Cell::take))
             .ok()
-            .flatten()
-            .unwrap_or_default();
-        if bytes.len() < len {
-            bytes.resize(len, 0);
-        }
+            .flatten();
+        let bytes = match pooled {
+            Some(bytes) if bytes.len() >= len => bytes,
+            pooled => {
+                let grown = pooled.map_or(0, |bytes| bytes.len().saturating_mul(2));
+                let grown = grown.min(STRING_BUFFER_RETAIN_LIMIT);
+                vec![0; len.max(grown)].into_boxed_slice()
+            }
+        };
         Self { bytes }
     }
 }
 
 impl Drop for LentBuffer {
     fn drop(&mut self) {
-        if self.bytes.capacity() > STRING_BUFFER_RETAIN_LIMIT {
+        if self.bytes.len() > STRING_BUFFER_RETAIN_LIMIT {
             return;
         }
-        let bytes = std::mem::take(&mut self.bytes);
+        let mut returned = Some(std::mem::take(&mut self.bytes));
         let _ = STRING_BUFFER_POOL.try_with(|pool| {
-            let mut pool = pool.borrow_mut();
-            if pool.len() < STRING_BUFFER_POOL_SIZE {
-                if pool.capacity() == 0 {
-                    // One allocation per thread, so that putting back never allocates again.
-                    pool.reserve_exact(STRING_BUFFER_POOL_SIZE);
+            // Into the first slot (taken first next time), each occupied slot's buffer moving
+            // on to the next; with every slot full, the last one is freed.
+            for slot in pool {
+                returned = slot.replace(returned);
+                if returned.is_none() {
+                    return;
                 }
-                pool.push(bytes);
             }
         });
     }
@@ -490,6 +500,6 @@ mod tests {
         drop(first);
         // Back in the pool: the next lend gets one of them again, without allocating.
         let again = LentBuffer::lend(50);
-        assert!(again.bytes.capacity() >= 100);
+        assert!(again.bytes.len() >= 100);
     }
 }
