@@ -33,20 +33,22 @@ thread_local! {
     // Slots, not a `RefCell<Vec<_>>`: a buffer is two words, taken and put back with one
     // `Cell` swap each, and passed in registers (a `Vec` went through memory, and its copies
     // stalled on store forwarding: perf, `op_string_large_utf8_1000`).
-    static STRING_BUFFER_POOL: [Cell<Option<Box<[u8]>>>; STRING_BUFFER_POOL_SIZE] =
+    static STRING_BUFFER_POOL: [Cell<Option<Bytes>>; STRING_BUFFER_POOL_SIZE] =
         const { [const { Cell::new(None) }; STRING_BUFFER_POOL_SIZE] };
 }
 
+/// A lent buffer's memory. Uninitialised: its writers write before anything reads.
+type Bytes = Box<[MaybeUninit<u8>]>;
+
 /// A buffer taken out of the thread's pool for one call; goes back on drop.
 pub(crate) struct LentBuffer {
-    bytes: Box<[u8]>,
+    bytes: Bytes,
 }
 
 impl LentBuffer {
     /// Takes a pooled buffer of at least `len` bytes, or makes one: when the pool is empty
     /// (e.g. in a reentrant call) or its buffer is too small (that one is freed, and the new
-    /// one doubles it at least, so growing strings reallocate rarely). Zeroed when made: what
-    /// is lent is initialised memory, and writers overwrite it.
+    /// one doubles it at least, so growing strings reallocate rarely).
     #[inline]
     pub(crate) fn lend(len: usize) -> Self {
         let pooled = STRING_BUFFER_POOL
@@ -58,7 +60,7 @@ impl LentBuffer {
             pooled => {
                 let grown = pooled.map_or(0, |bytes| bytes.len().saturating_mul(2));
                 let grown = grown.min(STRING_BUFFER_RETAIN_LIMIT);
-                vec![0; len.max(grown)].into_boxed_slice()
+                Box::new_uninit_slice(len.max(grown))
             }
         };
         Self { bytes }
@@ -159,10 +161,7 @@ impl Room {
         if len <= STRING_STACK_BUFFER_SIZE {
             &mut self.stack[..]
         } else {
-            let bytes = &mut self.lent.insert(LentBuffer::lend(len)).bytes[..];
-            // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and the writers given this
-            // room only ever write initialised bytes into it.
-            unsafe { &mut *(bytes as *mut [u8] as *mut [MaybeUninit<u8>]) }
+            &mut self.lent.insert(LentBuffer::lend(len)).bytes[..]
         }
     }
 
@@ -265,8 +264,7 @@ pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::
 #[inline(never)]
 pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // Up to the size a lent buffer is kept at: transcoded once into a string buffer (the
-    // stack, or the thread's lent one, already zeroed), then copied into the exact
-    // allocation. Measuring the length first and writing into a zeroed allocation cost two
+    // stack, or the thread's lent one), then copied into the exact allocation. Measuring the length first and writing into a zeroed allocation cost two
     // passes more (callgrind, `op_string_owned_large_utf8_1000`: the length pass and the
     // zeroing were 39% of the op's instructions).
     if units.len().saturating_mul(3) <= STRING_BUFFER_RETAIN_LIMIT {
