@@ -48,6 +48,7 @@
 pub mod alloc_counter;
 mod async_js;
 mod buffer;
+mod callback_values;
 pub mod class;
 pub mod console;
 pub mod convert;

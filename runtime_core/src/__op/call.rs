@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::callback_values::{callback_isolate, InCallback};
 use crate::metrics::OpMetricsSource;
 use crate::ops::OpCtx;
 use crate::{ErrorProperty, OpDecl, OpError};
@@ -63,8 +64,8 @@ pub unsafe fn slow_call(
     run_guarded(&mut call, body)
 }
 
-/// As [`slow_call`], holding the isolate: one V8 call reads it with the return value, the
-/// function's data and the argument count.
+/// As [`slow_call`], holding the isolate (one V8 call; the return value and the function's
+/// data are read when used).
 ///
 /// # Safety
 /// As [`slow_call`].
@@ -75,15 +76,14 @@ pub unsafe fn slow_call_isolate(
 ) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
-    let parts = info.get_parts();
     // SAFETY: the isolate running this callback; the call holds no scope that could also hand
     // it out.
-    let isolate = unsafe { v8::Isolate::from_raw_isolate_ptr_unchecked(parts.isolate) };
+    let isolate = unsafe { v8::Isolate::from_raw_isolate_ptr_unchecked(callback_isolate(info)) };
     let mut call = SlowCall {
         info,
-        args: v8::FunctionCallbackArguments::from_function_callback_info_parts(info, &parts),
+        args: v8::FunctionCallbackArguments::from_function_callback_info(info),
         access: Access::Isolate(isolate),
-        rv: Some(parts.return_value),
+        rv: None,
     };
     run_guarded(&mut call, body)
 }
@@ -546,6 +546,14 @@ impl<'a, 's> SlowCall<'a, 's> {
             Access::Isolate(isolate) => isolate,
             Access::Nothing => no_scope(),
         }
+    }
+
+    /// The callback, for values made from the isolate alone (no scope of rusty_v8's needed).
+    #[inline(always)]
+    pub(super) fn in_callback(&mut self) -> InCallback<'s> {
+        // SAFETY: a `SlowCall` lives inside its `FunctionCallback`, which runs for `'s` (the
+        // lifetime of its info and arguments).
+        unsafe { InCallback::new(self.isolate().as_raw_isolate_ptr()) }
     }
 
     /// Runs `f` in the call's scope, or in a new one (the cold paths that throw).

@@ -362,7 +362,7 @@ impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
 /// `#[bigint]` integers: `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)` in (the fast path's
 /// `int64_t`/`uint64_t` are the same), a BigInt out.
 macro_rules! bigints {
-    ($($ty:ty => $c:ty, $arg:ident, $new:ident, $expected:literal;)*) => {$(
+    ($($ty:ty => $c:ty, $arg:ident, $new:ident, $made:ident, $expected:literal;)*) => {$(
         impl<'s> FromArg<'s, kind::BigInt> for $ty {
             #[inline(always)]
             fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
@@ -374,6 +374,15 @@ macro_rules! bigints {
             #[inline(always)]
             fn from_fast(value: $c) -> Self {
                 value as $ty
+            }
+        }
+
+        impl IntoReturn<kind::BigInt> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                let value = call.in_callback().$made(self as $c);
+                call.rv().set(value.into());
+                Ok(())
             }
         }
 
@@ -397,8 +406,8 @@ macro_rules! bigints {
 }
 
 bigints! {
-    i64 => i64, arg_bigint_i64, new_from_i64, "a BigInt (i64)";
-    isize => i64, arg_bigint_i64, new_from_i64, "a BigInt (isize)";
-    u64 => u64, arg_bigint_u64, new_from_u64, "a BigInt (u64)";
-    usize => u64, arg_bigint_u64, new_from_u64, "a BigInt (usize)";
+    i64 => i64, arg_bigint_i64, new_from_i64, bigint_from_i64, "a BigInt (i64)";
+    isize => i64, arg_bigint_i64, new_from_i64, bigint_from_i64, "a BigInt (isize)";
+    u64 => u64, arg_bigint_u64, new_from_u64, bigint_from_u64, "a BigInt (u64)";
+    usize => u64, arg_bigint_u64, new_from_u64, bigint_from_u64, "a BigInt (usize)";
 }

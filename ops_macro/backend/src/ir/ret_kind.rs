@@ -140,14 +140,15 @@ impl RetKind {
     }
 
     /// What of V8 setting this return value on the slow path needs: a handle scope for values
-    /// made on the V8 heap.
+    /// made on the V8 heap, except the BigInts, made from the isolate in the handle scope V8
+    /// opens for the callback.
     pub fn slow_access(self) -> V8Access {
         match self {
             RetKind::Unit | RetKind::Bool | RetKind::Number(_) | RetKind::Smi | RetKind::Local => {
                 V8Access::Nothing
             }
-            RetKind::BigInt(_)
-            | RetKind::String
+            RetKind::BigInt(_) => V8Access::Isolate,
+            RetKind::String
             | RetKind::StaticString
             | RetKind::OneByte
             | RetKind::Buffer
