@@ -7,6 +7,7 @@
 //! callback returns: long enough to become its return value. These call rusty_v8's own
 //! bindings, the ones its scoped constructors call.
 
+use std::ffi::c_void;
 use std::marker::PhantomData;
 
 unsafe extern "C" {
@@ -25,6 +26,19 @@ unsafe extern "C" {
         isolate: v8::UnsafeRawIsolatePtr,
         value: u64,
     ) -> v8::Local<'s, v8::BigInt>;
+    // Declared by rusty_v8's `src/string.rs` returning `*const String`, empty only for a
+    // length beyond `String::MAX_LENGTH` (V8's `NEW_STRING`), which the caller excludes.
+    fn v8__String__NewFromOneByte<'s>(
+        isolate: v8::UnsafeRawIsolatePtr,
+        data: *const u8,
+        new_type: v8::NewStringType,
+        length: i32,
+    ) -> v8::Local<'s, v8::String>;
+    // Declared by rusty_v8's `src/external.rs` returning `*const External`; never empty.
+    fn v8__External__New<'s>(
+        isolate: v8::UnsafeRawIsolatePtr,
+        value: *mut c_void,
+    ) -> v8::Local<'s, v8::External>;
 }
 
 /// The isolate running the callback `info` was passed to: one V8 call (`get_parts`, which
@@ -66,5 +80,30 @@ impl<'s> InCallback<'s> {
     pub(crate) fn bigint_from_u64(self, value: u64) -> v8::Local<'s, v8::BigInt> {
         // SAFETY: as `bigint_from_i64`.
         unsafe { v8__BigInt__NewFromUnsigned(self.isolate, value) }
+    }
+
+    /// A string of `latin1`'s bytes, one character each; `None` if longer than V8 allows.
+    #[inline(always)]
+    pub(crate) fn one_byte_string(self, latin1: &[u8]) -> Option<v8::Local<'s, v8::String>> {
+        if latin1.len() > v8::String::MAX_LENGTH {
+            return None;
+        }
+        // SAFETY: as `bigint_from_i64`; V8 reads `latin1.len()` bytes of `latin1` (a length
+        // within `MAX_LENGTH`, below `i32::MAX`, for which V8 makes the string).
+        Some(unsafe {
+            v8__String__NewFromOneByte(
+                self.isolate,
+                latin1.as_ptr(),
+                v8::NewStringType::Normal,
+                latin1.len() as i32,
+            )
+        })
+    }
+
+    /// An External of `value`.
+    #[inline(always)]
+    pub(crate) fn external(self, value: *mut c_void) -> v8::Local<'s, v8::External> {
+        // SAFETY: as `bigint_from_i64`; V8 keeps the pointer without reading it.
+        unsafe { v8__External__New(self.isolate, value) }
     }
 }

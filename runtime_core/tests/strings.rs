@@ -9,7 +9,7 @@ mod common;
 
 use std::borrow::Cow;
 
-use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use common::{call_both_ways, counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{op, v8, ByteString, Extension, Runtime, STRING_STACK_BUFFER_SIZE};
 
 include!("../../testdata/ops/strings.rs");
@@ -197,6 +197,42 @@ fn string_returns() {
         external,
         "an ASCII &'static str becomes an external one-byte string"
     );
+}
+
+/// One character longer than V8's longest string, in each way an op can return text.
+#[op]
+fn op_too_long_ascii() -> String {
+    "a".repeat(v8::String::MAX_LENGTH + 1)
+}
+
+#[op]
+fn op_too_long_utf8() -> String {
+    "é".repeat(v8::String::MAX_LENGTH / 2 + 1)
+}
+
+#[op]
+fn op_too_long_bytestring() -> ByteString {
+    ByteString::from(vec![0xe9; v8::String::MAX_LENGTH + 1])
+}
+
+#[test]
+fn returned_text_longer_than_v8_allows_is_a_range_error() {
+    let mut runtime = counting_runtime(vec![Extension::new("too_long").ops(&[
+        op_too_long_ascii::DECL,
+        op_too_long_utf8::DECL,
+        op_too_long_bytestring::DECL,
+    ])]);
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    for op in [
+        "op_too_long_ascii",
+        "op_too_long_utf8",
+        "op_too_long_bytestring",
+    ] {
+        assert_eq!(
+            eval(&mut runtime, &format!("ops.{op}()")),
+            format!("throws RangeError: {op}: the returned string is longer than V8 allows")
+        );
+    }
 }
 
 #[test]

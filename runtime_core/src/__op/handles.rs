@@ -267,6 +267,27 @@ impl IntoValue<kind::External> for *mut c_void {
     }
 }
 
+/// An External of the pointer made from the isolate; null is `null`.
+impl IntoReturn<kind::External> for *const c_void {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        if self.is_null() {
+            call.rv().set_null();
+        } else {
+            let external = call.in_callback().external(self.cast_mut());
+            call.rv().set(external.into());
+        }
+        Ok(())
+    }
+}
+
+impl IntoReturn<kind::External> for *mut c_void {
+    #[inline(always)]
+    fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+        self.cast_const().set_return(call)
+    }
+}
+
 // The Fast API returns a pointer as an External (null as `null`? no: V8 makes an External of
 // any pointer; the fast path of an External return is the slow path's for non-null pointers,
 // and the agreement tests pin null).

@@ -69,9 +69,8 @@ pub trait IntoReturn<K>: Sized {
 }
 
 /// A value made on the V8 heap by kind `K`: what an async op's promise is resolved with, and,
-/// for the kinds that always make one (strings, buffers, externals), what a sync op returns
-/// (see the `IntoReturn` impls below; BigInts are made from the isolate alone, see
-/// `numbers.rs`). An `Err` is thrown (or rejects).
+/// for buffers, what a sync op returns (see the `IntoReturn` impls below; BigInts, strings
+/// and externals are made from the isolate alone, see `crate::callback_values`). An `Err` is thrown (or rejects).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an op's result of this kind",
     label = "not convertible to JavaScript this way"
@@ -105,7 +104,7 @@ macro_rules! returns_made_values {
     )*};
 }
 
-returns_made_values!(String, OneByte, Buffer, ArrayBuffer, External);
+returns_made_values!(Buffer, ArrayBuffer);
 
 /// An argument V8 converts itself on the fast path, passing it as `C` (the Fast API type the
 /// IR's table names for kind `K`).

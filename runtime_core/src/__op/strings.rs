@@ -285,12 +285,39 @@ impl<'a, 's> SlowCall<'a, 's> {
         }
     }
 
-    /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding), anything else from
-    /// UTF-8.
+    /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding) made from the isolate
+    /// alone, anything else from UTF-8.
     #[inline(always)]
     pub(super) fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
-        let string = new_string(self.scope(), value);
+        if is_ascii(value.as_bytes()) {
+            self.ret_one_byte(value.as_bytes())
+        } else {
+            self.ret_utf8(value)
+        }
+    }
+
+    /// Returns a string of Latin-1 bytes, one character each.
+    #[inline(always)]
+    pub(super) fn ret_one_byte(&mut self, latin1: &[u8]) -> Result<(), Thrown> {
+        let string = self.in_callback().one_byte_string(latin1);
         self.set_string(string)
+    }
+
+    /// Returns non-ASCII text, decoded by rusty_v8 (which takes a scope: the call's, or one
+    /// made here).
+    #[inline(never)]
+    fn ret_utf8(&mut self, value: &str) -> Result<(), Thrown> {
+        let mut rv = self.rv();
+        let made = self.with_scope(|scope| {
+            let string =
+                v8::String::new_from_utf8(scope, value.as_bytes(), v8::NewStringType::Normal);
+            string.map(|string| rv.set(string.into())).is_some()
+        });
+        if made {
+            Ok(())
+        } else {
+            Err(self.throw_too_long())
+        }
     }
 
     /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
@@ -381,6 +408,38 @@ text_values! {
     String: Cow<'_, str>;
     StaticString: &'static str;
     StaticString: Cow<'static, str>;
+}
+
+/// Text returned by a sync op (ASCII as one-byte).
+macro_rules! text_returns {
+    ($($ty:ty),*) => {$(
+        impl IntoReturn<kind::String> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                call.ret_str(&self)
+            }
+        }
+    )*};
+}
+
+text_returns!(String, &str, Cow<'_, str>);
+
+/// Latin-1 bytes returned by a sync op as a one-byte string.
+macro_rules! one_byte_returns {
+    ($($marker:ident: $ty:ty;)*) => {$(
+        impl IntoReturn<kind::$marker> for $ty {
+            #[inline(always)]
+            fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
+                call.ret_one_byte(&self)
+            }
+        }
+    )*};
+}
+
+one_byte_returns! {
+    String: ByteString;
+    OneByte: Cow<'_, [u8]>;
+    OneByte: Vec<u8>;
 }
 
 /// A one-byte string of its Latin-1 bytes.

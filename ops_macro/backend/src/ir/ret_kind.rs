@@ -139,21 +139,20 @@ impl RetKind {
         }
     }
 
-    /// What of V8 setting this return value on the slow path needs: a handle scope for values
-    /// made on the V8 heap, except the BigInts, made from the isolate in the handle scope V8
-    /// opens for the callback.
+    /// What of V8 setting this return value on the slow path needs: the isolate for the values
+    /// runtime_core makes in the handle scope V8 opens for the callback, a handle scope for
+    /// the others made on the V8 heap.
     pub fn slow_access(self) -> V8Access {
         match self {
             RetKind::Unit | RetKind::Bool | RetKind::Number(_) | RetKind::Smi | RetKind::Local => {
                 V8Access::Nothing
             }
-            RetKind::BigInt(_) => V8Access::Isolate,
-            RetKind::String
-            | RetKind::StaticString
-            | RetKind::OneByte
+            RetKind::BigInt(_) | RetKind::String | RetKind::OneByte | RetKind::External => {
+                V8Access::Isolate
+            }
+            RetKind::StaticString
             | RetKind::Buffer
             | RetKind::ArrayBuffer
-            | RetKind::External
             | RetKind::Global
             | RetKind::ToV8
             | RetKind::Serde
