@@ -5,10 +5,13 @@
 //! `op_void_nofast` 6.2). V8 itself runs every `FunctionCallback` inside a `HandleScope` of its
 //! own, so a value made through the isolate during the callback is rooted there until the
 //! callback returns: long enough to become its return value. These call rusty_v8's own
-//! bindings, the ones its scoped constructors call.
+//! bindings, the ones its scoped constructors call, for the return values an op makes most:
+//! BigInts, one-byte strings, externals and the handle of a kept static string. (Text that
+//! needs decoding and buffers go through rusty_v8 in a scope.)
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::ptr::NonNull;
 
 unsafe extern "C" {
     // rusty_v8's binding behind its crate-private `FunctionCallbackInfo::get_isolate_ptr`.
@@ -33,6 +36,12 @@ unsafe extern "C" {
         data: *const u8,
         new_type: v8::NewStringType,
         length: i32,
+    ) -> v8::Local<'s, v8::String>;
+    // Declared by rusty_v8's `src/handle.rs` (for any `Data`) returning `*const Data`: a new
+    // handle to what `other` points at; never empty for a live handle.
+    fn v8__Local__New<'s>(
+        isolate: v8::UnsafeRawIsolatePtr,
+        other: *const v8::String,
     ) -> v8::Local<'s, v8::String>;
     // Declared by rusty_v8's `src/external.rs` returning `*const External`; never empty.
     fn v8__External__New<'s>(
@@ -105,5 +114,17 @@ impl<'s> InCallback<'s> {
     pub(crate) fn external(self, value: *mut c_void) -> v8::Local<'s, v8::External> {
         // SAFETY: as `bigint_from_i64`; V8 keeps the pointer without reading it.
         unsafe { v8__External__New(self.isolate, value) }
+    }
+
+    /// A handle to the string a global handle of this isolate keeps.
+    ///
+    /// # Safety
+    /// `global` must point at a live `v8::Global` of the callback's isolate (the place
+    /// `v8::Global::open` returns, which stays put for the `Global`'s life).
+    #[inline(always)]
+    pub(crate) unsafe fn string_of(self, global: NonNull<v8::String>) -> v8::Local<'s, v8::String> {
+        // SAFETY: as `bigint_from_i64`; `global` is a live handle of this isolate (the
+        // caller's contract).
+        unsafe { v8__Local__New(self.isolate, global.as_ptr()) }
     }
 }

@@ -122,7 +122,10 @@ pub struct OpCtx {
 pub(crate) struct StaticStrEntry {
     pub(crate) address: *const u8,
     pub(crate) len: usize,
-    pub(crate) string: v8::Global<v8::String>,
+    /// Keeps the string: read through `handle`.
+    pub(crate) _string: v8::Global<v8::String>,
+    /// Where `_string`'s handle is (`Global::open`), to make a `Local` of it without a scope.
+    pub(crate) handle: std::ptr::NonNull<v8::String>,
 }
 
 impl OpCtx {

@@ -3,6 +3,7 @@
 //! strings only.
 
 use std::borrow::Cow;
+use std::ptr::NonNull;
 
 use crate::ops::StaticStrEntry;
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, v8_to_string};
@@ -327,24 +328,45 @@ impl<'a, 's> SlowCall<'a, 's> {
     pub(super) fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
         if let Some(entry) = &*self.op_ctx().static_str_cache.borrow() {
             if std::ptr::eq(entry.address, value.as_ptr()) && entry.len == value.len() {
-                let string = v8::Local::new(self.scope(), &entry.string);
+                // SAFETY: `handle` is the place of `entry._string`, a global of this isolate
+                // (the op's context is its runtime's), alive as long as the entry.
+                let string = unsafe { self.in_callback().string_of(entry.handle) };
                 self.rv().set(string.into());
                 return Ok(());
             }
         }
-        let string = if is_ascii(value.as_bytes()) {
-            v8::String::new_external_onebyte_static(self.scope(), value.as_bytes())
-        } else {
-            v8::String::new_from_utf8(self.scope(), value.as_bytes(), v8::NewStringType::Normal)
+        self.ret_new_static_str(value)
+    }
+
+    /// A `&'static str` other than the one kept: made in a scope (this one's, or one made
+    /// here), returned and kept.
+    #[inline(never)]
+    fn ret_new_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
+        let mut rv = self.rv();
+        let kept = self.with_scope(|scope| {
+            let string = if is_ascii(value.as_bytes()) {
+                v8::String::new_external_onebyte_static(scope, value.as_bytes())
+            } else {
+                v8::String::new_from_utf8(scope, value.as_bytes(), v8::NewStringType::Normal)
+            };
+            string.map(|string| {
+                rv.set(string.into());
+                let string = v8::Global::new(scope, string);
+                // SAFETY: the isolate `string` was made in, alive on this thread.
+                let handle = NonNull::from(unsafe { string.open(scope) });
+                (string, handle)
+            })
+        });
+        let Some((string, handle)) = kept else {
+            return Err(self.throw_too_long());
         };
-        if let Some(string) = string {
-            *self.op_ctx().static_str_cache.borrow_mut() = Some(StaticStrEntry {
-                address: value.as_ptr(),
-                len: value.len(),
-                string: v8::Global::new(self.scope(), string),
-            });
-        }
-        self.set_string(string)
+        *self.op_ctx().static_str_cache.borrow_mut() = Some(StaticStrEntry {
+            address: value.as_ptr(),
+            len: value.len(),
+            _string: string,
+            handle,
+        });
+        Ok(())
     }
 
     /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as

@@ -147,11 +147,12 @@ impl RetKind {
             RetKind::Unit | RetKind::Bool | RetKind::Number(_) | RetKind::Smi | RetKind::Local => {
                 V8Access::Nothing
             }
-            RetKind::BigInt(_) | RetKind::String | RetKind::OneByte | RetKind::External => {
-                V8Access::Isolate
-            }
-            RetKind::StaticString
-            | RetKind::Buffer
+            RetKind::BigInt(_)
+            | RetKind::String
+            | RetKind::StaticString
+            | RetKind::OneByte
+            | RetKind::External => V8Access::Isolate,
+            RetKind::Buffer
             | RetKind::ArrayBuffer
             | RetKind::Global
             | RetKind::ToV8
