@@ -3,51 +3,44 @@
 //! rusty_v8 makes a handle only through one of its scopes, and pinning a `CallbackScope` is a
 //! third of a slow call that does nothing else (bench-ops: `op_v8_scope` 9.4 ns against
 //! `op_void_nofast` 6.2). V8 itself runs every `FunctionCallback` inside a `HandleScope` of its
-//! own, so a value made through the isolate during the callback is rooted there until the
-//! callback returns: long enough to become its return value. These call rusty_v8's own
-//! bindings, the ones its scoped constructors call, for the return values an op makes most:
-//! BigInts, one-byte strings, externals and the handle of a kept static string. (Text that
-//! needs decoding and buffers go through rusty_v8 in a scope.)
+//! own, so a value made through the isolate during the callback, while no handle scope opened
+//! in it is open, is rooted there until the callback returns: long enough to become its return
+//! value. These call rusty_v8's own bindings, the ones its scoped constructors call, for the
+//! return values an op makes most: BigInts, one-byte strings, externals and the handle of a
+//! kept static string. (Text that needs decoding, and buffers, go through rusty_v8 in a scope.)
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::mem::{size_of, transmute_copy};
 use std::ptr::NonNull;
 
+// rusty_v8's bindings, declared as its own modules declare them (named beside each), so that
+// every declaration of a symbol in a program agrees.
 unsafe extern "C" {
-    // rusty_v8's binding behind its crate-private `FunctionCallbackInfo::get_isolate_ptr`.
+    // `src/function.rs`, behind the crate-private `FunctionCallbackInfo::get_isolate_ptr`.
     fn v8__FunctionCallbackInfo__GetIsolate(
         info: *const v8::FunctionCallbackInfo,
     ) -> v8::UnsafeRawIsolatePtr;
-    // rusty_v8's bindings (its `src/bigint.rs` declares them, returning `*const BigInt`; V8's
-    // `BigInt::New` and `NewFromUnsigned` never return an empty handle: they abort when out of
-    // memory). A `Local` is a non-null pointer to the handle, `#[repr(C)]`.
-    fn v8__BigInt__New<'s>(
-        isolate: v8::UnsafeRawIsolatePtr,
-        value: i64,
-    ) -> v8::Local<'s, v8::BigInt>;
-    fn v8__BigInt__NewFromUnsigned<'s>(
+    // `src/bigint.rs`.
+    fn v8__BigInt__New(isolate: v8::UnsafeRawIsolatePtr, value: i64) -> *const v8::BigInt;
+    fn v8__BigInt__NewFromUnsigned(
         isolate: v8::UnsafeRawIsolatePtr,
         value: u64,
-    ) -> v8::Local<'s, v8::BigInt>;
-    // Declared by rusty_v8's `src/string.rs` returning `*const String`, empty only for a
-    // length beyond `String::MAX_LENGTH` (V8's `NEW_STRING`), which the caller excludes.
-    fn v8__String__NewFromOneByte<'s>(
+    ) -> *const v8::BigInt;
+    // `src/string.rs`: null beyond `String::MAX_LENGTH` (V8's `NEW_STRING`).
+    fn v8__String__NewFromOneByte(
         isolate: v8::UnsafeRawIsolatePtr,
         data: *const u8,
         new_type: v8::NewStringType,
         length: i32,
-    ) -> v8::Local<'s, v8::String>;
-    // Declared by rusty_v8's `src/handle.rs` (for any `Data`) returning `*const Data`: a new
-    // handle to what `other` points at; never empty for a live handle.
-    fn v8__Local__New<'s>(
-        isolate: v8::UnsafeRawIsolatePtr,
-        other: *const v8::String,
-    ) -> v8::Local<'s, v8::String>;
-    // Declared by rusty_v8's `src/external.rs` returning `*const External`; never empty.
-    fn v8__External__New<'s>(
+    ) -> *const v8::String;
+    // `src/handle.rs` (for any `Data`): a new handle to what `other` points at.
+    fn v8__Local__New(isolate: v8::UnsafeRawIsolatePtr, other: *const v8::Data) -> *const v8::Data;
+    // `src/external.rs`.
+    fn v8__External__New(
         isolate: v8::UnsafeRawIsolatePtr,
         value: *mut c_void,
-    ) -> v8::Local<'s, v8::External>;
+    ) -> *const v8::External;
 }
 
 /// The isolate running the callback `info` was passed to: one V8 call (`get_parts`, which
@@ -56,6 +49,20 @@ unsafe extern "C" {
 pub(crate) fn callback_isolate(info: &v8::FunctionCallbackInfo) -> v8::UnsafeRawIsolatePtr {
     // SAFETY: `info` is a live `FunctionCallbackInfo`; V8 only reads it.
     unsafe { v8__FunctionCallbackInfo__GetIsolate(info) }
+}
+
+/// A `Local` of a handle V8 made (`None`: an empty one).
+///
+/// # Safety
+/// `handle` must be null or a handle to a `T` that stays rooted for `'s`.
+#[inline(always)]
+unsafe fn local<'s, T>(handle: *const T) -> Option<v8::Local<'s, T>> {
+    // rusty_v8 has no public constructor from a pointer; its `Local` is `#[repr(C)]`, a
+    // `NonNull<T>` and a marker (the size is checked here; the layout is version 152.2.0's).
+    const { assert!(size_of::<v8::Local<'static, v8::Data>>() == size_of::<NonNull<v8::Data>>()) };
+    // SAFETY: a non-null handle pointer is exactly what a `Local` holds (above); the caller
+    // vouches for what it points at.
+    NonNull::new(handle.cast_mut()).map(|handle| unsafe { transmute_copy(&handle) })
 }
 
 /// A V8 `FunctionCallback` running for `'s`: what values are made in.
@@ -67,7 +74,9 @@ pub(crate) struct InCallback<'s> {
 
 impl<'s> InCallback<'s> {
     /// # Safety
-    /// A `FunctionCallback` of `isolate` must be running on this thread for all of `'s`.
+    /// A `FunctionCallback` of `isolate` must be running on this thread for all of `'s`, and
+    /// no handle scope opened during it may be open while values are made through this (V8
+    /// puts a new handle in the innermost scope open, which must be the callback's own).
     #[inline(always)]
     pub(crate) unsafe fn new(isolate: v8::UnsafeRawIsolatePtr) -> Self {
         Self {
@@ -79,52 +88,53 @@ impl<'s> InCallback<'s> {
     /// A BigInt of `value`.
     #[inline(always)]
     pub(crate) fn bigint_from_i64(self, value: i64) -> v8::Local<'s, v8::BigInt> {
-        // SAFETY: the isolate's callback runs for `'s` (`new`'s contract), so V8's handle scope
-        // for it is open, and the handle stays there for as long as the `Local` may be used.
-        unsafe { v8__BigInt__New(self.isolate, value) }
+        // SAFETY: `new`'s contract: the handle is made in the callback's own handle scope,
+        // which stays open for `'s`. (V8's `BigInt::New` aborts rather than return empty.)
+        unsafe { local(v8__BigInt__New(self.isolate, value)) }.expect("V8 made a BigInt")
     }
 
     /// A BigInt of `value`.
     #[inline(always)]
     pub(crate) fn bigint_from_u64(self, value: u64) -> v8::Local<'s, v8::BigInt> {
         // SAFETY: as `bigint_from_i64`.
-        unsafe { v8__BigInt__NewFromUnsigned(self.isolate, value) }
+        unsafe { local(v8__BigInt__NewFromUnsigned(self.isolate, value)) }
+            .expect("V8 made a BigInt")
     }
 
     /// A string of `latin1`'s bytes, one character each; `None` if longer than V8 allows.
     #[inline(always)]
     pub(crate) fn one_byte_string(self, latin1: &[u8]) -> Option<v8::Local<'s, v8::String>> {
-        if latin1.len() > v8::String::MAX_LENGTH {
-            return None;
-        }
-        // SAFETY: as `bigint_from_i64`; V8 reads `latin1.len()` bytes of `latin1` (a length
-        // within `MAX_LENGTH`, below `i32::MAX`, for which V8 makes the string).
-        Some(unsafe {
-            v8__String__NewFromOneByte(
+        let length = i32::try_from(latin1.len()).ok()?;
+        // SAFETY: as `bigint_from_i64`; V8 reads `length` bytes of `latin1`, and returns an
+        // empty handle (`None`) beyond `String::MAX_LENGTH`.
+        unsafe {
+            local(v8__String__NewFromOneByte(
                 self.isolate,
                 latin1.as_ptr(),
                 v8::NewStringType::Normal,
-                latin1.len() as i32,
-            )
-        })
+                length,
+            ))
+        }
     }
 
     /// An External of `value`.
     #[inline(always)]
     pub(crate) fn external(self, value: *mut c_void) -> v8::Local<'s, v8::External> {
         // SAFETY: as `bigint_from_i64`; V8 keeps the pointer without reading it.
-        unsafe { v8__External__New(self.isolate, value) }
+        unsafe { local(v8__External__New(self.isolate, value)) }.expect("V8 made an External")
     }
 
     /// A handle to the string a global handle of this isolate keeps.
     ///
     /// # Safety
-    /// `global` must point at a live `v8::Global` of the callback's isolate (the place
-    /// `v8::Global::open` returns, which stays put for the `Global`'s life).
+    /// `global` must be the storage cell of a live `v8::Global` of the callback's isolate (the
+    /// place `v8::Global::open` returns, which stays put for the `Global`'s life).
     #[inline(always)]
     pub(crate) unsafe fn string_of(self, global: NonNull<v8::String>) -> v8::Local<'s, v8::String> {
         // SAFETY: as `bigint_from_i64`; `global` is a live handle of this isolate (the
-        // caller's contract).
-        unsafe { v8__Local__New(self.isolate, global.as_ptr()) }
+        // caller's contract), so the new handle is of the string it keeps.
+        let handle = unsafe { v8__Local__New(self.isolate, global.as_ptr().cast()) };
+        // SAFETY: as above; a handle made of a live one is never empty.
+        unsafe { local(handle.cast::<v8::String>()) }.expect("V8 made a handle")
     }
 }

@@ -1,6 +1,7 @@
 //! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets.
 
 use std::cell::{Cell, RefCell};
+use std::ptr::NonNull;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
@@ -120,12 +121,41 @@ pub struct OpCtx {
 
 /// One entry of [`OpCtx::static_str_cache`].
 pub(crate) struct StaticStrEntry {
-    pub(crate) address: *const u8,
-    pub(crate) len: usize,
+    address: *const u8,
+    len: usize,
     /// Keeps the string: read through `handle`.
-    pub(crate) _string: v8::Global<v8::String>,
+    _string: v8::Global<v8::String>,
     /// Where `_string`'s handle is (`Global::open`), to make a `Local` of it without a scope.
-    pub(crate) handle: std::ptr::NonNull<v8::String>,
+    handle: NonNull<v8::String>,
+}
+
+impl StaticStrEntry {
+    /// The entry of `value`, keeping `string`, made of it in `isolate`.
+    pub(crate) fn new(
+        isolate: &mut v8::Isolate,
+        value: &'static str,
+        string: v8::Global<v8::String>,
+    ) -> Self {
+        // SAFETY: `isolate` is the one `string` was made in, alive and used on this thread;
+        // the pointer is kept only as long as `string`.
+        let handle = NonNull::from(unsafe { string.open(isolate) });
+        Self {
+            address: value.as_ptr(),
+            len: value.len(),
+            _string: string,
+            handle,
+        }
+    }
+
+    /// Whether this is the entry of `value`: the same bytes, not equal ones.
+    pub(crate) fn is_of(&self, value: &'static str) -> bool {
+        std::ptr::eq(self.address, value.as_ptr()) && self.len == value.len()
+    }
+
+    /// Where the kept string's global handle is, as long as this entry lives.
+    pub(crate) fn handle(&self) -> NonNull<v8::String> {
+        self.handle
+    }
 }
 
 impl OpCtx {

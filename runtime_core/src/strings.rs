@@ -321,11 +321,8 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
         }
         return bytes.iter().all(|&byte| byte < 0x80);
     }
-    // Long text: simdutf's scan, which uses the widest vectors the CPU has (std's loop is
-    // built for SSE2), after a first block that rejects most non-ASCII text without a pass
-    // over all of it.
     if len >= SIMD_ASCII_MIN_LEN {
-        return bytes[..64].is_ascii() && v8::simdutf::validate_ascii(&bytes[64..]);
+        return is_long_ascii(bytes);
     }
     // Whole 64-byte blocks: std's loop, which the compiler vectorises; it checks byte by byte
     // only past the last whole block, and there is none past `blocks`.
@@ -340,6 +337,15 @@ pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
         at += 8;
     }
     (rest | word(len - 8)) & HIGH_BITS == 0
+}
+
+/// [`is_ascii`] of text of `SIMD_ASCII_MIN_LEN` bytes or more: simdutf's scan, which uses the
+/// widest vectors the CPU has (std's loop is built for SSE2), after a first block that rejects
+/// most non-ASCII text without a pass over all of it. (Out of line: not worth its code at
+/// every string argument.)
+#[inline(never)]
+fn is_long_ascii(bytes: &[u8]) -> bool {
+    bytes[..64].is_ascii() && v8::simdutf::validate_ascii(&bytes[64..])
 }
 
 /// Latin-1 to an owned `String` of exactly the UTF-8 length: one allocation.

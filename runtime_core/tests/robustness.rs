@@ -96,6 +96,42 @@ fn op_calls_back(scope: &mut v8::PinScope) -> Result<u32, OpError> {
     }
 }
 
+// Ops that hold the scope and run JavaScript (`globalThis.callback`, which makes garbage and
+// collects it) before returning what runtime_core makes from the isolate alone.
+
+#[op]
+#[bigint]
+fn op_scoped_bigint(scope: &mut v8::PinScope, #[bigint] x: u64) -> u64 {
+    call_callback(scope);
+    x
+}
+
+#[op]
+fn op_scoped_text(scope: &mut v8::PinScope, latin1: bool) -> String {
+    call_callback(scope);
+    String::from(if latin1 { "café" } else { "plain" })
+}
+
+#[op]
+fn op_scoped_bytestring(scope: &mut v8::PinScope) -> runtime_core::ByteString {
+    call_callback(scope);
+    runtime_core::ByteString::from(vec![b'c', b'a', b'f', 0xe9])
+}
+
+#[op]
+fn op_scoped_static(scope: &mut v8::PinScope, pick: u32) -> &'static str {
+    call_callback(scope);
+    ["zero", "twö", "two"][pick as usize % 3]
+}
+
+#[op]
+fn op_scoped_external(scope: &mut v8::PinScope) -> *const std::ffi::c_void {
+    call_callback(scope);
+    (&EXTERNAL_TARGET as *const u8).cast()
+}
+
+static EXTERNAL_TARGET: u8 = 0;
+
 #[op]
 fn op_same_bytes(#[buffer] a: &[u8], #[buffer] b: &[u8]) -> u32 {
     assert_eq!(a, b);
@@ -112,6 +148,11 @@ fn extension() -> Extension {
         op_calls_back_on_return::DECL,
         op_calls_back::DECL,
         op_same_bytes::DECL,
+        op_scoped_bigint::DECL,
+        op_scoped_text::DECL,
+        op_scoped_bytestring::DECL,
+        op_scoped_static::DECL,
+        op_scoped_external::DECL,
     ])
 }
 
@@ -470,4 +511,40 @@ fn dropping_a_runtime_drops_its_state_globals_and_unused_initialisers() {
     drop(state);
     assert_eq!(drops.get(), 2);
     drop(global); // a Global outliving its isolate is inert
+}
+
+#[test]
+fn values_made_from_the_isolate_survive_javascript_and_gc_in_ops_that_hold_the_scope() {
+    let mut runtime = runtime();
+    let source = r#"
+        globalThis.callback = () => {
+          const junk = [];
+          for (let i = 0; i < 200; i++) junk.push({ i, s: "x" + i });
+          if (Math.random() < 0.05) gc();
+          return junk.length;
+        };
+        const seen = new Set();
+        for (let i = 0; i < 500; i++) {
+          const got = [
+            ops.op_scoped_bigint(BigInt(i) << 40n),
+            ops.op_scoped_text(i % 2 === 0),
+            ops.op_scoped_bytestring(),
+            ops.op_scoped_static(i),
+            typeof ops.op_scoped_external(),
+          ];
+          const want = [
+            BigInt(i) << 40n,
+            i % 2 === 0 ? "café" : "plain",
+            "café",
+            ["zero", "twö", "two"][i % 3],
+            "object",
+          ];
+          for (let k = 0; k < want.length; k++) {
+            if (got[k] !== want[k]) throw new Error(`call ${i}, value ${k}: ${got[k]}`);
+          }
+          seen.add(got.slice(1).join());
+        }
+        seen.size
+    "#;
+    assert_eq!(run(&mut runtime, source), "6");
 }

@@ -27,17 +27,17 @@ pub struct SlowCall<'a, 's> {
     /// What of V8 the call holds, as the op's kinds need (the IR decides); the cold paths that
     /// throw make a scope of their own when there is none.
     pub(super) access: Access<'a, 's>,
-    /// The return value, when it was read up front with the isolate.
-    pub(super) rv: Option<v8::ReturnValue<'s, v8::Value>>,
 }
 
 /// What of V8 a slow call holds.
 pub(super) enum Access<'a, 's> {
     /// Nothing: the op reads its arguments and sets numbers only.
     Nothing,
-    /// The isolate: strings are read through it (a `ValueView` needs no handle scope).
+    /// The isolate: strings are read through it (a `ValueView` needs no handle scope), and
+    /// the return values `crate::callback_values` makes are made through it.
     Isolate(v8::Isolate),
-    /// A handle scope: the op makes values on the V8 heap, or runs JavaScript.
+    /// A handle scope: the op takes one, makes other values on the V8 heap, or runs
+    /// JavaScript.
     Scope(&'a mut v8::PinScope<'s, 's>),
 }
 
@@ -59,7 +59,6 @@ pub unsafe fn slow_call(
         info,
         args: v8::FunctionCallbackArguments::from_function_callback_info(info),
         access: Access::Nothing,
-        rv: None,
     };
     run_guarded(&mut call, body)
 }
@@ -76,14 +75,12 @@ pub unsafe fn slow_call_isolate(
 ) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
-    // SAFETY: the isolate running this callback; the call holds no scope that could also hand
-    // it out.
+    // SAFETY: the isolate running this callback, used on its thread during the callback.
     let isolate = unsafe { v8::Isolate::from_raw_isolate_ptr_unchecked(callback_isolate(info)) };
     let mut call = SlowCall {
         info,
         args: v8::FunctionCallbackArguments::from_function_callback_info(info),
         access: Access::Isolate(isolate),
-        rv: None,
     };
     run_guarded(&mut call, body)
 }
@@ -114,7 +111,6 @@ pub unsafe fn slow_call_scoped(
         info,
         args: v8::FunctionCallbackArguments::from_function_callback_info(info),
         access: Access::Scope(scope),
-        rv: None,
     };
     run_guarded(&mut call, body)
 }
@@ -552,11 +548,15 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub(super) fn in_callback(&mut self) -> InCallback<'s> {
         // SAFETY: a `SlowCall` lives inside its `FunctionCallback`, which runs for `'s` (the
-        // lifetime of its info and arguments).
+        // lifetime of its info and arguments); it opens no handle scope (a `CallbackScope`
+        // opens none, and `with_scope`'s is closed when it returns), and return values are
+        // made after the op returned, its own scopes closed.
         unsafe { InCallback::new(self.isolate().as_raw_isolate_ptr()) }
     }
 
-    /// Runs `f` in the call's scope, or in a new one (the cold paths that throw).
+    /// Runs `f` in the call's scope, or in a new one: the paths that throw, and the rarer
+    /// return values made through rusty_v8 (non-ASCII text, a static string made the first
+    /// time).
     pub(super) fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
         match &mut self.access {
             Access::Scope(scope) => f(scope),
@@ -579,10 +579,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// The call's return value.
     #[inline(always)]
     pub(super) fn rv(&self) -> v8::ReturnValue<'s, v8::Value> {
-        match self.rv {
-            Some(rv) => rv,
-            None => v8::ReturnValue::from_function_callback_info(self.info),
-        }
+        v8::ReturnValue::from_function_callback_info(self.info)
     }
 
     /// For ops that can reach the runtime's `TerminationHandle` (through the op state) or the

@@ -3,7 +3,6 @@
 //! strings only.
 
 use std::borrow::Cow;
-use std::ptr::NonNull;
 
 use crate::ops::StaticStrEntry;
 use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, v8_to_string};
@@ -327,10 +326,10 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub(super) fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
         if let Some(entry) = &*self.op_ctx().static_str_cache.borrow() {
-            if std::ptr::eq(entry.address, value.as_ptr()) && entry.len == value.len() {
-                // SAFETY: `handle` is the place of `entry._string`, a global of this isolate
-                // (the op's context is its runtime's), alive as long as the entry.
-                let string = unsafe { self.in_callback().string_of(entry.handle) };
+            if entry.is_of(value) {
+                // SAFETY: the entry's global is this isolate's (the op's context is its
+                // runtime's), and the entry stays until the return value is set.
+                let string = unsafe { self.in_callback().string_of(entry.handle()) };
                 self.rv().set(string.into());
                 return Ok(());
             }
@@ -352,20 +351,13 @@ impl<'a, 's> SlowCall<'a, 's> {
             string.map(|string| {
                 rv.set(string.into());
                 let string = v8::Global::new(scope, string);
-                // SAFETY: the isolate `string` was made in, alive on this thread.
-                let handle = NonNull::from(unsafe { string.open(scope) });
-                (string, handle)
+                StaticStrEntry::new(scope, value, string)
             })
         });
-        let Some((string, handle)) = kept else {
+        let Some(entry) = kept else {
             return Err(self.throw_too_long());
         };
-        *self.op_ctx().static_str_cache.borrow_mut() = Some(StaticStrEntry {
-            address: value.as_ptr(),
-            len: value.len(),
-            _string: string,
-            handle,
-        });
+        *self.op_ctx().static_str_cache.borrow_mut() = Some(entry);
         Ok(())
     }
 

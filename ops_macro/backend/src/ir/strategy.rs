@@ -75,8 +75,8 @@ impl CType {
     }
 }
 
-/// What of V8 a slow call holds, in increasing cost: nothing, the isolate (one V8 call, which
-/// also reads the return value and the function's data), or a handle scope (one more).
+/// What of V8 a slow call holds, in increasing cost: nothing, the isolate (one V8 call), or a
+/// handle scope (rusty_v8's scope bookkeeping besides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum V8Access {
     /// Nothing: arguments are read and numbers returned through the callback info.
