@@ -499,7 +499,7 @@ fn new_runtime(op_call_counters: bool) -> Runtime {
         ],
         op_call_counters,
         op_metrics_factory_fn: Some(Box::new(|decl| {
-            decl.name
+            decl.name()
                 .ends_with("_metrics")
                 .then(|| Rc::new(|_: &_, _, _| {}) as runtime_core::OpMetricsFn)
         })),

@@ -10,30 +10,99 @@ use crate::stack_trace::OpStackTraceFn;
 use crate::{OpState, TerminationHandle};
 
 /// What `#[op]` generates for one op: everything `Runtime` needs to install it.
+///
+/// Only `#[op]` makes one (its constructor is `unsafe`): V8 calls its functions with the
+/// arguments their `CFunctionInfo` describes, so a declaration pairing a fast function with
+/// another signature would be undefined behaviour from safe code.
 #[derive(Clone, Copy)]
 pub struct OpDecl {
     /// The JavaScript name (the Rust function's name).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Names of the JavaScript-visible arguments, in order (scope and state arguments are
     /// not JavaScript-visible); their count is the function's `length`.
-    pub arg_names: &'static [&'static str],
+    pub(crate) arg_names: &'static [&'static str],
     /// The `FunctionCallback` for calls that do not take the fast path.
-    pub slow_fn: v8::FunctionCallback,
+    pub(crate) slow_fn: v8::FunctionCallback,
     /// The same, reporting to the op's metrics observer (registered for ops that have one).
-    pub slow_fn_metered: v8::FunctionCallback,
+    pub(crate) slow_fn_metered: v8::FunctionCallback,
     /// The Fast API functions, when the signature allows a fast call.
-    pub fast_fn: Option<FastFn>,
+    pub(crate) fast_fn: Option<FastFn>,
     /// Flags from the attribute (`#[op(no_side_effects)]`).
-    pub flags: OpFlags,
+    pub(crate) flags: OpFlags,
     /// Its declaration in the ops namespace in TypeScript: the doc comment as JSDoc, then
     /// `function name(params): ret;` (see [`crate::Extension::typescript_declarations`]).
-    pub typescript: &'static str,
+    pub(crate) typescript: &'static str,
 }
 
 impl OpDecl {
+    /// What `#[op]` writes.
+    ///
+    /// # Safety
+    /// `slow_fn` and `slow_fn_metered` must be `FunctionCallback`s that read their data as
+    /// the [`OpCtx`] `Runtime` registers them with; each `CFunction` of `fast_fn` must pair a
+    /// function with the `CFunctionInfo` of its exact C signature, reading its options' data
+    /// likewise; `flags.async_op` must be the protocol the functions speak.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub const unsafe fn new(
+        name: &'static str,
+        arg_names: &'static [&'static str],
+        slow_fn: v8::FunctionCallback,
+        slow_fn_metered: v8::FunctionCallback,
+        fast_fn: Option<FastFn>,
+        flags: OpFlags,
+        typescript: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            arg_names,
+            slow_fn,
+            slow_fn_metered,
+            fast_fn,
+            flags,
+            typescript,
+        }
+    }
+
+    /// The JavaScript name (the Rust function's name, or `#[op(rename = ..)]`).
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Names of the JavaScript-visible arguments, in order.
+    pub const fn arg_names(&self) -> &'static [&'static str] {
+        self.arg_names
+    }
+
     /// The number of JavaScript-visible arguments.
     pub const fn arity(&self) -> usize {
         self.arg_names.len()
+    }
+
+    /// Whether optimized JavaScript may call the op through the V8 Fast API.
+    pub const fn has_fast_path(&self) -> bool {
+        self.fast_fn.is_some()
+    }
+
+    /// Whether the op is async (it returns a promise).
+    pub const fn is_async(&self) -> bool {
+        self.flags.async_op.is_some()
+    }
+
+    /// `#[op(no_side_effects)]`.
+    pub const fn no_side_effects(&self) -> bool {
+        self.flags.no_side_effects
+    }
+
+    /// Its TypeScript declaration: `function name(params): ret;`.
+    pub const fn typescript(&self) -> &'static str {
+        self.typescript
+    }
+
+    /// The fast functions, for `#[op(fast(other))]`.
+    #[doc(hidden)]
+    pub const fn fast_fn(&self) -> Option<FastFn> {
+        self.fast_fn
     }
 }
 
@@ -42,9 +111,24 @@ impl OpDecl {
 #[derive(Clone, Copy)]
 pub struct FastFn {
     /// Registered for ops without a metrics observer.
-    pub plain: v8::fast_api::CFunction,
+    pub(crate) plain: v8::fast_api::CFunction,
     /// Registered for ops with one: reports dispatch and outcome around what `plain` does.
-    pub metered: v8::fast_api::CFunction,
+    pub(crate) metered: v8::fast_api::CFunction,
+}
+
+impl FastFn {
+    /// What `#[op]` writes.
+    ///
+    /// # Safety
+    /// As [`OpDecl::new`]: each function is paired with the info of its exact signature, and
+    /// `metered` does what `plain` does.
+    #[doc(hidden)]
+    pub const unsafe fn new(
+        plain: v8::fast_api::CFunction,
+        metered: v8::fast_api::CFunction,
+    ) -> Self {
+        Self { plain, metered }
+    }
 }
 
 /// Op flags set by `#[op(...)]`.

@@ -307,7 +307,7 @@ fn fast_calls_settle_as_slow_calls_do() {
     ];
     for (op, warm, args, expected) in cases {
         assert!(
-            rt.op_decl(op).unwrap().fast_fn.is_some(),
+            rt.op_decl(op).unwrap().has_fast_path(),
             "{op} has a fast path"
         );
         let [(slow, slow_path), (fast, fast_path)] = settle_both_ways(&mut rt, op, warm, args);
@@ -328,7 +328,7 @@ fn fast_calls_settle_as_slow_calls_do() {
     let expected = "rejects TypeError: op_async_check: argument 1 (x) must be a number (i32), received a string";
     assert_eq!((slow.as_str(), fast.as_str()), (expected, expected));
     // An eager op returning a value, and `nofast`, keep the slow path.
-    assert!(rt.op_decl("op_async_arg_return").unwrap().fast_fn.is_none());
+    assert!(!rt.op_decl("op_async_arg_return").unwrap().has_fast_path());
     // The wrappers are no constructors (as the ops are), keep their op's name and arity, and
     // do not depend on what user code later does to `Promise`.
     let script = "const before = Promise.resolve; Promise.resolve = () => 'hijacked'; \

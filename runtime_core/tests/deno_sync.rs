@@ -590,7 +590,7 @@ fn generic_ops_are_one_declaration_per_type() {
 
 #[test]
 fn a_slow_op_may_borrow_another_ops_fast_path() {
-    assert!(op_slow_add::DECL.fast_fn.is_some());
+    assert!(op_slow_add::DECL.has_fast_path());
     let mut rt = runtime();
     check(&mut rt, "op_slow_add", "1, 2", "40, 2", "number 42", true);
 }
@@ -617,7 +617,7 @@ fn stack_traces_when_asked_only() {
         op_stack_trace_callback: Some(Rc::new(move |decl, frames| {
             record
                 .borrow_mut()
-                .push((decl.name.to_owned(), frames.to_vec()));
+                .push((decl.name().to_owned(), frames.to_vec()));
         })),
         ..Default::default()
     });

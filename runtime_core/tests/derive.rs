@@ -388,7 +388,7 @@ fn string_reading_types_agree_on_both_paths() {
         ("op_point", "[1, 'a']", false),
     ];
     for (op, warm, has_fast_path) in ops {
-        let registered = rt.op_decl(op).unwrap().fast_fn.is_some();
+        let registered = rt.op_decl(op).unwrap().has_fast_path();
         assert_eq!(registered, has_fast_path, "{op}");
         for input in inputs {
             let [(slow, _), (fast, path)] = common::call_both_ways(&mut rt, op, warm, input);
@@ -402,7 +402,7 @@ fn string_reading_types_agree_on_both_paths() {
             );
         }
     }
-    assert!(rt.op_decl("op_wrapped").unwrap().fast_fn.is_some());
+    assert!(rt.op_decl("op_wrapped").unwrap().has_fast_path());
     for input in inputs {
         let args = format!("{input}, 1");
         let [(slow, _), (fast, _)] =

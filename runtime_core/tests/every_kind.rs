@@ -81,7 +81,7 @@ fn every_kind_runs_on_both_paths() {
     let mut failures = Vec::new();
     for &(op, args, expected) in ROWS {
         let [(slow, _), (optimized, path)] = call_both_ways(&mut runtime, op, args, args);
-        let has_fast_path = runtime.op_decl(op).unwrap().fast_fn.is_some();
+        let has_fast_path = runtime.op_decl(op).unwrap().has_fast_path();
         if slow != expected || optimized != expected || (has_fast_path && path != "fast") {
             failures.push(format!(
                 "{op}({args}): slow {slow:?}, {path} {optimized:?}, want {expected:?}"

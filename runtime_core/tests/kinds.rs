@@ -235,7 +235,7 @@ fn locals_pass_any_value_or_check_their_type() {
     assert_eq!(lengths[9], "number 3 [fast]");
     assert_eq!(lengths[10], "number 0 [fast]");
     assert_eq!(lengths[15], "throws TypeError: op_local_array_length: argument 1 (array) must be an array, received an object [fast]");
-    assert!(op_local_nofast::DECL.fast_fn.is_none());
+    assert!(!op_local_nofast::DECL.has_fast_path());
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn the_isolate_and_user_types() {
             .unwrap(),
         "true"
     );
-    assert!(op_isolate_data_slots::DECL.fast_fn.is_none());
+    assert!(!op_isolate_data_slots::DECL.has_fast_path());
     let swapped = runtime
         .execute_script_to_string(
             "point.js",

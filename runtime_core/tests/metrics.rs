@@ -45,9 +45,9 @@ fn runtime(log: &Log, counters: bool) -> Runtime {
         op_call_counters: counters,
         op_metrics_factory_fn: Some(Box::new(move |decl| {
             let log = log.clone();
-            (decl.name != "op_unobserved").then(|| {
+            (decl.name() != "op_unobserved").then(|| {
                 Rc::new(move |op_ctx: &runtime_core::OpCtx, event, source| {
-                    log.borrow_mut().push((op_ctx.decl().name, event, source));
+                    log.borrow_mut().push((op_ctx.decl().name(), event, source));
                 }) as OpMetricsFn
             })
         })),

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use common::{counting_runtime, init_test_flags};
-use runtime_core::{op, v8, Extension, OpCallCounts, OpFlags, OpState, Runtime, RuntimeOptions};
+use runtime_core::{op, v8, Extension, OpCallCounts, OpState, Runtime, RuntimeOptions};
 
 include!("../../testdata/ops/numbers.rs");
 include!("../../testdata/ops/state.rs");
@@ -111,25 +111,19 @@ fn ops_are_installed_on_a_configurable_object_with_name_and_length() {
 
 #[test]
 fn declarations_say_arity_fast_path_and_flags() {
-    assert_eq!(op_add_i32::DECL.name, "op_add_i32");
-    assert_eq!(op_add_i32::DECL.arg_names, &["a", "b"]);
-    assert!(op_add_i32::DECL.fast_fn.is_some());
-    assert!(op_void_nofast::DECL.fast_fn.is_none());
-    assert!(op_u32_nofast::DECL.fast_fn.is_none());
+    assert_eq!(op_add_i32::DECL.name(), "op_add_i32");
+    assert_eq!(op_add_i32::DECL.arg_names(), &["a", "b"]);
+    assert!(op_add_i32::DECL.has_fast_path());
+    assert!(!op_void_nofast::DECL.has_fast_path());
+    assert!(!op_u32_nofast::DECL.has_fast_path());
     // The scope is not a JavaScript argument, and an op that takes it cannot be fast.
     assert_eq!(op_scope_number_plus_one::DECL.arity(), 1);
-    assert!(op_scope_number_plus_one::DECL.fast_fn.is_none());
-    assert_eq!(op_tally_add::DECL.arg_names, &["by"]);
-    assert!(op_tally_add::DECL.fast_fn.is_some());
-    assert_eq!(
-        op_square_f64::DECL.flags,
-        OpFlags {
-            no_side_effects: true,
-            stack_trace: false,
-            async_op: None,
-        }
-    );
-    assert_eq!(op_add_i32::DECL.flags, OpFlags::empty());
+    assert!(!op_scope_number_plus_one::DECL.has_fast_path());
+    assert_eq!(op_tally_add::DECL.arg_names(), &["by"]);
+    assert!(op_tally_add::DECL.has_fast_path());
+    assert!(op_square_f64::DECL.no_side_effects());
+    assert!(!op_square_f64::DECL.is_async());
+    assert!(!op_add_i32::DECL.no_side_effects());
     // The function itself is untouched and callable from Rust.
     assert_eq!(op_add_i32(i32::MAX, 1), i32::MIN);
 }

@@ -497,7 +497,7 @@ fn errors_say_where() {
 fn async_conversions_run_under_the_guard() {
     common::quiet_expected_panics("boom");
     let mut rt = runtime();
-    assert!(rt.op_decl("op_async_fragile").unwrap().fast_fn.is_some());
+    assert!(rt.op_decl("op_async_fragile").unwrap().has_fast_path());
     rt.execute_script(
         "fragile",
         "globalThis.out = [];

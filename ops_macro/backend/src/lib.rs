@@ -237,7 +237,10 @@ mod tests {
             !whole.contains("fast_fn <"),
             "no fast function without a fast path: {whole}"
         );
-        assert!(whole.contains("fast_fn : :: std :: option :: Option :: None"));
+        assert!(
+            whole.contains("let fast_fn = :: std :: option :: Option :: None ;"),
+            "{whole}"
+        );
 
         let op = op_bigint();
         let info = codegen::fast_fn_info(&op).to_string();

@@ -32,5 +32,6 @@ pub use owned_buffers::*;
 pub use strings::*;
 pub use typed_arrays::*;
 
+pub use crate::ops::{AsyncCall, FastFn, OpFlags};
 pub use crate::strings::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

@@ -16,7 +16,10 @@ use super::{BufferStorage, FastApiCallbackOptions, SlowCall, Thrown};
 
 /// The element types of typed arrays (`u8` `i8` `u16` `i16` `u32` `i32` `u64` `i64` `f32`
 /// `f64`): plain data, every bit pattern a value, each with its array type.
-pub trait Element: Copy + Default + 'static {
+///
+/// Sealed: the buffer paths read JavaScript's bytes as `[T]`, sound only for types whose every
+/// bit pattern is a value (a `bool` would not be), so only these types may be elements.
+pub trait Element: sealed::Element + Copy + Default + 'static {
     /// What a `TypeError` says was expected: `"a Uint16Array"`.
     const EXPECTED: &'static str;
     /// Whether `value` is an array of this element type.
@@ -32,8 +35,15 @@ pub trait Element: Copy + Default + 'static {
     ) -> Option<v8::Local<'s, v8::Value>>;
 }
 
+mod sealed {
+    /// Implemented only here, for the types [`super::Element`] lists.
+    pub trait Element {}
+}
+
 macro_rules! elements {
     ($($ty:ty => $array:ident, $is:ident, $expected:literal;)*) => {$(
+        impl sealed::Element for $ty {}
+
         impl Element for $ty {
             const EXPECTED: &'static str = $expected;
             #[inline(always)]

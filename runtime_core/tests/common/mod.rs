@@ -117,7 +117,7 @@ pub fn call_both_ways(
     runtime.execute_script("warm", &setup).unwrap();
     let warm = runtime.op_call_counts(op).unwrap();
     runtime.reset_op_call_counts();
-    let has_fast_path = runtime.op_decl(op).unwrap().fast_fn.is_some();
+    let has_fast_path = runtime.op_decl(op).unwrap().has_fast_path();
     assert!(
         warm.fast >= 1 || !has_fast_path,
         "{op}: optimized caller with {warm_args} took the fast path ({warm:?})"

@@ -18,12 +18,12 @@ pub fn decl(op: &Op) -> TokenStream {
         None => quote!(::std::option::Option::None),
         Some(AsyncCall::Value) => {
             quote!(::std::option::Option::Some(
-                ::runtime_core::AsyncCall::Value
+                ::runtime_core::__op::AsyncCall::Value
             ))
         }
         Some(AsyncCall::Status) => {
             quote!(::std::option::Option::Some(
-                ::runtime_core::AsyncCall::Status
+                ::runtime_core::__op::AsyncCall::Status
             ))
         }
     };
@@ -40,9 +40,9 @@ pub fn decl(op: &Op) -> TokenStream {
         );
         quote! {
             {
-                ::std::assert!(#other::DECL.arg_names.len() == #arity, #message);
-                ::std::assert!(#other::DECL.flags.async_op.is_none(), #not_async);
-                #other::DECL.fast_fn
+                ::std::assert!(#other::DECL.arity() == #arity, #message);
+                ::std::assert!(!#other::DECL.is_async(), #not_async);
+                #other::DECL.fast_fn()
             }
         }
     } else if op.has_fast_path() {
@@ -51,18 +51,25 @@ pub fn decl(op: &Op) -> TokenStream {
         quote!(::std::option::Option::None)
     };
     quote! {
-        #vis const DECL: ::runtime_core::OpDecl = ::runtime_core::OpDecl {
-            name: #name,
-            arg_names: &[#(#arg_names),*],
-            slow_fn: Self::slow_fn,
-            slow_fn_metered: Self::slow_fn_metered,
-            fast_fn: #fast_fn,
-            typescript: #typescript,
-            flags: ::runtime_core::OpFlags {
+        #vis const DECL: ::runtime_core::OpDecl = {
+            let fast_fn = #fast_fn;
+            let flags = ::runtime_core::__op::OpFlags {
                 no_side_effects: #no_side_effects,
                 stack_trace: #stack_trace,
                 async_op: #async_op,
-            },
+            };
+            // SAFETY: the functions generated for this op, each fast one with its info.
+            unsafe {
+                ::runtime_core::OpDecl::new(
+                    #name,
+                    &[#(#arg_names),*],
+                    Self::slow_fn,
+                    Self::slow_fn_metered,
+                    fast_fn,
+                    flags,
+                    #typescript,
+                )
+            }
         };
     }
 }
@@ -72,15 +79,18 @@ pub fn decl(op: &Op) -> TokenStream {
 /// with `#[op(fast)]`, a type that does not is a compile-time error.
 fn fast_fn(op: &Op) -> TokenStream {
     let registered = quote! {
-        ::std::option::Option::Some(::runtime_core::FastFn {
-            plain: ::runtime_core::v8::fast_api::CFunction::new(
-                Self::fast_fn as *const ::std::ffi::c_void,
-                &Self::FAST_FN_INFO,
-            ),
-            metered: ::runtime_core::v8::fast_api::CFunction::new(
-                Self::fast_fn_metered as *const ::std::ffi::c_void,
-                &Self::FAST_FN_INFO,
-            ),
+        // SAFETY: both functions have the signature `FAST_FN_INFO` describes.
+        ::std::option::Option::Some(unsafe {
+            ::runtime_core::__op::FastFn::new(
+                ::runtime_core::v8::fast_api::CFunction::new(
+                    Self::fast_fn as *const ::std::ffi::c_void,
+                    &Self::FAST_FN_INFO,
+                ),
+                ::runtime_core::v8::fast_api::CFunction::new(
+                    Self::fast_fn_metered as *const ::std::ffi::c_void,
+                    &Self::FAST_FN_INFO,
+                ),
+            )
         })
     };
     let conditions: Vec<TokenStream> = op

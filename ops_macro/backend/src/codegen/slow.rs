@@ -29,15 +29,24 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let helper = plain_ident(helper);
             quote!(#call.#helper(#index)?)
         }
+        // SAFETY (of the lending helpers): the classification lets an op borrow V8's memory
+        // only when it cannot run JavaScript (which could move, detach or write it) while the
+        // borrow lives; the borrow ends with the call.
+        SlowArg::Lent { helper } => {
+            let helper = plain_ident(helper);
+            quote!((unsafe { #call.#helper(#index) })?)
+        }
         SlowArg::Buffered { in_place, copied } => {
-            let helper = plain_ident(if op.borrows_strings_in_place() {
-                in_place
-            } else {
-                copied
-            });
             let buffer = buffer_ident(ident);
             buffer_decl = quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new(););
-            quote!(#call.#helper(#index, &mut #buffer)?)
+            if op.borrows_strings_in_place() {
+                let helper = plain_ident(in_place);
+                // SAFETY: as `Lent`'s.
+                quote!((unsafe { #call.#helper(#index, &mut #buffer) })?)
+            } else {
+                let helper = plain_ident(copied);
+                quote!(#call.#helper(#index, &mut #buffer)?)
+            }
         }
         SlowArg::FromSource { helper, source } => {
             let helper = plain_ident(helper);
@@ -48,7 +57,8 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             let helper = plain_ident(helper);
             let storage = storage_ident(ident);
             buffer_decl = quote!(let mut #storage = ::runtime_core::__op::BufferStorage::new(););
-            quote!(#call.#helper(#index, &mut #storage)?)
+            // SAFETY: as `Lent`'s.
+            quote!((unsafe { #call.#helper(#index, &mut #storage) })?)
         }
         SlowArg::Local(LocalType::Value) => quote!(#call.arg_value(#index)),
         SlowArg::Local(local) => {
@@ -310,15 +320,20 @@ fn body_fns(body: TokenStream, access: V8Access) -> TokenStream {
         V8Access::Scope => quote!(slow_call_scoped),
     };
     let info_ty = quote!(*const ::runtime_core::v8::FunctionCallbackInfo);
+    // The body is a safe function of its own, not a closure inside the `unsafe` block: what
+    // it holds of the user's (default expressions in attributes) gets no unsafe context.
     quote! {
+        #[inline(always)]
+        fn slow_call_body(
+            #call: &mut ::runtime_core::__op::SlowCall<'_, '_>,
+        ) -> ::std::result::Result<(), ::runtime_core::__op::Thrown> {
+            #body
+        }
+
         #[inline(always)]
         unsafe fn slow_body(#info: #info_ty) -> bool {
             // SAFETY: the caller passes the `FunctionCallbackInfo` V8 gave it.
-            unsafe {
-                ::runtime_core::__op::#entry(#info, |#call| {
-                    #body
-                })
-            }
+            unsafe { ::runtime_core::__op::#entry(#info, Self::slow_call_body) }
         }
 
         unsafe extern "C" fn slow_fn(#info: #info_ty) {

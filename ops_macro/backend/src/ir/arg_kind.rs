@@ -409,6 +409,7 @@ impl ArgKind {
     /// The slow-path strategy.
     pub fn slow(self) -> SlowArg {
         let convert = |helper| SlowArg::Convert { helper };
+        let lent = |helper| SlowArg::Lent { helper };
         let buffered = |in_place, copied| SlowArg::Buffered { in_place, copied };
         match self {
             ArgKind::Bool => SlowArg::Trait(Marker::Bool),
@@ -423,22 +424,22 @@ impl ArgKind {
             ArgKind::Buffer { mutable: false } => SlowArg::WithStorage {
                 helper: "arg_buffer",
             },
-            ArgKind::Buffer { mutable: true } => convert("arg_buffer_mut"),
+            ArgKind::Buffer { mutable: true } => lent("arg_buffer_mut"),
             // The owned type is inferred from the function's parameter.
             ArgKind::BufferCopy => convert("arg_buffer_copy"),
             // The element type is inferred from the function's parameter.
             ArgKind::Typed { mutable: false, .. } => SlowArg::WithStorage {
                 helper: "arg_typed",
             },
-            ArgKind::Typed { mutable: true, .. } => convert("arg_typed_mut"),
+            ArgKind::Typed { mutable: true, .. } => lent("arg_typed_mut"),
             ArgKind::TypedCopy { boxed: false, .. } => convert("arg_typed_vec"),
             ArgKind::TypedCopy { boxed: true, .. } => convert("arg_typed_box"),
-            ArgKind::ArrayBuffer { mutable: false } => convert("arg_arraybuffer"),
-            ArgKind::ArrayBuffer { mutable: true } => convert("arg_arraybuffer_mut"),
+            ArgKind::ArrayBuffer { mutable: false } => lent("arg_arraybuffer"),
+            ArgKind::ArrayBuffer { mutable: true } => lent("arg_arraybuffer_mut"),
             ArgKind::AnyBuffer { mutable: false } => SlowArg::WithStorage {
                 helper: "arg_anybuffer",
             },
-            ArgKind::AnyBuffer { mutable: true } => convert("arg_anybuffer_mut"),
+            ArgKind::AnyBuffer { mutable: true } => lent("arg_anybuffer_mut"),
             ArgKind::ArrayBufferCopy => convert("arg_arraybuffer_copy"),
             ArgKind::BufferPtr { mutable: false } => convert("arg_buffer_ptr_const"),
             ArgKind::BufferPtr { mutable: true } => convert("arg_buffer_ptr"),

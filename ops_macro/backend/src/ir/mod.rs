@@ -58,7 +58,7 @@ pub struct Op {
 }
 
 /// How the raw call of an async op tells its JavaScript wrapper the outcome (as
-/// `runtime_core::AsyncCall`).
+/// `runtime_core::__op::AsyncCall`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsyncCall {
     /// The value, or a marker (pending: the wrapper claims the promise).

@@ -97,10 +97,18 @@ pub enum SlowArg {
         /// The `runtime_core::__op::SlowCall` method that converts (and throws on bad input).
         helper: &'static str,
     },
+    /// As `Convert`, through an `unsafe` helper that lends memory V8 owns for the call (a
+    /// buffer's bytes): sound because the op cannot run JavaScript while it holds them (the
+    /// classification's rules).
+    Lent {
+        /// The `runtime_core::__op::SlowCall` method that lends.
+        helper: &'static str,
+    },
     /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut buffer)`
     /// with a `StringBuffer` that lives for the call.
     Buffered {
-        /// The helper for an op that cannot run JavaScript: may borrow V8's memory in place.
+        /// The helper for an op that cannot run JavaScript: may borrow V8's memory in place
+        /// (`unsafe`, as `Lent`'s).
         in_place: &'static str,
         /// The helper for an op that takes the scope (JavaScript may run and move the
         /// string): always copies into the buffer.
@@ -110,7 +118,7 @@ pub enum SlowArg {
     /// with a `BufferStorage` that lives for the call (a small array on the V8 heap is copied
     /// there: reading it allocates nothing).
     WithStorage {
-        /// The helper.
+        /// The helper (`unsafe`, lending as `Lent`'s).
         helper: &'static str,
     },
     /// From the next JavaScript argument, through `SlowCall::<helper>(index, source)`.
@@ -156,6 +164,7 @@ impl SlowArg {
             SlowArg::Scope | SlowArg::Isolate => false,
             SlowArg::Trait(_)
             | SlowArg::Convert { .. }
+            | SlowArg::Lent { .. }
             | SlowArg::Buffered { .. }
             | SlowArg::WithStorage { .. }
             | SlowArg::FromSource { .. }
