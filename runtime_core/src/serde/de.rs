@@ -4,7 +4,7 @@ use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
 use crate::strings::{v8_to_string, Room};
-use crate::structured::{__derive, Depth, ValueError};
+use crate::structured::{__derive, limits, Depth, ValueError};
 
 /// A V8 value, read by serde.
 pub(super) struct Deserializer<'a, 's, 'i> {
@@ -229,10 +229,11 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
             return Err(self.expected("an array"));
         };
         let _depth = Depth::enter()?;
+        let len = limits::checked_len(self.scope, array.length())?;
         visitor.visit_seq(SeqAccess {
             scope: self.scope,
             array,
-            len: array.length(),
+            len,
             index: 0,
         })
     }
@@ -260,11 +261,12 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
         };
         let _depth = Depth::enter()?;
         let keys = __derive::own_keys(self.scope, object)?;
+        let len = limits::checked_len(self.scope, keys.length())?;
         visitor.visit_map(MapAccess {
             scope: self.scope,
             object,
             keys,
-            len: keys.length(),
+            len,
             index: 0,
             value: None,
         })
@@ -357,6 +359,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, '_> {
             return Ok(None);
         }
         let index = self.index;
+        limits::before_element(self.scope, index)?;
         self.index += 1;
         let value = self
             .array
@@ -368,7 +371,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, '_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.len - self.index) as usize)
+        Some(limits::reserve_for(self.len - self.index))
     }
 }
 
@@ -392,6 +395,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, '_> {
         if self.index >= self.len {
             return Ok(None);
         }
+        limits::before_element(self.scope, self.index)?;
         let key = self
             .keys
             .get_index(self.scope, self.index)
@@ -416,7 +420,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, '_> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.len - self.index) as usize)
+        Some(limits::reserve_for(self.len - self.index))
     }
 }
 
@@ -444,6 +448,15 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, '_, '_> {
             // entry is read here, before anything can touch the cache.
             let key = unsafe { &(*self.keys)[self.index - 1] };
             let key = v8::Local::new(self.scope, key);
+            // Own properties only: a value on the prototype chain (`Object.prototype.b`, put
+            // there by a script) is not this object's data, and fills no field.
+            let own = self
+                .object
+                .has_own_property(self.scope, key.into())
+                .ok_or_else(__derive::threw)?;
+            if !own {
+                continue;
+            }
             let value = self
                 .object
                 .get(self.scope, key.into())

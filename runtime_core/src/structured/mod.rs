@@ -13,6 +13,7 @@
 
 mod error;
 pub(crate) mod keys;
+pub mod limits;
 mod std_impls;
 
 pub use error::{Depth, ValueError, MAX_DEPTH};
@@ -63,13 +64,75 @@ pub mod __derive {
         key: v8::Local<'s, v8::String>,
         name: &str,
     ) -> Result<Option<T>, OpError> {
-        let value = object.get(scope, key.into()).ok_or_else(threw)?;
+        let value = property(scope, object, key)?;
         if value.is_undefined() {
             return Ok(None);
         }
         T::from_v8(scope, value)
             .map(Some)
             .map_err(|error| ValueError::at_key(error, name))
+    }
+
+    /// Property `key` of `object` as the derive reads it: `undefined` when only a built-in
+    /// prototype defines it (see [`polluted`]).
+    #[inline]
+    pub fn property<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        key: v8::Local<'s, v8::String>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let value = object.get(scope, key.into()).ok_or_else(threw)?;
+        if !value.is_undefined() && polluted(scope, object, key)? {
+            return Ok(v8::undefined(scope).into());
+        }
+        Ok(value)
+    }
+
+    /// Whether `key`, defined on `object` or its prototype chain, is defined only on a
+    /// built-in prototype (`Object.prototype`, `Array.prototype`): put
+    /// there by a script, it is nobody's data and must not fill a field. Inherited values from
+    /// any other prototype (a class's getters) are read, as deno's derive reads them.
+    #[inline]
+    pub fn polluted<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        key: v8::Local<'s, v8::String>,
+    ) -> Result<bool, OpError> {
+        if object
+            .has_own_property(scope, key.into())
+            .ok_or_else(threw)?
+        {
+            return Ok(false);
+        }
+        inherited_from_builtin(scope, object, key.into())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn inherited_from_builtin<'s>(
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        key: v8::Local<'s, v8::Name>,
+    ) -> Result<bool, OpError> {
+        // The intrinsics, reached from fresh values: a script cannot swap them (unlike
+        // `globalThis.Object`), and their prototypes are immutable.
+        let object_prototype = v8::Object::new(scope).get_prototype(scope);
+        let array_prototype = v8::Array::new(scope, 0).get_prototype(scope);
+        let builtins = [object_prototype, array_prototype];
+        let mut holder = object.get_prototype(scope);
+        // A proxy's `getPrototypeOf` may loop: bounded as deeply as any value is.
+        for _ in 0..super::MAX_DEPTH {
+            let Some(prototype) = holder.and_then(|p| v8::Local::<v8::Object>::try_from(p).ok())
+            else {
+                return Ok(false);
+            };
+            if prototype.has_own_property(scope, key).ok_or_else(threw)? {
+                let prototype: v8::Local<v8::Value> = prototype.into();
+                return Ok(builtins.contains(&Some(prototype)));
+            }
+            holder = prototype.get_prototype(scope);
+        }
+        Ok(false)
     }
 
     /// Element `index` of `array`, converted.

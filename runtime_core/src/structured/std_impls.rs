@@ -1,7 +1,7 @@
 //! [`FromV8`] and [`ToV8`] for the std types structured values are made of.
 
 use super::__derive;
-use super::{Depth, ValueError};
+use super::{limits, Depth, ValueError};
 use crate::convert::FromJsNumber;
 use crate::{FromV8, OpError, ToV8};
 
@@ -179,9 +179,14 @@ impl<'s, T: FromV8<'s>> FromV8<'s> for Vec<T> {
         let array =
             v8::Local::<v8::Array>::try_from(value).map_err(|_| expected("an array", value))?;
         let _depth = Depth::enter()?;
-        (0..array.length())
-            .map(|index| __derive::element(scope, array, index))
-            .collect()
+        // `length` is the script's word, not its memory: grow as elements are read.
+        let len = limits::checked_len(scope, array.length())?;
+        let mut elements = Vec::with_capacity(limits::reserve_for(len));
+        for index in 0..len {
+            limits::before_element(scope, index)?;
+            elements.push(__derive::element(scope, array, index)?);
+        }
+        Ok(elements)
     }
 }
 
@@ -264,8 +269,10 @@ macro_rules! maps {
                 let object = __derive::object(value, "an object")?;
                 let _depth = Depth::enter()?;
                 let keys = __derive::own_keys(scope, object)?;
+                let len = limits::checked_len(scope, keys.length())?;
                 let mut map = Self::default();
-                for index in 0..keys.length() {
+                for index in 0..len {
+                    limits::before_element(scope, index)?;
                     let key = keys
                         .get_index(scope, index)
                         .ok_or_else(__derive::threw)?;

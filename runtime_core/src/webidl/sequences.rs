@@ -4,7 +4,7 @@
 
 use super::{error, WebIdlConverter};
 use crate::structured::__derive::threw;
-use crate::structured::{Depth, Keys, ValueError};
+use crate::structured::{limits, Depth, Keys, ValueError};
 use crate::OpError;
 
 static ITERATOR_KEYS: Keys<3> = Keys::new(["next", "done", "value"]);
@@ -38,7 +38,8 @@ impl<'s, T: WebIdlConverter<'s>> WebIdlConverter<'s> for Vec<T> {
                 return Ok(items);
             }
             let item = result.get(scope, value_key.into()).ok_or_else(threw)?;
-            let index = items.len() as u32;
+            let index = u32::try_from(items.len()).unwrap_or(u32::MAX);
+            limits::before_element(scope, index)?;
             items.push(
                 T::convert(scope, item, options)
                     .map_err(|error| ValueError::at_index(error, index))?,
@@ -63,8 +64,10 @@ macro_rules! records {
                     .map_err(|_| error("can not be converted to a record"))?;
                 let _depth = Depth::enter()?;
                 let keys = crate::structured::__derive::own_keys(scope, object)?;
+                let len = limits::checked_len(scope, keys.length())?;
                 let mut record = Self::default();
-                for index in 0..keys.length() {
+                for index in 0..len {
+                    limits::before_element(scope, index)?;
                     let key = keys.get_index(scope, index).ok_or_else(threw)?;
                     let name = key.to_rust_string_lossy(scope);
                     let item = object.get(scope, key).ok_or_else(threw)?;

@@ -143,7 +143,7 @@ fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream 
                 let key = &variant.key;
                 let read = read_shape(&variant.shape, quote!(Self::#ident), &variant_what(variant));
                 quote! {
-                    let inner = object.get(scope, keys[#index].into()).ok_or_else(#d::threw)?;
+                    let inner = #d::property(scope, object, keys[#index])?;
                     if !inner.is_undefined() {
                         let value = inner;
                         return (|| -> ::std::result::Result<Self, ::runtime_core::OpError> { #read })()
@@ -188,7 +188,7 @@ fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream 
                 let read = match (content, &variant.shape) {
                     (_, Shape::Unit) | (None, _) => read,
                     (Some(content), _) => quote!({
-                        let value = object.get(scope, keys[1].into()).ok_or_else(#d::threw)?;
+                        let value = #d::property(scope, object, keys[1])?;
                         (|| -> ::std::result::Result<Self, ::runtime_core::OpError> { #read })()
                             .map_err(|error| #d::ValueError::at_key(error, #content))
                     }),
@@ -199,7 +199,7 @@ fn read_enum(type_name: &str, repr: &Repr, variants: &[Variant]) -> TokenStream 
                 static KEYS: #d::Keys<#count> = #d::Keys::new([#(#keys),*]);
                 let object = #d::object(value, #object_what)?;
                 let keys = KEYS.get(scope);
-                let name = object.get(scope, keys[0].into()).ok_or_else(#d::threw)?;
+                let name = #d::property(scope, object, keys[0])?;
                 let ::std::option::Option::Some(text) = #d::variant_name(scope, name) else {
                     return ::std::result::Result::Err(#d::ValueError::at_key(#d::unexpected(#tag_what, name), #tag));
                 };

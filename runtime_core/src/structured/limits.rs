@@ -1,0 +1,96 @@
+//! Bounds on the sequences and maps a conversion reads. A JavaScript array's `length` costs
+//! its script nothing (`a = []; a.length = 2 ** 32 - 1` is 16 bytes of V8 heap), while the
+//! Rust value read from it costs an element per index: so conversions never trust `length`
+//! for memory (they grow as elements are read), refuse sequences longer than the runtime's
+//! [`RuntimeOptions::max_sequence_length`](crate::RuntimeOptions::max_sequence_length), and
+//! stop when the runtime's [`TerminationHandle`](crate::TerminationHandle) asks, since no
+//! JavaScript runs (so V8 checks no interrupt) while a conversion reads plain elements.
+
+use crate::OpError;
+
+/// How many elements a conversion reads between two looks at the runtime's termination
+/// request (a power of two); also the length up to which no limit is looked up at all.
+pub const CHECK_EVERY: u32 = 4096;
+
+/// The default of [`RuntimeOptions::max_sequence_length`](crate::RuntimeOptions): 2^24
+/// elements (an array V8 holds in 128 MiB when every element is real).
+pub const DEFAULT_MAX_SEQUENCE_LENGTH: u32 = 1 << 24;
+
+/// How much room a conversion reserves before reading: what it has read decides the rest.
+const RESERVE_LIMIT: usize = 1024;
+
+/// Per isolate (a slot set by `Runtime::new`): the runtime's limit and termination handle.
+pub(crate) struct ConversionLimits {
+    pub(crate) max_sequence_length: u32,
+    pub(crate) termination: crate::TerminationHandle,
+}
+
+/// Room to reserve for a sequence said to have `len` elements: a little, never `len` itself.
+#[inline]
+pub fn reserve_for(len: u32) -> usize {
+    (len as usize).min(RESERVE_LIMIT)
+}
+
+/// `len`, if a sequence (or map) of that many elements may be read in this runtime; else a
+/// `RangeError`. Short sequences are checked without a lookup.
+#[inline]
+pub fn checked_len(isolate: &v8::Isolate, len: u32) -> Result<u32, OpError> {
+    if len <= CHECK_EVERY {
+        return Ok(len);
+    }
+    check_len_slow(isolate, len)
+}
+
+#[cold]
+#[inline(never)]
+fn check_len_slow(isolate: &v8::Isolate, len: u32) -> Result<u32, OpError> {
+    let max = isolate
+        .get_slot::<ConversionLimits>()
+        .map_or(DEFAULT_MAX_SEQUENCE_LENGTH, |limits| {
+            limits.max_sequence_length
+        });
+    if len > max {
+        return Err(OpError::range_error(format!(
+            "a sequence of {len} elements is longer than this runtime converts ({max}: \
+             RuntimeOptions::max_sequence_length)"
+        )));
+    }
+    Ok(len)
+}
+
+/// Before reading element `index`: every [`CHECK_EVERY`] elements, an error if the runtime
+/// was asked to terminate (the conversion stops; V8 then terminates the script), and for
+/// sequences of unknown length (iterables), the limit.
+#[inline]
+pub fn before_element(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
+    if index == 0 || index & (CHECK_EVERY - 1) != 0 {
+        return Ok(());
+    }
+    check_progress(scope, index)
+}
+
+#[cold]
+#[inline(never)]
+fn check_progress(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
+    let Some(limits) = scope.get_slot::<ConversionLimits>() else {
+        return Ok(());
+    };
+    let max = limits.max_sequence_length;
+    if limits.termination.is_requested() || scope.is_execution_terminating() {
+        // V8 acts on the request now, so that the conversion's error is no exception the
+        // script could catch: the op's call ends in the termination.
+        crate::runtime::check_interrupts(scope);
+        return Err(OpError::generic(
+            "the conversion was stopped: execution is terminating",
+        ));
+    }
+    if index >= max {
+        return Err(OpError::range_error(format!(
+            "a sequence of more than {max} elements is longer than this runtime converts \
+             (RuntimeOptions::max_sequence_length)"
+        )));
+    }
+    Ok(())
+}
+
+const _: () = assert!(CHECK_EVERY.is_power_of_two());
