@@ -10,6 +10,10 @@ pub enum JsErrorKind {
     /// It was terminated ([`crate::TerminationHandle`], or `terminate_execution` on the
     /// isolate): no exception value, nothing JavaScript could catch.
     Terminated,
+    /// It was terminated because V8's heap reached its limit
+    /// ([`RuntimeOptions::heap_limits`](crate::RuntimeOptions::heap_limits)): instead of the
+    /// process dying of V8's out-of-memory error, the script stops and the runtime lives on.
+    OutOfMemory,
 }
 
 /// A JavaScript exception that escaped a script, or the script's termination.
@@ -76,9 +80,30 @@ impl JsError {
         }
     }
 
-    /// Whether the script was terminated rather than threw.
+    /// The error of a script stopped because the heap reached its limit.
+    pub(crate) fn out_of_memory() -> Self {
+        Self {
+            kind: JsErrorKind::OutOfMemory,
+            class_name: String::new(),
+            message: "execution terminated: the JavaScript heap reached its limit".to_owned(),
+            stack: None,
+        }
+    }
+
+    /// The error of a script that V8 stopped in `isolate`: out of memory if that is why.
+    pub(crate) fn terminated_in(isolate: &v8::Isolate) -> Self {
+        match isolate.get_slot::<crate::TerminationHandle>() {
+            Some(termination) => termination.error(),
+            None => Self::terminated(),
+        }
+    }
+
+    /// Whether the script was stopped rather than threw: terminated, or out of memory.
     pub fn is_terminated(&self) -> bool {
-        self.kind == JsErrorKind::Terminated
+        matches!(
+            self.kind,
+            JsErrorKind::Terminated | JsErrorKind::OutOfMemory
+        )
     }
 }
 

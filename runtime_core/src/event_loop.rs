@@ -17,6 +17,7 @@ use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
 
 mod pending;
+mod rejections;
 
 /// An async op after its call: its future and the resolver of its promise.
 pub(crate) trait PendingOp {
@@ -31,6 +32,8 @@ pub(crate) trait PendingOp {
     /// The outcome, if making it needs no V8: `undefined` (`Ok`) or an error; else `None`, and
     /// it stays for [`PendingOp::take_outcome`].
     fn take_plain_outcome(self: Pin<&mut Self>) -> Option<Result<(), crate::OpError>>;
+    /// The op's name, for reports.
+    fn op_name(&self) -> &'static str;
     /// Keeps the resolver of its promise (when it goes pending).
     fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>);
     /// The resolver of its promise, to settle it.
@@ -61,10 +64,18 @@ impl Drop for BoxedOp {
     fn drop(&mut self) {
         // SAFETY: `op` was written in `EventLoop::start` and is dropped once, here; its memory then
         // goes back to the pool, which outlives it.
-        unsafe {
-            std::ptr::drop_in_place(self.op.as_ptr());
-            (*self.pool).give(self.layout, self.op.cast());
+        // A panicking future's `Drop` is caught here, not in the embedder's executor (which
+        // polls the loop) nor across V8's frames: it is reported, and the loop goes on.
+        // SAFETY: as above; the op is read for its name before it is dropped.
+        let name = unsafe { self.op.as_ref() }.op_name();
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+            std::ptr::drop_in_place(self.op.as_ptr())
+        }));
+        if let Err(payload) = dropped {
+            crate::__op::report_drop_panic(&format!("the future of async op {name}"), &*payload);
         }
+        // SAFETY: as above.
+        unsafe { (*self.pool).give(self.layout, self.op.cast()) };
     }
 }
 
@@ -177,18 +188,36 @@ pub(crate) struct EventLoop {
     /// The op a call left, until its wrapper claims it with the promise it made (see
     /// [`crate::async_js`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
-    /// What a call speaking [`crate::AsyncCall::Value`] returns when it left an op to claim:
+    /// What a call speaking [`crate::__op::AsyncCall::Value`] returns when it left an op to claim:
     /// an object only the wrappers hold (set by [`crate::async_js::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
-    unhandled: RefCell<Vec<(v8::Global<v8::Promise>, v8::Global<v8::Value>)>>,
+    unhandled: RefCell<rejections::UnhandledRejections>,
+    /// The runtime's: a turn whose JavaScript it stopped ends the loop.
+    termination: Option<crate::TerminationHandle>,
     /// Memory for ops. Declared last: dropped after every op above has given its back.
     pub(crate) pool: OpPool,
 }
 
 impl EventLoop {
+    pub(crate) fn new(termination: crate::TerminationHandle) -> Self {
+        Self {
+            termination: Some(termination),
+            ..Self::default()
+        }
+    }
+
+    /// Whether the turn's JavaScript was (or is being) terminated: V8 then dropped the
+    /// microtask queue, so continuations were lost and the loop must not say it finished.
+    fn terminating(&self, scope: &v8::Isolate) -> bool {
+        self.termination
+            .as_ref()
+            .is_some_and(crate::TerminationHandle::is_requested)
+            || scope.is_execution_terminating()
+    }
+
     /// Places `op` (in `memory` its op kept, or the pool's) and polls it during its call unless
     /// it is lazy. Done with a plain outcome and eager, it is dropped at once and its memory
     /// kept for the op's next call: no pool search, no allocation.
@@ -280,7 +309,7 @@ impl EventLoop {
         self.run_unclaimed(previous);
     }
 
-    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::AsyncCall::Value`]:
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::__op::AsyncCall::Value`]:
     /// the value it returns to say so.
     pub(crate) fn leave_marked<'s>(
         &self,
@@ -382,6 +411,9 @@ impl EventLoop {
             batch.clear();
             *self.batch.borrow_mut() = batch;
             scope.perform_microtask_checkpoint();
+            if self.terminating(scope) {
+                return Err(JsError::terminated_in(scope));
+            }
             self.check_unhandled(scope)?;
         }
         self.check_unhandled(scope).map(|()| settled)
@@ -420,26 +452,16 @@ impl EventLoop {
 
     /// The first promise rejected with no handler, as an error.
     fn check_unhandled(&self, scope: &mut v8::PinScope<'_, '_>) -> Result<(), JsError> {
-        let first = {
-            let mut unhandled = self.unhandled.borrow_mut();
-            if unhandled.is_empty() {
-                return Ok(());
-            }
-            unhandled.remove(0)
+        let Some(first) = self.unhandled.borrow_mut().take_first() else {
+            return Ok(());
         };
-        let value = v8::Local::new(scope, &first.1);
+        let value = v8::Local::new(scope, &first);
         Err(JsError::from_exception(scope, value))
     }
 
     /// Forgets an unhandled rejection of `promise` (the embedder awaits it itself).
-    fn forget_unhandled(
-        &self,
-        scope: &mut v8::PinScope<'_, '_>,
-        promise: v8::Local<'_, v8::Promise>,
-    ) {
-        self.unhandled
-            .borrow_mut()
-            .retain(|(rejected, _)| v8::Local::new(scope, rejected) != promise);
+    fn forget_unhandled(&self, promise: v8::Local<'_, v8::Promise>) {
+        self.unhandled.borrow_mut().remove(promise);
     }
 }
 
@@ -457,14 +479,15 @@ pub(crate) extern "C" fn promise_reject_callback(message: v8::PromiseRejectMessa
             let value = message
                 .get_value()
                 .unwrap_or_else(|| v8::undefined(scope).into());
-            let entry = (
-                v8::Global::new(scope, promise),
-                v8::Global::new(scope, value),
-            );
-            event_loop.unhandled.borrow_mut().push(entry);
+            let promise_global = v8::Global::new(scope, promise);
+            let value = v8::Global::new(scope, value);
+            event_loop
+                .unhandled
+                .borrow_mut()
+                .push(promise, promise_global, value);
         }
         v8::PromiseRejectEvent::PromiseHandlerAddedAfterReject => {
-            event_loop.forget_unhandled(scope, promise);
+            event_loop.forget_unhandled(promise);
         }
         _ => {}
     }
@@ -477,7 +500,20 @@ impl Runtime {
     pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
         let event_loop = self.event_loop.clone();
         event_loop.set_waker(cx.waker());
-        self.with_scope(|scope| event_loop.poll(scope, cx))
+        let ((polled, stopped), spent) = self.with_scope_spent(|scope| {
+            let polled = event_loop.poll(scope, cx);
+            let stopped = event_loop
+                .terminating(scope)
+                .then(|| JsError::terminated_in(scope));
+            (polled, stopped)
+        });
+        match (polled, stopped) {
+            (Poll::Ready(Err(error)), _) | (_, Some(error)) => Poll::Ready(Err(error)),
+            // A request that came as the turn ended: spent now, so it is this turn's (as a
+            // script's request is the script's).
+            (_, None) if spent => Poll::Ready(Err(JsError::terminated())),
+            (polled, None) => polled,
+        }
     }
 
     /// Runs the event loop until no op is pending (or a promise is rejected with no handler).
@@ -501,14 +537,15 @@ impl Runtime {
             // `Err`: settled. `Ok((looped, looked))`: the turn's outcome, and whether the
             // promise was looked at after it (not while terminating, when an error's
             // properties read empty: then once the termination is spent).
-            let turned = self.with_scope(|scope| {
+            let (turned, spent) = self.with_scope_spent(|scope| {
                 if !seen_pending {
                     if let Some(outcome) = event_loop.outcome(scope, &value) {
                         return Err(outcome);
                     }
                 }
                 let (looped, ran_js) = event_loop.poll_turn(scope, cx);
-                if !ran_js {
+                let stopped = matches!(&looped, Poll::Ready(Err(error)) if error.is_terminated());
+                if !ran_js || stopped {
                     return Ok((looped, true));
                 }
                 if scope.is_execution_terminating() {
@@ -522,6 +559,11 @@ impl Runtime {
             seen_pending = true;
             let looped = match turned {
                 Err(outcome) => return Poll::Ready(outcome),
+                Ok((Poll::Ready(Err(error)), _)) if error.is_terminated() => {
+                    return Poll::Ready(Err(error))
+                }
+                // A request that came as the turn ended (see `poll_event_loop`).
+                Ok(_) if spent => return Poll::Ready(Err(JsError::terminated())),
                 Ok((looped, true)) => looped,
                 Ok((looped, false)) => {
                     match self.with_scope(|scope| event_loop.outcome(scope, &value)) {
@@ -590,7 +632,7 @@ impl EventLoop {
                 Some(Ok(v8::Global::new(scope, result)))
             }
             v8::PromiseState::Rejected => {
-                self.forget_unhandled(scope, promise);
+                self.forget_unhandled(promise);
                 let result = promise.result(scope);
                 Some(Err(JsError::from_exception(scope, result)))
             }

@@ -57,6 +57,7 @@ mod event_loop;
 mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+mod heap_limit;
 mod metrics;
 mod op_error;
 mod ops;
@@ -85,9 +86,10 @@ pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use error::{JsError, JsErrorKind};
 pub use extension::{typescript_declarations, Extension};
+pub use heap_limit::HeapLimits;
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
-pub use ops::{AsyncCall, FastFn, OpCallCounts, OpCtx, OpDecl, OpFlags};
+pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
 /// enum of unit variants (a string); fields convert through their own `FromV8`.
 pub use ops_macro::FromV8;

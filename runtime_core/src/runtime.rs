@@ -6,8 +6,10 @@ use std::ffi::c_void;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
+use crate::heap_limit::NearHeapLimit;
 use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
+use crate::structured::limits::ConversionLimits;
 use crate::{
     init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
 };
@@ -33,6 +35,16 @@ pub struct RuntimeOptions {
     /// Where `console.log` and friends print ([`crate::console`]): standard output and error by
     /// default; `None` leaves `console` out.
     pub console: Option<crate::console::ConsoleFn>,
+    /// V8's heap limits; `None` keeps V8's defaults (sized from the machine's memory). Either
+    /// way, a script that reaches the limit is terminated with
+    /// [`JsErrorKind::OutOfMemory`](crate::JsErrorKind::OutOfMemory) instead of ending the
+    /// process, and the runtime stays usable.
+    pub heap_limits: Option<crate::HeapLimits>,
+    /// The longest sequence (array, iterable, or object's key list) a conversion reads into
+    /// Rust (`Vec<T>` through `FromV8`, `#[serde]`, WebIDL sequences and records): longer is a
+    /// `RangeError`. An array's `length` costs a script nothing, its Rust value an element per
+    /// index. Default [`DEFAULT_MAX_SEQUENCE_LENGTH`](crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH).
+    pub max_sequence_length: u32,
 }
 
 impl Default for RuntimeOptions {
@@ -44,6 +56,8 @@ impl Default for RuntimeOptions {
             op_metrics_factory_fn: None,
             op_stack_trace_callback: None,
             console: Some(crate::console::stdio()),
+            heap_limits: None,
+            max_sequence_length: crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH,
         }
     }
 }
@@ -64,6 +78,8 @@ pub struct Runtime {
     /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
     pub(crate) event_loop: Rc<EventLoop>,
     isolate: v8::OwnedIsolate,
+    /// Registered with the isolate: dropped after it.
+    near_heap_limit: Box<NearHeapLimit>,
     op_ctxs: Box<[OpCtx]>,
     op_index: BTreeMap<&'static str, usize>,
     /// Where the ops are installed: `globalThis[ops_object_name]`.
@@ -120,8 +136,19 @@ impl Runtime {
     pub fn new(mut options: RuntimeOptions) -> Self {
         init_v8();
         // `Isolate::new` enters the isolate; it is exited again before this returns.
-        let mut isolate = v8::Isolate::new(v8::CreateParams::default());
+        let mut params = v8::CreateParams::default();
+        if let Some(limits) = options.heap_limits {
+            params = params.heap_limits(limits.initial, limits.max);
+        }
+        let mut isolate = v8::Isolate::new(params);
         let termination = TerminationHandle::new(isolate.thread_safe_handle());
+        let near_heap_limit = NearHeapLimit::new(termination.clone());
+        near_heap_limit.register(&mut isolate);
+        isolate.set_slot(termination.clone());
+        isolate.set_slot(ConversionLimits {
+            max_sequence_length: options.max_sequence_length,
+            termination: termination.clone(),
+        });
 
         let console = options.console.take();
         if let Some(sink) = &console {
@@ -137,7 +164,7 @@ impl Runtime {
             }
         }
 
-        let event_loop = Rc::new(EventLoop::default());
+        let event_loop = Rc::new(EventLoop::new(termination.clone()));
         let mut op_index = BTreeMap::new();
         let mut op_ctxs = Vec::new();
         // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
@@ -239,6 +266,7 @@ impl Runtime {
             context,
             event_loop,
             isolate,
+            near_heap_limit,
             op_ctxs,
             op_index,
             ops_object_name: options.ops_object_name,
@@ -278,6 +306,15 @@ impl Runtime {
     /// normally. (Ops cannot reach their `Runtime`, so this is always the outermost call into
     /// this runtime's isolate.)
     pub fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
+        self.with_scope_spent(f).0
+    }
+
+    /// As [`Runtime::with_scope`], and whether a termination request was spent (it stopped
+    /// `f`'s JavaScript, or came while `f` ran).
+    pub(crate) fn with_scope_spent<R>(
+        &mut self,
+        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R,
+    ) -> (R, bool) {
         let termination = &self.termination;
         let mut isolate = EnteredIsolate::new(&mut self.isolate);
         let result = {
@@ -286,8 +323,9 @@ impl Runtime {
             let scope = &mut v8::ContextScope::new(scope, context);
             f(scope)
         };
-        termination.spend(&mut isolate);
-        result
+        let spent = termination.spend(&mut isolate);
+        self.near_heap_limit.restore(&mut isolate);
+        (result, spent)
     }
 
     /// The op state shared by this runtime's ops.
@@ -455,10 +493,10 @@ pub(crate) fn run_script<'s>(
         .filter(|_| check_interrupts(try_catch));
     match result {
         Some(value) => Ok(value),
-        None if try_catch.has_terminated() => Err(JsError::terminated()),
+        None if try_catch.has_terminated() => Err(JsError::terminated_in(try_catch)),
         None => Err(match try_catch.exception() {
             Some(exception) => JsError::from_exception(try_catch, exception),
-            None => JsError::terminated(),
+            None => JsError::terminated_in(try_catch),
         }),
     }
 }

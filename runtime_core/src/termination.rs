@@ -39,6 +39,8 @@ pub struct TerminationHandle {
 struct Shared {
     /// Set by `terminate`, cleared when a finished call spends the request.
     requested: AtomicBool,
+    /// Set with `requested` when the heap reached its limit (see `crate::heap_limit`).
+    out_of_memory: AtomicBool,
     /// Held across setting the flag and asking V8, and across spending both, so that a
     /// request is never half spent (flag cleared, V8's request left to stop a later script).
     lock: Mutex<()>,
@@ -50,6 +52,7 @@ impl TerminationHandle {
             isolate,
             shared: Arc::new(Shared {
                 requested: AtomicBool::new(false),
+                out_of_memory: AtomicBool::new(false),
                 lock: Mutex::new(()),
             }),
         }
@@ -60,6 +63,23 @@ impl TerminationHandle {
         let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.shared.requested.store(true, Ordering::SeqCst);
         self.isolate.terminate_execution()
+    }
+
+    /// Terminates because the heap is near its limit: the call's error says so.
+    pub(crate) fn terminate_out_of_memory(&self) -> bool {
+        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.shared.out_of_memory.store(true, Ordering::SeqCst);
+        self.shared.requested.store(true, Ordering::SeqCst);
+        self.isolate.terminate_execution()
+    }
+
+    /// The error of a call this handle's request stopped.
+    pub(crate) fn error(&self) -> crate::JsError {
+        if self.shared.out_of_memory.load(Ordering::SeqCst) {
+            crate::JsError::out_of_memory()
+        } else {
+            crate::JsError::terminated()
+        }
     }
 
     /// Whether a request is pending (made and not yet spent by a finished script).
@@ -76,6 +96,7 @@ impl TerminationHandle {
         }
         let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
         isolate.cancel_terminate_execution();
+        self.shared.out_of_memory.store(false, Ordering::SeqCst);
         self.shared.requested.swap(false, Ordering::SeqCst)
     }
 }

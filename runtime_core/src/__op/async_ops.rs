@@ -156,6 +156,10 @@ where
         }
     }
 
+    fn op_name(&self) -> &'static str {
+        self.op_ctx().decl.name
+    }
+
     fn keep_resolver(self: Pin<&mut Self>, resolver: v8::Global<v8::PromiseResolver>) {
         // SAFETY: `resolver` is not structurally pinned.
         unsafe { self.get_unchecked_mut() }.resolver = Some(resolver);
@@ -167,7 +171,7 @@ where
     }
 }
 
-/// Starts an async op that speaks [`crate::AsyncCall::Status`], on either path: `Ok(0)` when
+/// Starts an async op that speaks [`crate::__op::AsyncCall::Status`], on either path: `Ok(0)` when
 /// it finished during the call with `undefined`, `Ok(1)` when it did not (left for its wrapper
 /// to claim the promise of), `Err` when it failed during the call (thrown, so rejected). The
 /// macro gives this protocol to eager ops only when they return nothing; an eager op that

@@ -18,10 +18,39 @@ const TAG: u16 = 1;
 /// largest alignment) and 32 bytes long, so the value sits at offset 32 for every `T`, and the
 /// instance itself at the same offset in cppgc's allocation: an instance of unknown type is
 /// read as `Instance<()>` to learn its type before anything else is read.
+///
+/// The value is dropped by `Instance`'s own `Drop`, which cppgc's finalizer runs from C++: a
+/// panic there would cross an `extern "C"` frame and abort the process, so it is caught and
+/// reported (see [`report_drop_panic`]).
 #[repr(C)]
 pub struct Instance<T> {
     header: Header,
-    value: T,
+    value: std::mem::ManuallyDrop<T>,
+}
+
+impl<T> Drop for Instance<T> {
+    fn drop(&mut self) {
+        // SAFETY: dropped once, here; nothing reads the value after its instance's `Drop`.
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
+            std::mem::ManuallyDrop::drop(&mut self.value)
+        }));
+        if let Err(payload) = dropped {
+            report_drop_panic(std::any::type_name::<T>(), &*payload);
+        }
+    }
+}
+
+/// A panic in the `Drop` of a value that V8 owned (a class instance collected, a pending
+/// op's future dropped by the event loop): nobody's call to throw into, so it is written to
+/// standard error, and the process goes on.
+#[cold]
+pub(crate) fn report_drop_panic(what: &str, payload: &(dyn std::any::Any + Send)) {
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic");
+    eprintln!("opwire: the Drop of {what} panicked (caught): {message}");
 }
 
 #[repr(C, align(16))]
@@ -69,7 +98,7 @@ pub(crate) fn wrap<T: Trace + 'static>(
                     type_id: TypeId::of::<T>(),
                     base: T::BASE,
                 },
-                value,
+                value: std::mem::ManuallyDrop::new(value),
             },
         );
         v8::Object::wrap::<TAG, Instance<T>>(isolate, object, &instance);
@@ -350,36 +379,36 @@ pub(crate) fn illegal_constructor(
 
 /// An instance kept alive beyond the call that received it (a cppgc persistent handle): what
 /// an async method holds its receiver by, and what `#[cppgc] Held<T>` arguments are. Derefs to
-/// the value.
-pub struct Held<T: Trace + 'static>(v8::cppgc::Persistent<Instance<T>>);
+/// the value: the `T` itself, or the `T` inside an instance of a class derived from `T`'s.
+pub struct Held<T: Trace + 'static> {
+    /// Keeps the instance (of `T`'s class or a derived one) alive; typed by its header alone.
+    _instance: v8::cppgc::Persistent<Instance<()>>,
+    value: std::ptr::NonNull<T>,
+}
 
 impl<T: Trace + 'static> std::ops::Deref for Held<T> {
     type Target = T;
 
     fn deref(&self) -> &T {
-        &self
-            .0
-            .get()
-            .expect("a persistent handle keeps its instance")
-            .value
+        // SAFETY: `value` points into the instance `_instance` keeps alive; cppgc does not
+        // move objects of the default space.
+        unsafe { self.value.as_ref() }
     }
 }
 
-/// A persistent handle to `object`'s instance, if it is exactly a `T` (an instance of a class
-/// derived from `T`'s is seen through `&T` only during a call).
+/// A persistent handle to `object`'s instance, if it is a `T` or an instance of a class
+/// derived from `T`'s (upcast as a call's `&T` is).
 fn hold<T: Trace + 'static>(
     isolate: &mut v8::Isolate,
     object: v8::Local<'_, v8::Object>,
 ) -> Option<Held<T>> {
-    // SAFETY: as in `unwrap_wrapper`; the header is read before the instance is taken as a `T`.
-    let header = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
-    // SAFETY: the object holds the instance.
-    if unsafe { header.as_ref() }.header.type_id != TypeId::of::<T>() {
-        return None;
-    }
-    // SAFETY: the header says it is an `Instance<T>`; the persistent handle made at once keeps it.
-    let instance = unsafe { v8::Object::unwrap::<TAG, Instance<T>>(isolate, object) }?;
-    Some(Held(v8::cppgc::Persistent::new(&instance)))
+    let value = std::ptr::NonNull::from(unwrap_wrapper::<T>(isolate, object)?);
+    // SAFETY: as in `unwrap_wrapper`: read only as its header; the handle is made at once.
+    let instance = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
+    Some(Held {
+        _instance: v8::cppgc::Persistent::new(&instance),
+        value,
+    })
 }
 
 impl<'a, 's> SlowCall<'a, 's> {

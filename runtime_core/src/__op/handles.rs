@@ -237,7 +237,7 @@ impl<'a, 's> SlowCall<'a, 's> {
                 self.rv().set(value);
                 Ok(())
             }
-            Err(error) => Err(self.throw_op_error(error)),
+            Err(error) => Err(self.throw_prefixed(error)),
         }
     }
 }

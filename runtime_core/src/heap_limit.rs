@@ -1,0 +1,70 @@
+//! What a runtime does when V8's heap nears its limit: V8's default is a fatal
+//! out-of-memory error that ends the process (every tenant of a host with it). A runtime
+//! instead terminates the script, with [`JsErrorKind::OutOfMemory`](crate::JsErrorKind), lends
+//! the heap room to unwind, and takes the room back once the call has returned.
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::TerminationHandle;
+
+/// V8's heap limits for one runtime, in bytes (`v8::CreateParams::heap_limits`): the heap
+/// starts at `initial` and may grow to `max`; past `max` the script is terminated with
+/// [`JsErrorKind::OutOfMemory`](crate::JsErrorKind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapLimits {
+    /// The initial size of the heap.
+    pub initial: usize,
+    /// The largest the heap may grow to.
+    pub max: usize,
+}
+
+/// The runtime's side of V8's near-heap-limit callback (boxed: V8 holds its address).
+pub(crate) struct NearHeapLimit {
+    termination: TerminationHandle,
+    /// The limit before the first loan; 0 when no loan is out.
+    limit_before_loan: AtomicUsize,
+}
+
+impl NearHeapLimit {
+    pub(crate) fn new(termination: TerminationHandle) -> Box<Self> {
+        Box::new(Self {
+            termination,
+            limit_before_loan: AtomicUsize::new(0),
+        })
+    }
+
+    /// Registers the callback on `isolate`. `self` must outlive the registration (the
+    /// runtime keeps the box beside its isolate, and drops it after).
+    pub(crate) fn register(&self, isolate: &mut v8::Isolate) {
+        isolate.add_near_heap_limit_callback(near_heap_limit, self as *const Self as *mut c_void);
+    }
+
+    /// After the outermost call returned: if the heap was lent room, takes it back (V8 sets a
+    /// limit no lower than what is live).
+    pub(crate) fn restore(&self, isolate: &mut v8::Isolate) {
+        let limit = self.limit_before_loan.swap(0, Ordering::Relaxed);
+        if limit != 0 {
+            isolate.remove_near_heap_limit_callback(near_heap_limit, limit);
+            self.register(isolate);
+        }
+    }
+}
+
+/// Terminates the script and lends the heap room to unwind: double the limit at the first
+/// call, half as much again at each call while the termination has not landed (a builtin
+/// that allocates without checking for interrupts).
+unsafe extern "C" fn near_heap_limit(data: *mut c_void, current: usize, _initial: usize) -> usize {
+    // SAFETY: `data` is the `NearHeapLimit` that `register` passed, alive while registered.
+    let state = unsafe { &*(data as *const NearHeapLimit) };
+    state.termination.terminate_out_of_memory();
+    let first_loan = state
+        .limit_before_loan
+        .compare_exchange(0, current, Ordering::Relaxed, Ordering::Relaxed)
+        .is_ok();
+    if first_loan {
+        current.saturating_mul(2)
+    } else {
+        current.saturating_add(current / 2)
+    }
+}
