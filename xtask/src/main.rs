@@ -36,10 +36,10 @@ const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
        cargo xtask dts [--out <dir>] [<file.rs>...]
-       cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers)";
+       cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers, structured)";
 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
-const FUZZ_TARGETS: &[&str] = &["strings", "numbers"];
+const FUZZ_TARGETS: &[&str] = &["strings", "numbers", "structured"];
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
