@@ -103,6 +103,8 @@ pub struct AsyncBench {
     op: &'static str,
     args: usize,
     call: &'static str,
+    /// Calls per `bench()`, when not the suite's.
+    pub count: Option<u32>,
 }
 
 const fn bench(
@@ -116,8 +118,21 @@ const fn bench(
         op,
         args,
         call,
+        count: None,
     }
 }
+
+/// opwire's own: a million promises rejected, then each given a handler (V8 reports every one
+/// as handled after rejection): per promise, what rejecting and handling late costs. Linear
+/// bookkeeping keeps it flat in the count; a scan per event made 4*10^4 take seconds.
+const LATE_REJECTIONS: AsyncBench = AsyncBench {
+    name: "late_rejections_1000000",
+    op: "op_void",
+    args: 0,
+    call: "{ (globalThis.late ??= []).push(Promise.reject(__index__)); \
+           if (__index__ === __COUNT__ - 1) { for (const p of late) p.catch(() => {}); late = []; } }",
+    count: Some(1_000_000),
+};
 
 /// deno's `benchmark_group!`, in its order (names without `bench_`).
 pub const BENCHES: &[AsyncBench] = &[
@@ -153,6 +168,7 @@ pub const BENCHES: &[AsyncBench] = &[
         0,
         "accum += await op_async_void_deferred_return();",
     ),
+    LATE_REJECTIONS,
 ];
 
 /// deno_core 0.413's `async_harness.js` (the binding aside).

@@ -470,7 +470,7 @@ fn run_selected(
             selected_async.len(),
             bench.name
         );
-        let count = (COUNT / plan.count_divisor).max(1);
+        let count = (bench.count.unwrap_or(COUNT) / plan.count_divisor).max(1);
         let result = async_benches::run_bench(bench, count, plan);
         eprintln!("{:>10.2} ns/call", result.ns_per_call);
         results.push(result);
