@@ -54,6 +54,14 @@ fn tokio() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// Terminates the runtime's JavaScript in 100 ms, from another thread.
+fn watchdog(handle: TerminationHandle) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        handle.terminate();
+    })
+}
+
 fn runtime_with(options: RuntimeOptions) -> Runtime {
     init_test_flags();
     let mut runtime = Runtime::new(RuntimeOptions {
@@ -155,11 +163,7 @@ fn a_watchdog_stops_a_conversion_of_a_huge_sequence() {
         ..Default::default()
     });
     for op in ["op_holes", "op_json"] {
-        let handle = rt.termination_handle();
-        let watchdog = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            handle.terminate();
-        });
+        let watchdog = watchdog(rt.termination_handle());
         let script = format!("{{ const a = []; a.length = 2 ** 32 - 1; ops.{op}(a) }}");
         let err = rt.execute_script("huge.js", &script).unwrap_err();
         assert_eq!(err.kind, JsErrorKind::Terminated, "{op}: {err}");
@@ -183,11 +187,7 @@ fn termination_inside_a_promise_callback_ends_the_loop_as_terminated() {
          ops.op_tick().then(() => { globalThis.after = 'lost'; });",
     )
     .unwrap();
-    let handle = rt.termination_handle();
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        handle.terminate();
-    });
+    let watchdog = watchdog(rt.termination_handle());
     let err = tokio().block_on(rt.run_event_loop()).unwrap_err();
     watchdog.join().unwrap();
     assert_eq!(err.kind, JsErrorKind::Terminated, "{err}");
@@ -215,11 +215,7 @@ fn termination_inside_a_promise_callback_ends_resolve_as_terminated() {
             "ops.op_tick().then(() => { for (;;) {} }); ops.op_tick().then(() => 1)",
         )
         .unwrap();
-    let handle = rt.termination_handle();
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
-        handle.terminate();
-    });
+    let watchdog = watchdog(rt.termination_handle());
     let err = tokio().block_on(rt.resolve(promise)).unwrap_err();
     watchdog.join().unwrap();
     assert_eq!(err.kind, JsErrorKind::Terminated, "{err}");
