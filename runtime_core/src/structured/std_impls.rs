@@ -9,6 +9,23 @@ fn expected(what: &'static str, value: v8::Local<'_, v8::Value>) -> OpError {
     ValueError::expected(what, value).into()
 }
 
+/// Any value, ignored: the result of a call whose value does not matter.
+impl<'s> FromV8<'s> for () {
+    fn from_v8(_: &mut v8::PinScope<'s, '_>, _: v8::Local<'s, v8::Value>) -> Result<Self, OpError> {
+        Ok(())
+    }
+}
+
+/// `undefined`.
+impl ToV8 for () {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        Ok(v8::undefined(scope).into())
+    }
+}
+
 impl<'s> FromV8<'s> for bool {
     fn from_v8(
         _: &mut v8::PinScope<'s, '_>,

@@ -1,0 +1,136 @@
+//! Calling into JavaScript from Rust: functions by handle, arguments through [`ToV8`] and
+//! results through [`FromV8`], every failure a [`JsError`] (a throw with its stack, a
+//! termination, a conversion's error), never an `Option` that lost the exception.
+
+use crate::{FromV8, JsError, OpError, Runtime, ToV8};
+
+/// The arguments of a call: `()`, or a tuple of up to 8 [`ToV8`] values.
+pub trait JsArgs {
+    /// Converts each argument in order.
+    fn to_values<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<Vec<v8::Local<'s, v8::Value>>, OpError>;
+}
+
+macro_rules! js_args {
+    ($($name:ident)*) => {
+        impl<$($name: ToV8),*> JsArgs for ($($name,)*) {
+            #[allow(non_snake_case, unused_variables)]
+            fn to_values<'s>(
+                self,
+                scope: &mut v8::PinScope<'s, '_>,
+            ) -> Result<Vec<v8::Local<'s, v8::Value>>, OpError> {
+                let ($($name,)*) = self;
+                Ok(vec![$($name.to_v8(scope)?),*])
+            }
+        }
+    };
+}
+
+js_args!();
+js_args!(A);
+js_args!(A B);
+js_args!(A B C);
+js_args!(A B C D);
+js_args!(A B C D E);
+js_args!(A B C D E F);
+js_args!(A B C D E F G);
+js_args!(A B C D E F G H);
+
+/// The error of an argument or result that did not convert.
+fn conversion_error(what: &str, error: &OpError) -> JsError {
+    JsError::exception(&error.class(), &format!("{what}: {}", error.message()))
+}
+
+impl Runtime {
+    /// The function `globalThis[name]`; a `TypeError` if it is not one.
+    pub fn global_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, JsError> {
+        self.try_with_scope(|scope| {
+            let key = v8::String::new(scope, name)?;
+            let global = scope.get_current_context().global(scope);
+            let value = global.get(scope, key.into())?;
+            Some(v8::Local::<v8::Function>::try_from(value).map(|f| v8::Global::new(scope, f)))
+        })?
+        .map_err(|_| {
+            JsError::exception("TypeError", &format!("globalThis.{name} is not a function"))
+        })
+    }
+
+    /// Calls `function` with `args` (`this` undefined) and converts its result to `R` (any
+    /// [`FromV8`] type: a derived struct, `String`, `v8::Global<v8::Value>` for the value
+    /// itself). A throw is a [`JsError`] with its message and stack; a termination is
+    /// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated). A promise is returned as
+    /// it is: [`Runtime::call_and_await`] awaits it.
+    pub fn call<R: for<'s> FromV8<'s>>(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        args: impl JsArgs,
+    ) -> Result<R, JsError> {
+        self.try_with_scope(|scope| {
+            let value = call_in(scope, function, args)?;
+            Some(value.and_then(|value| {
+                R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error))
+            }))
+        })?
+    }
+
+    /// Calls `function`, then drives the event loop until the promise it returned settles (a
+    /// value that is no promise is taken at once), and converts the value to `R`. A rejection
+    /// is a [`JsError`] (its stack kept), as is a promise that nothing can settle any more.
+    pub async fn call_and_await<R: for<'s> FromV8<'s>>(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        args: impl JsArgs,
+    ) -> Result<R, JsError> {
+        let value: v8::Global<v8::Value> = self.call(function, args)?;
+        let value = self.resolve(value).await?;
+        self.try_with_scope(|scope| {
+            let value = v8::Local::new(scope, &value);
+            Some(R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error)))
+        })?
+    }
+
+    /// As [`Runtime::with_scope`], under a `TryCatch`: `f` returns `None` when a V8 call it
+    /// made failed, and the exception (or the termination) is the `Err`. An exception caught
+    /// while `f` still returned a value is an `Err` too: nothing thrown is lost.
+    pub fn try_with_scope<R>(
+        &mut self,
+        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> Option<R>,
+    ) -> Result<R, JsError> {
+        let (result, spent) = self.with_scope_spent(|scope| {
+            v8::tc_scope!(let try_catch, scope);
+            let result = f(try_catch);
+            if try_catch.has_terminated() || try_catch.is_execution_terminating() {
+                return Err(JsError::terminated_in(try_catch));
+            }
+            if let Some(exception) = try_catch.exception() {
+                return Err(JsError::from_exception(try_catch, exception));
+            }
+            result.ok_or_else(|| JsError::exception("Error", "a V8 call failed without throwing"))
+        });
+        match result {
+            Err(error) => Err(error),
+            Ok(_) if spent => Err(JsError::terminated()),
+            Ok(value) => Ok(value),
+        }
+    }
+}
+
+/// Converts the arguments and calls; `None` if the call threw (the caller's `TryCatch` has
+/// it), `Some(Err)` if an argument did not convert.
+fn call_in<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    function: &v8::Global<v8::Function>,
+    args: impl JsArgs,
+) -> Option<Result<v8::Local<'s, v8::Value>, JsError>> {
+    let args = match args.to_values(scope) {
+        Ok(args) => args,
+        Err(error) => return Some(Err(conversion_error("an argument", &error))),
+    };
+    let function = v8::Local::new(scope, function);
+    let receiver = v8::undefined(scope).into();
+    let value = function.call(scope, receiver, &args)?;
+    // A termination requested while the function ran stops it here, not the next call.
+    crate::runtime::check_interrupts(scope).then_some(Ok(value))
+}
