@@ -176,6 +176,20 @@ pub(crate) enum Started {
     Boxed(BoxedOp, bool),
 }
 
+/// Work the loop drives besides ops (dynamic imports, timers): polled at the start of every
+/// turn, keeping the loop alive while it waits on something.
+pub(crate) trait LoopSource {
+    /// Does what is ready, which may run JavaScript; whether it ran any. `Err` with an
+    /// exception nothing caught (a timer's callback threw) or the termination.
+    fn poll_source(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        cx: &mut Context<'_>,
+    ) -> Result<bool, JsError>;
+    /// Whether it waits on something that keeps the loop alive.
+    fn keeps_alive(&self) -> bool;
+}
+
 /// One runtime's pending ops and unhandled rejections.
 #[derive(Default)]
 pub(crate) struct EventLoop {
@@ -197,6 +211,8 @@ pub(crate) struct EventLoop {
     unhandled: RefCell<rejections::UnhandledRejections>,
     /// The runtime's: a turn whose JavaScript it stopped ends the loop.
     termination: Option<crate::TerminationHandle>,
+    /// Dynamic imports, timers.
+    sources: RefCell<Vec<std::rc::Rc<dyn LoopSource>>>,
     /// Memory for ops. Declared last: dropped after every op above has given its back.
     pub(crate) pool: OpPool,
 }
@@ -275,7 +291,12 @@ impl EventLoop {
         op.poll_op(&mut Context::from_waker(waker))
     }
 
-    fn wake(&self) {
+    /// Adds a source the loop polls every turn.
+    pub(crate) fn add_source(&self, source: std::rc::Rc<dyn LoopSource>) {
+        self.sources.borrow_mut().push(source);
+    }
+
+    pub(crate) fn wake(&self) {
         if let Some(waker) = &*self.waker.borrow() {
             waker.wake_by_ref();
         }
@@ -371,6 +392,11 @@ impl EventLoop {
         self.pending.borrow().is_empty()
             && self.ready.borrow().is_empty()
             && self.unclaimed.borrow().is_none()
+            && !self
+                .sources
+                .borrow()
+                .iter()
+                .any(|source| source.keeps_alive())
     }
 
     /// Drops every pending op (their futures' `Drop` runs).
@@ -396,6 +422,22 @@ impl EventLoop {
         // will be.
         self.run_unclaimed(self.unclaimed.take());
         let mut settled = false;
+        // By index, each source's handle cloned: polling may run JavaScript, and a copy of
+        // the list would allocate every turn.
+        for index in 0..self.sources.borrow().len() {
+            let source = self.sources.borrow()[index].clone();
+            settled |= source.poll_source(scope, cx)?;
+            if self.terminating(scope) {
+                return Err(JsError::terminated_in(scope));
+            }
+        }
+        if settled {
+            scope.perform_microtask_checkpoint();
+            if self.terminating(scope) {
+                return Err(JsError::terminated_in(scope));
+            }
+            self.check_unhandled(scope)?;
+        }
         loop {
             let mut batch = std::mem::take(&mut *self.batch.borrow_mut());
             batch.append(&mut self.ready.borrow_mut());
@@ -460,7 +502,7 @@ impl EventLoop {
     }
 
     /// Forgets an unhandled rejection of `promise` (the embedder awaits it itself).
-    fn forget_unhandled(&self, promise: v8::Local<'_, v8::Promise>) {
+    pub(crate) fn forget_unhandled(&self, promise: v8::Local<'_, v8::Promise>) {
         self.unhandled.borrow_mut().remove(promise);
     }
 }

@@ -1,4 +1,5 @@
-//! Extensions: named groups of ops with an optional state initialiser.
+//! Extensions: named groups of ops with an optional state initialiser, and the JavaScript
+//! that wraps them (classic scripts and ES modules shipped in the host's binary).
 
 use crate::{ClassDecl, OpDecl, OpState};
 
@@ -29,6 +30,27 @@ pub struct Extension {
     ops: &'static [OpDecl],
     classes: &'static [ClassDecl],
     state_init: Option<StateInit>,
+    js: &'static [ExtensionSource],
+    esm: &'static [ExtensionSource],
+    esm_entry_point: Option<&'static str>,
+}
+
+/// JavaScript an extension ships: its specifier (for modules, `ext:<extension>/<file>`; for
+/// scripts, the name stacks show) and its source, usually `include_str!`'d (a `&'static str`:
+/// V8 compiles it where it lies, no copy).
+#[derive(Clone, Copy, Debug)]
+pub struct ExtensionSource {
+    /// `ext:name/file.js`.
+    pub specifier: &'static str,
+    /// The source text.
+    pub code: &'static str,
+}
+
+impl ExtensionSource {
+    /// A source named `specifier`.
+    pub const fn new(specifier: &'static str, code: &'static str) -> Self {
+        Self { specifier, code }
+    }
 }
 
 impl Extension {
@@ -39,7 +61,47 @@ impl Extension {
             ops: &[],
             classes: &[],
             state_init: None,
+            js: &[],
+            esm: &[],
+            esm_entry_point: None,
         }
+    }
+
+    /// Classic scripts run in order when the runtime is made, after every extension's ops are
+    /// installed and before any user code: glue that wraps ops into a nicer global API.
+    pub fn js(mut self, sources: &'static [ExtensionSource]) -> Self {
+        self.js = sources;
+        self
+    }
+
+    /// ES modules importable as their specifiers (`ext:name/file.js`), from user code and from
+    /// each other. They are compiled only when first imported (lazily), unless one is the
+    /// [`Extension::esm_entry_point`]. Inside them, `import { op_x } from "ext:core/ops"` reaches
+    /// the ops even when [`RuntimeOptions::expose_ops`](crate::RuntimeOptions::expose_ops)
+    /// hides the ops object from user code.
+    pub fn esm(mut self, sources: &'static [ExtensionSource]) -> Self {
+        self.esm = sources;
+        self
+    }
+
+    /// The module of [`Extension::esm`] evaluated when the runtime is made (after the
+    /// classic scripts); it may import the others. It must not wait on anything: no top-level
+    /// `await` on work the event loop would do.
+    pub fn esm_entry_point(mut self, specifier: &'static str) -> Self {
+        self.esm_entry_point = Some(specifier);
+        self
+    }
+
+    pub(crate) fn js_sources(&self) -> &'static [ExtensionSource] {
+        self.js
+    }
+
+    pub(crate) fn esm_sources(&self) -> &'static [ExtensionSource] {
+        self.esm
+    }
+
+    pub(crate) fn entry_point(&self) -> Option<&'static str> {
+        self.esm_entry_point
     }
 
     /// Sets the ops: `&[op_a::DECL, op_b::DECL]` (a constant slice, so `'static`).

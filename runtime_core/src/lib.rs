@@ -58,7 +58,9 @@ mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod heap_limit;
+mod js_call;
 mod metrics;
+pub mod modules;
 mod op_error;
 mod ops;
 mod platform;
@@ -72,6 +74,7 @@ mod string_view;
 mod strings;
 pub mod structured;
 mod termination;
+mod timers;
 mod v8_traits;
 pub mod webidl;
 
@@ -85,9 +88,11 @@ pub use __op::Element;
 pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use error::{JsError, JsErrorKind};
-pub use extension::{typescript_declarations, Extension};
+pub use extension::{typescript_declarations, Extension, ExtensionSource};
 pub use heap_limit::HeapLimits;
+pub use js_call::JsArgs;
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
+pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
 pub use op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::event_loop::EventLoop;
 use crate::heap_limit::NearHeapLimit;
 use crate::metrics::{self, OpMetricsFactoryFn};
+use crate::modules::map::ModuleMap;
 use crate::ops::OpCtx;
 use crate::structured::limits::ConversionLimits;
 use crate::{
@@ -45,6 +46,19 @@ pub struct RuntimeOptions {
     /// `RangeError`. An array's `length` costs a script nothing, its Rust value an element per
     /// index. Default [`DEFAULT_MAX_SEQUENCE_LENGTH`](crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH).
     pub max_sequence_length: u32,
+    /// Resolves and loads ES modules: [`FsModuleLoader`](crate::modules::FsModuleLoader) when
+    /// `None`. A host running other people's code gives its own.
+    pub module_loader: Option<Rc<dyn crate::modules::ModuleLoader>>,
+    /// Whether user code sees the ops object (`globalThis[ops_object_name]`). `false` removes
+    /// it once the extensions' JavaScript has run: their glue still reaches the ops, through
+    /// `import { op_x } from "ext:core/ops"` or what its scripts kept.
+    pub expose_ops: bool,
+    /// The tokio runtime async ops and timers use, entered around every call into the
+    /// runtime's JavaScript (so an op that uses tokio works however the host calls in: from
+    /// inside `block_on`, or from plain code). `None`: the runtime the `Runtime` is made in,
+    /// if any.
+    #[cfg(feature = "tokio")]
+    pub tokio_handle: Option<tokio::runtime::Handle>,
 }
 
 impl Default for RuntimeOptions {
@@ -58,6 +72,10 @@ impl Default for RuntimeOptions {
             console: Some(crate::console::stdio()),
             heap_limits: None,
             max_sequence_length: crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH,
+            module_loader: None,
+            expose_ops: true,
+            #[cfg(feature = "tokio")]
+            tokio_handle: None,
         }
     }
 }
@@ -77,6 +95,8 @@ pub struct Runtime {
     context: v8::Global<v8::Context>,
     /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
     pub(crate) event_loop: Rc<EventLoop>,
+    /// Its modules: dropped (in `Drop`) while the isolate lives.
+    pub(crate) modules: Rc<ModuleMap>,
     isolate: v8::OwnedIsolate,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
@@ -86,6 +106,9 @@ pub struct Runtime {
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
+    /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
+    #[cfg(feature = "tokio")]
+    tokio: Option<tokio::runtime::Handle>,
 }
 
 /// The isolate of a [`Runtime`], entered for as long as this guard lives.
@@ -128,12 +151,23 @@ impl std::ops::DerefMut for EnteredIsolate<'_> {
 pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
 
 impl Runtime {
-    /// Creates the isolate and context, fills the op state and installs the ops. Starts V8
-    /// first if needed ([`crate::init_v8`]).
+    /// Creates the isolate and context, fills the op state, installs the ops and runs the
+    /// extensions' JavaScript. Starts V8 first if needed ([`crate::init_v8`]).
+    ///
+    /// # Panics
+    /// If two ops have the same name, the ops object name is not a valid property name, or an
+    /// extension's JavaScript throws (see [`Runtime::try_new`]).
+    pub fn new(options: RuntimeOptions) -> Self {
+        Self::try_new(options)
+            .unwrap_or_else(|error| panic!("an extension's JavaScript failed: {error}"))
+    }
+
+    /// As [`Runtime::new`], with the error of an extension's JavaScript (a classic script or
+    /// an ES module entry point that threw, or did not load) as the `Err`.
     ///
     /// # Panics
     /// If two ops have the same name, or the ops object name is not a valid property name.
-    pub fn new(mut options: RuntimeOptions) -> Self {
+    pub fn try_new(mut options: RuntimeOptions) -> Result<Self, JsError> {
         init_v8();
         // `Isolate::new` enters the isolate; it is exited again before this returns.
         let mut params = v8::CreateParams::default();
@@ -156,6 +190,10 @@ impl Runtime {
                 .extensions
                 .push(crate::console::extension(sink.clone()));
         }
+        let timers = Rc::new(crate::timers::Timers::default());
+        options
+            .extensions
+            .push(crate::timers::extension(timers.clone()));
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
@@ -165,6 +203,13 @@ impl Runtime {
         }
 
         let event_loop = Rc::new(EventLoop::new(termination.clone()));
+        let loader = options
+            .module_loader
+            .take()
+            .unwrap_or_else(|| Rc::new(crate::modules::FsModuleLoader));
+        let modules = Rc::new(ModuleMap::new(loader));
+        event_loop.add_source(modules.clone());
+        event_loop.add_source(timers.clone());
         let mut op_index = BTreeMap::new();
         let mut op_ctxs = Vec::new();
         // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
@@ -236,6 +281,16 @@ impl Runtime {
                     .call(scope, receiver, &[ops_object.into()])
                     .expect("installing the console cannot throw");
             }
+            let install = run_script(scope, "<timers>", crate::timers::TIMERS_JS)
+                .ok()
+                .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+                .expect("the timers script evaluates to a function");
+            let receiver = v8::undefined(scope).into();
+            let fire = install
+                .call(scope, receiver, &[ops_object.into()])
+                .and_then(|fire| v8::Local::<v8::Function>::try_from(fire).ok())
+                .expect("installing the timers returns their fire function");
+            timers.set_fire(v8::Global::new(scope, fire));
             for extension in &options.extensions {
                 for class in extension.class_decls() {
                     crate::class::install(scope, ops_object, class, &op_ctxs, &op_index, wrap);
@@ -245,6 +300,7 @@ impl Runtime {
                 .ok()
                 .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
                 .expect("a function expression evaluates to a function");
+            modules.add_ops_module(scope, ops_object);
             (
                 v8::Global::new(scope, context),
                 v8::Global::new(scope, noop),
@@ -253,6 +309,13 @@ impl Runtime {
         isolate.set_slot(InterruptCheck(interrupt_check));
         isolate.set_slot(event_loop.clone());
         isolate.set_promise_reject_callback(crate::event_loop::promise_reject_callback);
+        isolate.set_slot(modules.clone());
+        isolate.set_host_initialize_import_meta_object_callback(
+            crate::modules::map::import_meta_callback,
+        );
+        isolate.set_host_import_module_dynamically_callback(
+            crate::modules::map::dynamic_import_callback,
+        );
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
 
@@ -261,10 +324,19 @@ impl Runtime {
             .iter()
             .flat_map(|extension| extension.class_decls())
             .collect();
-        Self {
+        for extension in &options.extensions {
+            for source in extension.esm_sources() {
+                modules.add_ext_module(
+                    source.specifier.to_owned(),
+                    crate::modules::ModuleSource::js(source.code),
+                );
+            }
+        }
+        let mut runtime = Self {
             classes,
             context,
             event_loop,
+            modules,
             isolate,
             near_heap_limit,
             op_ctxs,
@@ -272,7 +344,72 @@ impl Runtime {
             ops_object_name: options.ops_object_name,
             state,
             termination,
+            #[cfg(feature = "tokio")]
+            tokio: options
+                .tokio_handle
+                .take()
+                .or_else(|| tokio::runtime::Handle::try_current().ok()),
+        };
+        runtime.run_extension_javascript(&options.extensions)?;
+        if !options.expose_ops {
+            let name = runtime.ops_object_name;
+            runtime.try_with_scope(|scope| {
+                let key = v8::String::new(scope, name)?;
+                scope
+                    .get_current_context()
+                    .global(scope)
+                    .delete(scope, key.into())
+            })?;
         }
+        Ok(runtime)
+    }
+
+    /// The extensions' classic scripts, in order, then their module entry points, evaluated
+    /// to the end (their microtasks run; no top-level `await` is left waiting).
+    fn run_extension_javascript(&mut self, extensions: &[Extension]) -> Result<(), JsError> {
+        for extension in extensions {
+            for source in extension.js_sources() {
+                self.with_scope(|scope| {
+                    run_script(scope, source.specifier, source.code).map(drop)
+                })?;
+            }
+        }
+        let modules = self.modules.clone();
+        let event_loop = self.event_loop.clone();
+        for entry in extensions.iter().filter_map(Extension::entry_point) {
+            let mut load = modules.start_load(entry, crate::modules::ResolutionKind::Import);
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            let loaded = self.with_scope(|scope| modules.poll_load(&mut load, scope, &mut cx));
+            let std::task::Poll::Ready(id) = loaded else {
+                return Err(JsError::exception(
+                    "Error",
+                    &format!("{entry}: an extension's modules must load at once"),
+                ));
+            };
+            let id = id?;
+            self.try_with_scope(|scope| Some(modules.instantiate(scope, id)))??;
+            self.try_with_scope(|scope| {
+                let evaluated = match modules.evaluate(scope, id) {
+                    Ok(evaluated) => evaluated,
+                    Err(error) => return Some(Err(error)),
+                };
+                scope.perform_microtask_checkpoint();
+                let promise = v8::Local::<v8::Promise>::try_from(evaluated).ok()?;
+                Some(match promise.state() {
+                    v8::PromiseState::Fulfilled => Ok(()),
+                    v8::PromiseState::Rejected => {
+                        let reason = promise.result(scope);
+                        event_loop.forget_unhandled(promise);
+                        Err(JsError::from_exception(scope, reason))
+                    }
+                    v8::PromiseState::Pending => Err(JsError::exception(
+                        "Error",
+                        &format!("{entry}: an extension's module must not wait (top-level await)"),
+                    )),
+                })
+            })??;
+        }
+        Ok(())
     }
 
     /// Runs a classic script; returns its completion value, or the exception it threw (or
@@ -315,6 +452,14 @@ impl Runtime {
         &mut self,
         f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R,
     ) -> (R, bool) {
+        // Only when the caller is in no tokio runtime: a host driving the loop in another
+        // runtime than the one this was made in means that one.
+        #[cfg(feature = "tokio")]
+        let _entered = self
+            .tokio
+            .as_ref()
+            .filter(|_| tokio::runtime::Handle::try_current().is_err())
+            .map(tokio::runtime::Handle::enter);
         let termination = &self.termination;
         let mut isolate = EnteredIsolate::new(&mut self.isolate);
         let result = {
@@ -365,7 +510,8 @@ impl Runtime {
                 // Class members (`Foo.prototype.x`, `new Foo`: never a Rust name) are declared
                 // with their class.
                 .filter(|decl| !decl.name.contains(['.', ' ']))
-                .filter(|decl| decl.name != crate::console::PRINT_OP),
+                .filter(|decl| decl.name != crate::console::PRINT_OP)
+                .filter(|decl| !crate::timers::TIMER_OPS.contains(&decl.name)),
             self.classes.iter().copied(),
         )
     }
@@ -390,6 +536,7 @@ impl Drop for Runtime {
         // Pending ops go first: their futures' `Drop` may use the op state, and their promise
         // handles belong to the isolate.
         self.event_loop.clear();
+        self.modules.clear();
     }
 }
 

@@ -1,0 +1,62 @@
+// The timers of the HTML spec over three ops (taken off the ops object: scripts see only
+// the globals). Evaluates to a function that installs them and returns `fire(id)`, which the
+// event loop calls for each timer due, in deadline order.
+(function (opsObject) {
+  "use strict";
+  const { op_timer_start, op_timer_cancel, op_timer_ref } = opsObject;
+  delete opsObject.op_timer_start;
+  delete opsObject.op_timer_cancel;
+  delete opsObject.op_timer_ref;
+  const timers = new Map();
+
+  function start(callback, delay, args, repeat) {
+    if (typeof callback !== "function") {
+      throw new TypeError("the timer's callback must be a function");
+    }
+    delay = Number(delay);
+    if (!(delay >= 0)) delay = 0; // negative and NaN: at once, as the spec says
+    const id = op_timer_start(delay, repeat);
+    timers.set(id, { callback, args, repeat });
+    return id;
+  }
+
+  function clear(id) {
+    if (typeof id === "number" && timers.delete(id)) op_timer_cancel(id);
+  }
+
+  const define = (name, value) =>
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+  define("setTimeout", function setTimeout(callback, delay = 0, ...args) {
+    return start(callback, delay, args, false);
+  });
+  define("setInterval", function setInterval(callback, delay = 0, ...args) {
+    return start(callback, delay, args, true);
+  });
+  define("clearTimeout", function clearTimeout(id) {
+    clear(id);
+  });
+  define("clearInterval", function clearInterval(id) {
+    clear(id);
+  });
+  define("queueMicrotask", function queueMicrotask(callback) {
+    if (typeof callback !== "function") {
+      throw new TypeError("queueMicrotask's callback must be a function");
+    }
+    Promise.resolve().then(() => callback());
+  });
+  // Deno's `Deno.unrefTimer` / `Deno.refTimer`: an unref'd timer does not keep the event loop
+  // alive (it still fires if the loop runs for other reasons).
+  define("unrefTimer", function unrefTimer(id) {
+    if (timers.has(id)) op_timer_ref(id, false);
+  });
+  define("refTimer", function refTimer(id) {
+    if (timers.has(id)) op_timer_ref(id, true);
+  });
+
+  return function fire(id) {
+    const timer = timers.get(id);
+    if (timer === undefined) return;
+    if (!timer.repeat) timers.delete(id);
+    timer.callback(...timer.args);
+  };
+})

@@ -1,0 +1,259 @@
+//! Timers on the event loop: `setTimeout`, `setInterval`, their `clear`s, `queueMicrotask`,
+//! and `unrefTimer`/`refTimer` (`timers.js`). Deadlines wait in a heap ordered by deadline,
+//! then by creation (timers due at the same time fire in the order they were made, as the
+//! HTML spec says; its nesting clamp is not emulated). The loop fires each due timer as its
+//! own task, with a microtask checkpoint after it, and is woken at the next deadline by a
+//! tokio timer when it runs inside tokio, else by a thread that sleeps until then.
+
+use std::cell::{Cell, RefCell};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
+use std::task::Context;
+use std::time::{Duration, Instant};
+
+use crate::{op, Extension, JsError, OpState};
+
+/// The JavaScript of the timer globals.
+pub(crate) const TIMERS_JS: &str = include_str!("timers.js");
+
+/// The ops' names, left out of the TypeScript declarations (scripts see the globals).
+pub(crate) const TIMER_OPS: [&str; 3] = ["op_timer_start", "op_timer_cancel", "op_timer_ref"];
+
+struct Timer {
+    /// The sequence number of its node in the heap (an older node is stale).
+    seq: u64,
+    repeat: Option<Duration>,
+    refed: bool,
+}
+
+/// One runtime's timers (in its op state and on its event loop).
+#[derive(Default)]
+pub(crate) struct Timers {
+    /// `(deadline, seq, id)`, earliest first.
+    heap: RefCell<BinaryHeap<Reverse<(Instant, u64, u32)>>>,
+    timers: RefCell<HashMap<u32, Timer>>,
+    next_id: Cell<u32>,
+    next_seq: Cell<u64>,
+    /// How many timers keep the loop alive.
+    refed: Cell<usize>,
+    /// `fire(id)` of `timers.js`.
+    fire: RefCell<Option<v8::Global<v8::Function>>>,
+    wake: RefCell<Wake>,
+    /// The waker of the loop's last poll: a timer due before the armed deadline wakes it, to
+    /// be armed for.
+    waker: RefCell<Option<std::task::Waker>>,
+    /// The deadline the loop will be woken at.
+    armed: Cell<Option<Instant>>,
+}
+
+/// What wakes the loop at the next deadline.
+#[derive(Default)]
+enum Wake {
+    #[default]
+    None,
+    /// A tokio timer of the runtime with this id (one that was shut down must not be polled).
+    #[cfg(feature = "tokio")]
+    Tokio(tokio::runtime::Id, std::pin::Pin<Box<tokio::time::Sleep>>),
+    /// A thread sleeping until the deadline.
+    Thread(Instant),
+}
+
+impl Timers {
+    fn start(&self, delay_ms: f64, repeat: bool) -> u32 {
+        let delay = Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
+        let id = self.next_id.get().wrapping_add(1).max(1);
+        self.next_id.set(id);
+        let deadline = Instant::now() + delay;
+        let seq = self.schedule(id, deadline);
+        if self.armed.get().is_none_or(|armed| deadline < armed) {
+            if let Some(waker) = &*self.waker.borrow() {
+                waker.wake_by_ref();
+            }
+        }
+        self.timers.borrow_mut().insert(
+            id,
+            Timer {
+                seq,
+                repeat: repeat.then_some(delay),
+                refed: true,
+            },
+        );
+        self.refed.set(self.refed.get() + 1);
+        id
+    }
+
+    fn schedule(&self, id: u32, deadline: Instant) -> u64 {
+        let seq = self.next_seq.get();
+        self.next_seq.set(seq + 1);
+        self.heap.borrow_mut().push(Reverse((deadline, seq, id)));
+        seq
+    }
+
+    fn cancel(&self, id: u32) {
+        if let Some(timer) = self.timers.borrow_mut().remove(&id) {
+            if timer.refed {
+                self.refed.set(self.refed.get() - 1);
+            }
+        }
+    }
+
+    fn set_ref(&self, id: u32, refed: bool) {
+        if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
+            if timer.refed != refed {
+                timer.refed = refed;
+                let count = self.refed.get();
+                self.refed.set(if refed { count + 1 } else { count - 1 });
+            }
+        }
+    }
+
+    pub(crate) fn set_fire(&self, fire: v8::Global<v8::Function>) {
+        *self.fire.borrow_mut() = Some(fire);
+    }
+
+    /// The next timer due by `now`, taken off the heap (an interval is scheduled again).
+    fn next_due(&self, now: Instant) -> Option<u32> {
+        loop {
+            let Reverse((deadline, seq, id)) = *self.heap.borrow().peek()?;
+            if deadline > now {
+                return None;
+            }
+            self.heap.borrow_mut().pop();
+            let mut timers = self.timers.borrow_mut();
+            let Some(timer) = timers.get_mut(&id).filter(|timer| timer.seq == seq) else {
+                continue; // cancelled, or scheduled again since
+            };
+            match timer.repeat {
+                Some(interval) => {
+                    drop(timers);
+                    let seq = self.schedule(id, now + interval);
+                    if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
+                        timer.seq = seq;
+                    }
+                }
+                None => {
+                    let timer = timers.remove(&id).expect("found above");
+                    if timer.refed {
+                        self.refed.set(self.refed.get() - 1);
+                    }
+                }
+            }
+            return Some(id);
+        }
+    }
+
+    /// Arranges for the loop to be woken at the earliest deadline.
+    fn arm(&self, cx: &mut Context<'_>) {
+        {
+            let mut waker = self.waker.borrow_mut();
+            if !waker
+                .as_ref()
+                .is_some_and(|kept| kept.will_wake(cx.waker()))
+            {
+                *waker = Some(cx.waker().clone());
+            }
+        }
+        let Some(Reverse((deadline, _, _))) = self.heap.borrow().peek().copied() else {
+            *self.wake.borrow_mut() = Wake::None;
+            self.armed.set(None);
+            return;
+        };
+        self.armed.set(Some(deadline));
+        let mut wake = self.wake.borrow_mut();
+        #[cfg(feature = "tokio")]
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            let runtime = handle.id();
+            let at = tokio::time::Instant::from_std(deadline);
+            match &mut *wake {
+                Wake::Tokio(id, sleep) if *id == runtime => {
+                    if sleep.deadline() != at {
+                        sleep.as_mut().reset(at);
+                    }
+                }
+                _ => *wake = Wake::Tokio(runtime, Box::pin(tokio::time::sleep_until(at))),
+            }
+            if let Wake::Tokio(_, sleep) = &mut *wake {
+                if std::future::Future::poll(sleep.as_mut(), cx).is_ready() {
+                    cx.waker().wake_by_ref();
+                }
+            }
+            return;
+        }
+        let now = Instant::now();
+        if matches!(*wake, Wake::Thread(armed) if armed > now && armed <= deadline) {
+            return; // a thread wakes the loop sooner; it is armed again then
+        }
+        *wake = Wake::Thread(deadline);
+        let waker = cx.waker().clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            waker.wake();
+        });
+    }
+}
+
+impl crate::event_loop::LoopSource for Timers {
+    fn poll_source(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        cx: &mut Context<'_>,
+    ) -> Result<bool, JsError> {
+        let now = Instant::now();
+        let mut fired = false;
+        while let Some(id) = self.next_due(now) {
+            let Some(fire) = self.fire.borrow().clone() else {
+                break;
+            };
+            fired = true;
+            let fire = v8::Local::new(scope, fire);
+            v8::tc_scope!(let try_catch, scope);
+            let receiver = v8::undefined(try_catch).into();
+            let id = v8::Integer::new_from_unsigned(try_catch, id).into();
+            if fire.call(try_catch, receiver, &[id]).is_none() {
+                if try_catch.has_terminated() || try_catch.is_execution_terminating() {
+                    return Err(JsError::terminated_in(try_catch));
+                }
+                if let Some(exception) = try_catch.exception() {
+                    return Err(JsError::from_exception(try_catch, exception));
+                }
+            }
+            // Each timer is a task: its microtasks run before the next one fires.
+            try_catch.perform_microtask_checkpoint();
+        }
+        self.arm(cx);
+        Ok(fired)
+    }
+
+    fn keeps_alive(&self) -> bool {
+        self.refed.get() > 0
+    }
+}
+
+#[op(fast)]
+fn op_timer_start(state: &OpState, delay: f64, repeat: bool) -> u32 {
+    state.borrow::<Rc<Timers>>().start(delay, repeat)
+}
+
+#[op(fast)]
+fn op_timer_cancel(state: &OpState, id: u32) {
+    state.borrow::<Rc<Timers>>().cancel(id);
+}
+
+#[op(fast)]
+fn op_timer_ref(state: &OpState, id: u32, refed: bool) {
+    state.borrow::<Rc<Timers>>().set_ref(id, refed);
+}
+
+/// The extension behind the timer globals, over `timers`.
+pub(crate) fn extension(timers: Rc<Timers>) -> Extension {
+    Extension::new("timers")
+        .ops(&[
+            op_timer_start::DECL,
+            op_timer_cancel::DECL,
+            op_timer_ref::DECL,
+        ])
+        .state(move |state| {
+            state.put(timers);
+        })
+}

@@ -1,0 +1,645 @@
+//! What a host does on its first day: call JavaScript from Rust (values in and out through
+//! `ToV8`/`FromV8`, throws and terminations as `JsError`s), load ES modules through a loader
+//! (static and dynamic imports, `import.meta`, JSON, cycles and diamonds, top-level await,
+//! errors naming module and line), ship JavaScript with an extension, and timers on the loop.
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use common::init_test_flags;
+use runtime_core::modules::{ModuleSource, StaticModuleLoader};
+use runtime_core::{
+    op, Extension, ExtensionSource, FromV8, JsErrorKind, OpState, Runtime, RuntimeOptions, ToV8,
+};
+
+#[op]
+async fn op_sleep(ms: u32) {
+    tokio::time::sleep(Duration::from_millis(u64::from(ms))).await;
+}
+
+#[op]
+fn op_double(x: u32) -> u32 {
+    x * 2
+}
+
+/// Counts evaluations of modules that call it.
+#[op]
+fn op_evaluated(state: &mut OpState, #[string] name: String) {
+    state.borrow_mut::<Vec<String>>().push(name);
+}
+
+fn extension() -> Extension {
+    Extension::new("embedding")
+        .ops(&[op_sleep::DECL, op_double::DECL, op_evaluated::DECL])
+        .state(|state| {
+            state.put(Vec::<String>::new());
+        })
+}
+
+fn tokio() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn runtime_with(modules: &[(&str, ModuleSource)]) -> Runtime {
+    init_test_flags();
+    let loader = StaticModuleLoader::new(
+        modules
+            .iter()
+            .map(|(url, source)| (url.to_string(), source.clone())),
+    );
+    Runtime::new(RuntimeOptions {
+        extensions: vec![extension()],
+        module_loader: Some(Rc::new(loader)),
+        ..Default::default()
+    })
+}
+
+fn evaluated(runtime: &Runtime) -> Vec<String> {
+    runtime.op_state().borrow().borrow::<Vec<String>>().clone()
+}
+
+#[derive(ToV8)]
+struct Request {
+    method: String,
+    path: String,
+}
+
+#[derive(FromV8, Debug, PartialEq)]
+struct Response {
+    status: u16,
+    body: String,
+}
+
+// ---- calling into JavaScript -------------------------------------------------------------
+
+#[test]
+fn call_a_global_function_with_derived_values() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "handler.js",
+        "globalThis.handle = (req) => ({ status: req.path === '/' ? 200 : 404, body: req.method + ' ' + req.path });
+         globalThis.add = (a, b) => a + b;",
+    )
+    .unwrap();
+    let handle = rt.global_function("handle").unwrap();
+    let response: Response = rt
+        .call(
+            &handle,
+            (Request {
+                method: "GET".into(),
+                path: "/".into(),
+            },),
+        )
+        .unwrap();
+    assert_eq!(
+        response,
+        Response {
+            status: 200,
+            body: "GET /".into()
+        }
+    );
+    let add = rt.global_function("add").unwrap();
+    assert_eq!(rt.call::<f64>(&add, (40, 2)).unwrap(), 42.0);
+    let err = rt.global_function("missing").unwrap_err();
+    assert_eq!(err.class_name, "TypeError");
+}
+
+#[test]
+fn a_throw_comes_back_with_its_message_and_stack() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "thrower.js",
+        "function fail(why) {\n  throw new RangeError('bad: ' + why);\n}\nglobalThis.fail = fail;",
+    )
+    .unwrap();
+    let fail = rt.global_function("fail").unwrap();
+    let err = rt.call::<()>(&fail, ("input",)).unwrap_err();
+    assert_eq!(err.kind, JsErrorKind::Exception);
+    assert_eq!(
+        (err.class_name.as_str(), err.message.as_str()),
+        ("RangeError", "bad: input")
+    );
+    assert!(
+        err.stack.unwrap().contains("thrower.js:2"),
+        "the stack names the line"
+    );
+    // A result that does not convert is an error too, not a lost value.
+    let add = {
+        rt.execute_script("s.js", "globalThis.text = () => 'x'")
+            .unwrap();
+        rt.global_function("text").unwrap()
+    };
+    let err = rt.call::<Response>(&add, ()).unwrap_err();
+    assert!(err.message.starts_with("the result:"), "{err}");
+}
+
+#[test]
+fn a_terminated_call_is_terminated_and_the_runtime_goes_on() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script("spin.js", "globalThis.spin = () => { for (;;) {} }")
+        .unwrap();
+    let spin = rt.global_function("spin").unwrap();
+    let handle = rt.termination_handle();
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        handle.terminate();
+    });
+    let err = rt.call::<()>(&spin, ()).unwrap_err();
+    watchdog.join().unwrap();
+    assert_eq!(err.kind, JsErrorKind::Terminated);
+    assert_eq!(rt.execute_script_to_string("one.js", "1 + 1").unwrap(), "2");
+}
+
+#[test]
+fn call_and_await_drives_the_loop_through_ops_and_timers() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "async.js",
+        "globalThis.handle = async (req) => {
+           await ops.op_sleep(5);
+           await new Promise((resolve) => setTimeout(resolve, 5));
+           return { status: 201, body: req.path };
+         };
+         globalThis.reject = async () => { await ops.op_sleep(1); throw new TypeError('later'); };",
+    )
+    .unwrap();
+    let handle = rt.global_function("handle").unwrap();
+    let reject = rt.global_function("reject").unwrap();
+    let tokio = tokio();
+    let response: Response = tokio
+        .block_on(rt.call_and_await(
+            &handle,
+            (Request {
+                method: "POST".into(),
+                path: "/x".into(),
+            },),
+        ))
+        .unwrap();
+    assert_eq!(response.status, 201);
+    let err = tokio
+        .block_on(rt.call_and_await::<()>(&reject, ()))
+        .unwrap_err();
+    assert_eq!(
+        (err.class_name.as_str(), err.message.as_str()),
+        ("TypeError", "later")
+    );
+}
+
+#[test]
+fn try_with_scope_returns_what_threw() {
+    let mut rt = runtime_with(&[]);
+    let err = rt
+        .try_with_scope(|scope| {
+            let source = runtime_core::v8::String::new(scope, "throw new Error('inside')")?;
+            let script = runtime_core::v8::Script::compile(scope, source, None)?;
+            script.run(scope).map(drop)
+        })
+        .unwrap_err();
+    assert_eq!(err.message, "inside");
+}
+
+// ---- modules -----------------------------------------------------------------------------
+
+const BASE: &str = "file:///app/";
+
+fn url(path: &str) -> String {
+    format!("{BASE}{path}")
+}
+
+#[test]
+fn a_module_graph_evaluates_each_module_once_with_cycles_and_diamonds() {
+    let mut rt = runtime_with(&[
+        (
+            "file:///app/main.js",
+            ModuleSource::js(
+                "import { a } from './a.js';
+                 import { b } from './b.js';
+                 import { ping } from './cycle_one.js';
+                 ops.op_evaluated('main');
+                 export const answer = a + b + ping();
+                 export function greet(name) { return `hello ${name} from ${import.meta.url}`; }
+                 export const meta = { main: import.meta.main, resolved: import.meta.resolve('./x/y.js') };",
+            ),
+        ),
+        (
+            "file:///app/a.js",
+            ModuleSource::js("import { c } from './shared/c.js'; ops.op_evaluated('a'); export const a = c + 1;"),
+        ),
+        (
+            "file:///app/b.js",
+            ModuleSource::js("import { c } from '/app/shared/c.js'; ops.op_evaluated('b'); export const b = c + 2;"),
+        ),
+        (
+            "file:///app/shared/c.js",
+            ModuleSource::js("ops.op_evaluated('c'); export const c = 10;"),
+        ),
+        (
+            "file:///app/cycle_one.js",
+            ModuleSource::js("import { pong } from './cycle_two.js'; ops.op_evaluated('one'); export function ping() { return pong(); }"),
+        ),
+        (
+            "file:///app/cycle_two.js",
+            ModuleSource::js("import { ping } from './cycle_one.js'; ops.op_evaluated('two'); export function pong() { return 100; }"),
+        ),
+    ]);
+    let tokio = tokio();
+    let id = tokio
+        .block_on(rt.load_main_module(&url("main.js")))
+        .unwrap();
+    tokio.block_on(rt.mod_evaluate(id)).unwrap();
+    let mut order = evaluated(&rt);
+    assert_eq!(order.len(), 6, "{order:?}");
+    order.sort();
+    assert_eq!(order, ["a", "b", "c", "main", "one", "two"]);
+
+    let greet = rt.module_function(id, "greet").unwrap();
+    assert_eq!(
+        rt.call::<String>(&greet, ("ada",)).unwrap(),
+        "hello ada from file:///app/main.js"
+    );
+    let namespace = rt.get_module_namespace(id).unwrap();
+    let (answer, main, resolved) = rt
+        .try_with_scope(|scope| {
+            let namespace = runtime_core::v8::Local::new(scope, &namespace);
+            let read = |scope: &mut runtime_core::v8::PinScope, path: &str| {
+                let mut value: runtime_core::v8::Local<runtime_core::v8::Value> = namespace.into();
+                for key in path.split('.') {
+                    let key = runtime_core::v8::String::new(scope, key).unwrap();
+                    let object =
+                        runtime_core::v8::Local::<runtime_core::v8::Object>::try_from(value)
+                            .unwrap();
+                    value = object.get(scope, key.into()).unwrap();
+                }
+                value.to_rust_string_lossy(scope)
+            };
+            Some((
+                read(scope, "answer"),
+                read(scope, "meta.main"),
+                read(scope, "meta.resolved"),
+            ))
+        })
+        .unwrap();
+    assert_eq!(answer, "123");
+    assert_eq!(main, "true");
+    assert_eq!(resolved, "file:///app/x/y.js");
+
+    // A side module importing the same modules evaluates only itself.
+    rt.op_state()
+        .borrow_mut()
+        .borrow_mut::<Vec<String>>()
+        .clear();
+    let side = tokio.block_on(rt.load_side_module(&url("a.js"))).unwrap();
+    tokio.block_on(rt.mod_evaluate(side)).unwrap();
+    assert!(
+        evaluated(&rt).is_empty(),
+        "already evaluated: {:?}",
+        evaluated(&rt)
+    );
+}
+
+#[test]
+fn top_level_await_dynamic_imports_and_json_modules() {
+    let mut rt = runtime_with(&[
+        (
+            "file:///app/main.js",
+            ModuleSource::js(
+                "import config from './config.json' with { type: 'json' };
+                 await new Promise((resolve) => setTimeout(resolve, 5));
+                 await ops.op_sleep(1);
+                 const lazy = await import('./lazy.js');
+                 const data = await import('./data.json', { with: { type: 'json' } });
+                 globalThis.result = [config.name, lazy.value, data.default.items.length, lazy.meta].join(' ');",
+            ),
+        ),
+        ("file:///app/config.json", ModuleSource::json(r#"{"name": "edge"}"#)),
+        ("file:///app/data.json", ModuleSource::json(r#"{"items": [1, 2, 3]}"#)),
+        (
+            "file:///app/lazy.js",
+            ModuleSource::js("export const value = await Promise.resolve(7); export const meta = import.meta.main;"),
+        ),
+    ]);
+    let tokio = tokio();
+    let id = tokio
+        .block_on(rt.load_main_module(&url("main.js")))
+        .unwrap();
+    tokio.block_on(rt.mod_evaluate(id)).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("r.js", "result").unwrap(),
+        "edge 7 3 false"
+    );
+    // A dynamic import from a classic script, of a module that is not there: a rejection
+    // naming it.
+    rt.execute_script(
+        "script.js",
+        "import('file:///app/missing.js').catch((e) => { globalThis.missing = e.name + ': ' + e.message; })",
+    )
+    .unwrap();
+    tokio.block_on(rt.run_event_loop()).unwrap();
+    let missing = rt.execute_script_to_string("m.js", "missing").unwrap();
+    assert!(
+        missing.starts_with("TypeError: Module not found"),
+        "{missing}"
+    );
+    assert!(missing.contains("file:///app/missing.js"), "{missing}");
+}
+
+#[test]
+fn module_errors_name_the_module_and_the_line() {
+    let mut rt = runtime_with(&[
+        (
+            "file:///app/syntax.js",
+            ModuleSource::js("export const a = 1;\nexport const = 2;\n"),
+        ),
+        (
+            "file:///app/imports_missing.js",
+            ModuleSource::js("import './nowhere.js';"),
+        ),
+        (
+            "file:///app/throws.js",
+            ModuleSource::js("export const a = 1;\n\nthrow new Error('at evaluation');\n"),
+        ),
+        (
+            "file:///app/bad_export.js",
+            ModuleSource::js("import { nothing } from './syntax_ok.js'; nothing;"),
+        ),
+        (
+            "file:///app/syntax_ok.js",
+            ModuleSource::js("export const something = 1;"),
+        ),
+    ]);
+    let tokio = tokio();
+    let err = tokio
+        .block_on(rt.load_main_module(&url("syntax.js")))
+        .unwrap_err();
+    assert_eq!(err.class_name, "SyntaxError", "{err}");
+    let stack = err.stack.unwrap_or_default();
+    assert!(stack.contains("file:///app/syntax.js:2"), "{stack}");
+
+    let err = tokio
+        .block_on(rt.load_main_module(&url("imports_missing.js")))
+        .unwrap_err();
+    assert_eq!(err.class_name, "TypeError");
+    assert!(err.message.contains("file:///app/nowhere.js"), "{err}");
+    assert!(
+        err.message
+            .contains("imported from file:///app/imports_missing.js"),
+        "{err}"
+    );
+
+    let id = tokio
+        .block_on(rt.load_main_module(&url("throws.js")))
+        .unwrap();
+    let err = tokio.block_on(rt.mod_evaluate(id)).unwrap_err();
+    assert_eq!(err.message, "at evaluation");
+    assert!(err.stack.unwrap().contains("file:///app/throws.js:3"));
+
+    let err = tokio
+        .block_on(rt.load_main_module(&url("bad_export.js")))
+        .unwrap_err();
+    assert_eq!(err.class_name, "SyntaxError", "{err}");
+    assert!(err.message.contains("nothing"), "{err}");
+}
+
+#[test]
+fn the_file_system_loader_loads_files_relative_to_the_working_directory() {
+    init_test_flags();
+    let dir = std::env::temp_dir().join(format!("opwire-modules-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("lib")).unwrap();
+    std::fs::write(dir.join("main.js"), "import { x } from './lib/x.js'; import data from './lib/d.json' with { type: 'json' }; globalThis.out = x + data.y;").unwrap();
+    std::fs::write(dir.join("lib/x.js"), "export const x = 40;").unwrap();
+    std::fs::write(dir.join("lib/d.json"), r#"{"y": 2}"#).unwrap();
+    let mut rt = Runtime::new(RuntimeOptions::default());
+    let tokio = tokio();
+    let main = url::Url::from_file_path(dir.join("main.js")).unwrap();
+    let id = tokio.block_on(rt.load_main_module(main.as_str())).unwrap();
+    tokio.block_on(rt.mod_evaluate(id)).unwrap();
+    assert_eq!(rt.execute_script_to_string("o.js", "out").unwrap(), "42");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---- extensions' JavaScript ----------------------------------------------------------------
+
+static GREET_JS: [ExtensionSource; 1] = [ExtensionSource::new(
+    "ext:greet/00_global.js",
+    "((o) => { globalThis.double = (x) => o.op_double(x); })(ops);",
+)];
+
+static GREET_ESM: [ExtensionSource; 2] = [
+    ExtensionSource::new(
+        "ext:greet/mod.js",
+        "import { op_double } from 'ext:core/ops';
+         import { suffix } from 'ext:greet/util.js';
+         export function quadruple(x) { return op_double(op_double(x)); }
+         export const name = 'greet' + suffix;",
+    ),
+    ExtensionSource::new("ext:greet/util.js", "export const suffix = '!';"),
+];
+
+static GREET_ENTRY: [ExtensionSource; 1] = [ExtensionSource::new(
+    "ext:greet/init.js",
+    "import { quadruple } from 'ext:greet/mod.js'; globalThis.quadruple = quadruple;",
+)];
+
+#[test]
+fn an_extension_ships_scripts_and_modules_and_may_hide_the_raw_ops() {
+    init_test_flags();
+    let esm: &'static [ExtensionSource] = Box::leak(
+        GREET_ESM
+            .iter()
+            .chain(GREET_ENTRY.iter())
+            .copied()
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    );
+    let mut rt = Runtime::new(RuntimeOptions {
+        extensions: vec![extension()
+            .js(&GREET_JS)
+            .esm(esm)
+            .esm_entry_point("ext:greet/init.js")],
+        module_loader: Some(Rc::new(StaticModuleLoader::new([(
+            "file:///app/user.js".to_owned(),
+            ModuleSource::js(
+                "import { quadruple, name } from 'ext:greet/mod.js';
+                 globalThis.user = [quadruple(3), name, typeof ops, double(5)].join(' ');",
+            ),
+        )]))),
+        expose_ops: false,
+        ..Default::default()
+    });
+    assert_eq!(
+        rt.execute_script_to_string("q.js", "quadruple(5)").unwrap(),
+        "20"
+    );
+    let tokio = tokio();
+    let id = tokio
+        .block_on(rt.load_main_module("file:///app/user.js"))
+        .unwrap();
+    tokio.block_on(rt.mod_evaluate(id)).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("u.js", "user").unwrap(),
+        "12 greet! undefined 10"
+    );
+}
+
+#[test]
+fn an_extension_whose_script_throws_fails_try_new() {
+    init_test_flags();
+    static BAD: [ExtensionSource; 1] = [ExtensionSource::new(
+        "ext:bad/boom.js",
+        "throw new Error('boom')",
+    )];
+    let err = Runtime::try_new(RuntimeOptions {
+        extensions: vec![Extension::new("bad").js(&BAD)],
+        ..Default::default()
+    })
+    .err()
+    .expect("the script throws");
+    assert_eq!(err.message, "boom");
+}
+
+// ---- timers --------------------------------------------------------------------------------
+
+#[test]
+fn timers_fire_in_deadline_order_and_cancel() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "timers.js",
+        "globalThis.out = [];
+         setTimeout(() => out.push('b'), 20);
+         setTimeout(() => out.push('a'), 0);
+         setTimeout((x, y) => out.push(x + y), 20, 'c', '!');
+         const gone = setTimeout(() => out.push('never'), 1);
+         clearTimeout(gone);
+         queueMicrotask(() => out.push('micro'));
+         let n = 0;
+         const every = setInterval(() => { out.push('i' + n); if (++n === 3) clearInterval(every); }, 1);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let out = rt.execute_script_to_string("o.js", "out.join()").unwrap();
+    assert!(out.starts_with("micro,a,"), "{out}");
+    assert!(out.ends_with("b,c!"), "{out}");
+    for tick in ["i0", "i1", "i2"] {
+        assert!(out.contains(tick), "{out}");
+    }
+    assert!(!out.contains("never") && !out.contains("i3"), "{out}");
+}
+
+#[test]
+fn a_hundred_thousand_timers_fire_each_once_in_order_of_delay() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "many.js",
+        "globalThis.fired = [];
+         const ids = [];
+         for (let i = 0; i < 100000; i++) ids.push(setTimeout(() => fired.push(i), i % 10));
+         for (let i = 0; i < 100000; i += 4) clearTimeout(ids[i]);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let report = rt
+        .execute_script_to_string(
+            "check.js",
+            "const byDelay = new Map();
+             let ordered = true;
+             for (const i of fired) {
+               const last = byDelay.get(i % 10);
+               if (last !== undefined && last > i) ordered = false;
+               byDelay.set(i % 10, i);
+             }
+             [fired.length, new Set(fired).size, fired.some((i) => i % 4 === 0), ordered].join()",
+        )
+        .unwrap();
+    assert_eq!(report, "75000,75000,false,true");
+}
+
+#[test]
+fn a_pending_timer_keeps_the_loop_alive_and_an_unrefd_one_does_not() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "ref.js",
+        "globalThis.fired = '';
+         unrefTimer(setTimeout(() => { fired += 'unref'; }, 60000));
+         setTimeout(() => { fired += 'ref'; }, 30);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "ref");
+    // Only the unref'd one is left: the loop is done at once.
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "ref");
+}
+
+/// A waker that unparks the thread: an executor of ten lines, with no tokio in it.
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        std::thread::park();
+    }
+}
+
+#[test]
+fn timers_work_on_another_executor() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "plain.js",
+        "globalThis.fired = 0; setTimeout(() => fired++, 10); setTimeout(() => fired++, 20);",
+    )
+    .unwrap();
+    block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "2");
+}
+
+#[test]
+fn a_timer_callback_that_throws_ends_the_loop_with_its_error() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "throw.js",
+        "setTimeout(() => { throw new TypeError('in a timer'); }, 1);",
+    )
+    .unwrap();
+    let err = tokio().block_on(rt.run_event_loop()).unwrap_err();
+    assert_eq!(err.message, "in a timer");
+}
+
+// ---- the host's executor -------------------------------------------------------------------
+
+#[test]
+fn async_ops_that_use_tokio_work_when_the_host_calls_in_from_outside_it() {
+    init_test_flags();
+    let tokio = tokio();
+    // Made inside the tokio runtime: the runtime keeps its handle.
+    let mut rt = {
+        let _entered = tokio.enter();
+        runtime_with(&[])
+    };
+    // Called from plain code: the eager poll of `op_sleep` makes a tokio timer.
+    let promise = rt
+        .execute_script("sleep.js", "ops.op_sleep(5).then(() => 'slept')")
+        .unwrap();
+    let value = tokio.block_on(rt.resolve(promise)).unwrap();
+    let text = rt
+        .try_with_scope(|scope| {
+            Some(runtime_core::v8::Local::new(scope, &value).to_rust_string_lossy(scope))
+        })
+        .unwrap();
+    assert_eq!(text, "slept");
+    let _ = RefCell::new(());
+}
