@@ -4,6 +4,8 @@
 mod async_ops;
 #[path = "../examples/buffers.rs"]
 mod buffers;
+#[path = "../examples/edge_host.rs"]
+mod edge_host;
 #[path = "../examples/errors.rs"]
 mod errors;
 #[path = "../examples/hello.rs"]
@@ -34,4 +36,9 @@ fn buffers() {
 #[test]
 fn async_ops() {
     async_ops::main();
+}
+
+#[test]
+fn edge_host() {
+    edge_host::main();
 }
