@@ -18,6 +18,7 @@
 
 mod async_benches;
 mod class_ops;
+mod embed_benches;
 mod ops;
 mod report;
 mod rounds;
@@ -352,7 +353,15 @@ fn main() {
                 Vec::new(),
             )
         };
-    if selected.is_empty() && selected_async.is_empty() {
+    let selected_embed: Vec<&embed_benches::EmbedBench> = if options.async_suite {
+        Vec::new()
+    } else {
+        embed_benches::BENCHES
+            .iter()
+            .filter(|b| wanted(b.name))
+            .collect()
+    };
+    if selected.is_empty() && selected_async.is_empty() && selected_embed.is_empty() {
         eprintln!("no bench matches the filter");
         std::process::exit(2);
     }
@@ -369,7 +378,7 @@ fn main() {
             std::process::exit(1);
         })
     } else {
-        run_selected(&selected, &selected_async, &plan)
+        run_selected(&selected, &selected_async, &selected_embed, &plan)
     };
 
     let mode = match (options.quick, options.async_suite) {
@@ -444,6 +453,7 @@ fn main() {
 fn run_selected(
     selected: &[&Bench],
     selected_async: &[&async_benches::AsyncBench],
+    selected_embed: &[&embed_benches::EmbedBench],
     plan: &Plan,
 ) -> (Vec<BenchResult>, Vec<report::Pending>) {
     let mut results = Vec::new();
@@ -472,6 +482,18 @@ fn run_selected(
         );
         let count = (bench.count.unwrap_or(COUNT) / plan.count_divisor).max(1);
         let result = async_benches::run_bench(bench, count, plan);
+        eprintln!("{:>10.2} ns/call", result.ns_per_call);
+        results.push(result);
+    }
+    for (index, bench) in selected_embed.iter().enumerate() {
+        eprint!(
+            "[{}/{}] {:<38}",
+            index + 1,
+            selected_embed.len(),
+            bench.name
+        );
+        let count = (bench.count / plan.count_divisor).max(1);
+        let result = bench.run(count, plan);
         eprintln!("{:>10.2} ns/call", result.ns_per_call);
         results.push(result);
     }

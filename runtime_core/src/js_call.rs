@@ -6,37 +6,39 @@ use crate::{FromV8, JsError, OpError, Runtime, ToV8};
 
 /// The arguments of a call: `()`, or a tuple of up to 8 [`ToV8`] values.
 pub trait JsArgs {
+    /// The converted values (an array: no allocation per call).
+    type Values<'s>: AsRef<[v8::Local<'s, v8::Value>]>;
+
     /// Converts each argument in order.
-    fn to_values<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<Vec<v8::Local<'s, v8::Value>>, OpError>;
+    fn to_values<'s>(self, scope: &mut v8::PinScope<'s, '_>) -> Result<Self::Values<'s>, OpError>;
 }
 
 macro_rules! js_args {
-    ($($name:ident)*) => {
+    ($len:literal: $($name:ident)*) => {
         impl<$($name: ToV8),*> JsArgs for ($($name,)*) {
+            type Values<'s> = [v8::Local<'s, v8::Value>; $len];
+
             #[allow(non_snake_case, unused_variables)]
             fn to_values<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
-            ) -> Result<Vec<v8::Local<'s, v8::Value>>, OpError> {
+            ) -> Result<Self::Values<'s>, OpError> {
                 let ($($name,)*) = self;
-                Ok(vec![$($name.to_v8(scope)?),*])
+                Ok([$($name.to_v8(scope)?),*])
             }
         }
     };
 }
 
-js_args!();
-js_args!(A);
-js_args!(A B);
-js_args!(A B C);
-js_args!(A B C D);
-js_args!(A B C D E);
-js_args!(A B C D E F);
-js_args!(A B C D E F G);
-js_args!(A B C D E F G H);
+js_args!(0:);
+js_args!(1: A);
+js_args!(2: A B);
+js_args!(3: A B C);
+js_args!(4: A B C D);
+js_args!(5: A B C D E);
+js_args!(6: A B C D E F);
+js_args!(7: A B C D E F G);
+js_args!(8: A B C D E F G H);
 
 /// The error of an argument or result that did not convert.
 fn conversion_error(what: &str, error: &OpError) -> JsError {
@@ -101,18 +103,25 @@ impl Runtime {
         let (result, spent) = self.with_scope_spent(|scope| {
             v8::tc_scope!(let try_catch, scope);
             let result = f(try_catch);
+            // One V8 call when nothing went wrong.
+            if result.is_some() && !try_catch.has_caught() {
+                return Ok(result);
+            }
             if try_catch.has_terminated() || try_catch.is_execution_terminating() {
                 return Err(JsError::terminated_in(try_catch));
             }
             if let Some(exception) = try_catch.exception() {
                 return Err(JsError::from_exception(try_catch, exception));
             }
-            result.ok_or_else(|| JsError::exception("Error", "a V8 call failed without throwing"))
+            Err(JsError::exception(
+                "Error",
+                "a V8 call failed without throwing",
+            ))
         });
         match result {
             Err(error) => Err(error),
             Ok(_) if spent => Err(JsError::terminated()),
-            Ok(value) => Ok(value),
+            Ok(value) => Ok(value.expect("checked to be some")),
         }
     }
 }
@@ -130,7 +139,7 @@ fn call_in<'s>(
     };
     let function = v8::Local::new(scope, function);
     let receiver = v8::undefined(scope).into();
-    let value = function.call(scope, receiver, &args)?;
-    // A termination requested while the function ran stops it here, not the next call.
-    crate::runtime::check_interrupts(scope).then_some(Ok(value))
+    // A termination requested while the function ran is spent when the call returns, and
+    // makes it `Terminated` (see `try_with_scope`).
+    function.call(scope, receiver, args.as_ref()).map(Ok)
 }

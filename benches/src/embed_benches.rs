@@ -1,0 +1,137 @@
+//! What a host pays around the ops, measured from Rust: calling a JavaScript function
+//! (`Runtime::call` beside the same call written by hand with rusty_v8), and loading a graph
+//! of 1,000 small modules.
+
+use std::rc::Rc;
+
+use runtime_core::modules::{ModuleSource, StaticModuleLoader};
+use runtime_core::{v8, Runtime, RuntimeOptions};
+
+use crate::report::BenchResult;
+use crate::Plan;
+
+/// A bench driven from Rust: `run(count, plan)`.
+pub struct EmbedBench {
+    pub name: &'static str,
+    /// Calls per measured batch (one for the module graph: a batch is one load).
+    pub count: u32,
+    run: fn(&'static str, u32, &Plan) -> BenchResult,
+}
+
+pub const BENCHES: &[EmbedBench] = &[
+    EmbedBench {
+        name: "rust_call_raw",
+        count: 1000,
+        run: rust_call_raw,
+    },
+    EmbedBench {
+        name: "rust_call",
+        count: 1000,
+        run: rust_call,
+    },
+    EmbedBench {
+        name: "load_modules_1000",
+        count: 1,
+        run: load_modules,
+    },
+];
+
+impl EmbedBench {
+    pub fn run(&self, count: u32, plan: &Plan) -> BenchResult {
+        (self.run)(self.name, count, plan)
+    }
+}
+
+/// A runtime with `globalThis.answer`, a function returning a number (optimized).
+fn runtime_with_answer() -> (Runtime, v8::Global<v8::Function>) {
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    runtime
+        .execute_script(
+            "answer.js",
+            "globalThis.answer = function (x) { return x + 1; };
+             %PrepareFunctionForOptimization(answer); answer(1); answer(2);
+             %OptimizeFunctionOnNextCall(answer); answer(3);",
+        )
+        .expect("the function is defined");
+    let answer = runtime.global_function("answer").expect("a function");
+    (runtime, answer)
+}
+
+/// The same call written with rusty_v8 by hand: a scope per call (as `call` makes), the
+/// function called, its number read.
+fn rust_call_raw(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    let (mut runtime, answer) = runtime_with_answer();
+    let call = |times: u64| {
+        let mut sum = 0.0;
+        for _ in 0..times * u64::from(count) {
+            sum += runtime.with_scope(|scope| {
+                let function = v8::Local::new(scope, &answer);
+                let receiver = v8::undefined(scope).into();
+                let arg = v8::Number::new(scope, 1.0).into();
+                let value = function.call(scope, receiver, &[arg]).expect("no throw");
+                value.number_value(scope).unwrap_or(0.0)
+            });
+        }
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
+
+/// `Runtime::call::<f64>(&answer, (1.0,))`: the argument through `ToV8`, the result through
+/// `FromV8`, under a `TryCatch`, the termination request spent.
+fn rust_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    let (mut runtime, answer) = runtime_with_answer();
+    let call = |times: u64| {
+        let mut sum = 0.0;
+        for _ in 0..times * u64::from(count) {
+            sum += runtime.call::<f64>(&answer, (1.0,)).expect("no throw");
+        }
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
+
+/// A graph of 1,000 modules (`m0` imports `m1` and `m2`, ..., a tree with shared leaves),
+/// loaded, linked and evaluated in a fresh runtime per batch: ns per whole graph.
+fn load_modules(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    const MODULES: usize = 1000;
+    let sources: Vec<(String, ModuleSource)> = (0..MODULES)
+        .map(|index| {
+            let imports: String = [2 * index + 1, 2 * index + 2]
+                .into_iter()
+                .filter(|&child| child < MODULES)
+                .map(|child| format!("import {{ v as v{child} }} from './m{child}.js';\n"))
+                .collect();
+            let sum: String = [2 * index + 1, 2 * index + 2]
+                .into_iter()
+                .filter(|&child| child < MODULES)
+                .map(|child| format!(" + v{child}"))
+                .collect();
+            let code = format!("{imports}export const v = 1{sum};\n");
+            (format!("file:///graph/m{index}.js"), ModuleSource::js(code))
+        })
+        .collect();
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let call = |times: u64| {
+        for _ in 0..times * u64::from(count) {
+            let mut runtime = Runtime::new(RuntimeOptions {
+                module_loader: Some(Rc::new(StaticModuleLoader::new(sources.clone()))),
+                ..Default::default()
+            });
+            tokio.block_on(async {
+                let id = runtime
+                    .load_main_module("file:///graph/m0.js")
+                    .await
+                    .expect("the graph loads");
+                runtime.mod_evaluate(id).await.expect("the graph evaluates");
+            });
+        }
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
