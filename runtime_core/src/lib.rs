@@ -111,6 +111,10 @@ pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SI
 pub use termination::TerminationHandle;
 pub use v8_traits::{FromV8, ToV8};
 
+/// TypeScript declarations of the globals every runtime installs besides its ops: `console`,
+/// `setTimeout` and the other timers, `queueMicrotask`, `unrefTimer`/`refTimer`.
+pub const GLOBALS_DTS: &str = include_str!("globals.d.ts");
+
 #[doc = include_str!("op.md")]
 #[doc = include_str!("kinds.md")]
 pub use ops_macro::op;

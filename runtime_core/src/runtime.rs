@@ -500,9 +500,10 @@ impl Runtime {
     }
 
     /// A TypeScript declaration file for all of this runtime's ops (see
-    /// [`crate::typescript_declarations`]).
+    /// [`crate::typescript_declarations`]), after the globals it installs
+    /// ([`crate::GLOBALS_DTS`]: the console and the timers).
     pub fn typescript_declarations(&self) -> String {
-        crate::typescript_declarations(
+        let ops = crate::typescript_declarations(
             self.ops_object_name,
             self.op_ctxs
                 .iter()
@@ -513,7 +514,8 @@ impl Runtime {
                 .filter(|decl| decl.name != crate::console::PRINT_OP)
                 .filter(|decl| !crate::timers::TIMER_OPS.contains(&decl.name)),
             self.classes.iter().copied(),
-        )
+        );
+        format!("{}\n{ops}", crate::GLOBALS_DTS)
     }
 
     /// Sets every op's call counts to zero.

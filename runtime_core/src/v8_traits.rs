@@ -59,6 +59,10 @@ pub trait FromV8<'s>: Sized {
     /// newtypes of them and enums with unit variants do.
     const READS_ONE_BYTE: bool = false;
 
+    /// The type's TypeScript declaration (`interface Request { .. }`), as JavaScript passes it:
+    /// `#[derive(FromV8)]` writes it; empty for other impls.
+    const TYPESCRIPT: &'static str = "";
+
     /// The conversion.
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
@@ -82,6 +86,10 @@ pub trait FromV8<'s>: Sized {
     label = "`#[derive(runtime_core::ToV8)]` it, or implement `runtime_core::ToV8` for it"
 )]
 pub trait ToV8 {
+    /// The type's TypeScript declaration, as JavaScript gets it: `#[derive(ToV8)]` writes it;
+    /// empty for other impls.
+    const TYPESCRIPT: &'static str = "";
+
     /// The conversion; an `Err` throws.
     fn to_v8<'s>(
         self,

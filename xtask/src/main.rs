@@ -203,7 +203,8 @@ fn dts(args: Vec<String>) {
         }
     }
     if files.is_empty() {
-        for dir in ["testdata/ops", "runtime_core/examples"] {
+        let (dirs, extra) = ops_macro_backend::DTS_SOURCES;
+        for dir in dirs {
             let mut found: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
                 .expect("a project directory")
                 .map(|entry| entry.expect("a directory entry").path())
@@ -212,8 +213,7 @@ fn dts(args: Vec<String>) {
             found.sort();
             files.extend(found);
         }
-        files.push(root.join("benches/src/ops.rs"));
-        files.push(root.join("benches/src/async_benches.rs"));
+        files.extend(extra.iter().map(|file| root.join(file)));
     }
     std::fs::create_dir_all(&out).expect("the output directory");
     for file in files {

@@ -21,7 +21,7 @@ pub mod internals;
 pub mod ir;
 pub mod typegen;
 
-pub use expand_file::{declarations_of_file, expand_file, pretty, ExpandedOp};
+pub use expand_file::{declarations_of_file, expand_file, pretty, ExpandedOp, DTS_SOURCES};
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -5,6 +5,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::ast::{Body, Container, Field, Missing, Repr, Shape, Variant};
+use crate::typegen::types::Position;
 
 /// `::runtime_core::structured::__derive`.
 fn support() -> TokenStream {
@@ -319,8 +320,11 @@ pub fn generate(container: &Container) -> TokenStream {
         }
     }
     let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let typescript = crate::typegen::types::declaration(container, Position::Input, &|_| true);
     quote! {
         impl #impl_generics ::runtime_core::FromV8<'s> for #ident #type_generics #where_clause {
+            const TYPESCRIPT: &'static str = #typescript;
+
             #one_byte
 
             fn from_v8(

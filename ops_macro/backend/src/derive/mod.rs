@@ -7,7 +7,7 @@
 //! `{t: name, c: body}`, or `untagged` the body alone. Generated code calls
 //! `runtime_core::structured::__derive`, with each type's keys made once per isolate.
 
-mod ast;
+pub(crate) mod ast;
 mod from_v8;
 mod to_v8;
 mod webidl;

@@ -213,8 +213,15 @@ pub fn generate(container: &Container) -> TokenStream {
         }
     }
     let (impl_generics, type_generics, where_clause) = generics.split_for_impl();
+    let typescript = crate::typegen::types::declaration(
+        container,
+        crate::typegen::types::Position::Output,
+        &|_| true,
+    );
     quote! {
         impl #impl_generics ::runtime_core::ToV8 for #ident #type_generics #where_clause {
+            const TYPESCRIPT: &'static str = #typescript;
+
             fn to_v8<'s>(
                 self,
                 scope: &mut ::runtime_core::v8::PinScope<'s, '_>,

@@ -2,7 +2,10 @@
 //! signature on the ops object, with its doc comment as JSDoc. Pure functions of the IR; the
 //! kind table gives each kind's type.
 
+pub mod types;
+
 use crate::ir::{Arg, ArgKind, Op, RetKind};
+use types::Position;
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
 const RESERVED: &[&str] = &[
@@ -48,15 +51,22 @@ fn parameter_name(name: &str) -> String {
 }
 
 /// The op's declaration in the ops namespace: JSDoc, then `function name(params): ret;`.
+/// Structured values are typed by their Rust types; a type of the user's is `unknown` (the
+/// op cannot see its derive: see [`declaration_naming`]).
 pub fn declaration(op: &Op) -> String {
-    let (params, ret) = signature(op);
+    declaration_naming(op, &|_| false)
+}
+
+/// As [`declaration`], naming the user's types `named` says are declared beside it.
+pub fn declaration_naming(op: &Op, named: &dyn Fn(&str) -> bool) -> String {
+    let (params, ret) = signature(op, named);
     format!("{}function {}({params}): {ret};", jsdoc(op), op.ident)
 }
 
 /// A class member's declaration (`get x(): number;`, `static f(a: string): void;`,
 /// `constructor(x: number);`): `head` is what precedes the parameters.
 pub fn class_member(op: &Op, head: &str, with_return: bool) -> String {
-    let (params, ret) = signature(op);
+    let (params, ret) = signature(op, &|_| false);
     let ret = if with_return {
         format!(": {ret}")
     } else {
@@ -105,7 +115,7 @@ fn class_name(ty: &syn::Type) -> Option<String> {
 }
 
 /// The parameter list and the return type.
-fn signature(op: &Op) -> (String, String) {
+fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
     let args: Vec<_> = op.js_args().map(|(_, arg)| arg).collect();
     // `Option`s and arguments with a default may be `undefined`: trailing ones may be left
     // out, earlier ones take `undefined`.
@@ -124,6 +134,10 @@ fn signature(op: &Op) -> (String, String) {
                 ArgKind::Cppgc | ArgKind::Held { .. } => {
                     class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts())
                 }
+                // A structured value is typed by its Rust type.
+                ArgKind::FromV8 | ArgKind::Serde => {
+                    types::ts_of_type(&arg.ty, Position::Input, named)
+                }
                 _ => arg.kind.ts(),
             };
             let null = if arg.optional { " | null" } else { "" };
@@ -136,6 +150,9 @@ fn signature(op: &Op) -> (String, String) {
         .collect();
     let mut ret = match (op.ret.kind, &op.ret.ty) {
         (RetKind::Cppgc, Some(ty)) => class_name(ty).unwrap_or_else(|| "object".to_owned()),
+        (RetKind::ToV8 | RetKind::Serde, Some(ty)) => {
+            types::ts_of_type(ty, Position::Output, named)
+        }
         _ => op.ret.kind.ts(op.ret.element, op.ret.handle),
     };
     if op.ret.optional {
@@ -145,6 +162,19 @@ fn signature(op: &Op) -> (String, String) {
         ret = format!("Promise<{ret}>");
     }
     (params.join(", "), ret)
+}
+
+/// The classes an op names (`#[cppgc]` arguments and returns): each must be declared.
+pub fn classes_named(op: &Op) -> Vec<String> {
+    let args = op
+        .js_args()
+        .filter(|(_, arg)| matches!(arg.kind, ArgKind::Cppgc | ArgKind::Held { .. }))
+        .filter_map(|(_, arg)| class_name(&arg.ty));
+    let ret = match (op.ret.kind, &op.ret.ty) {
+        (RetKind::Cppgc, Some(ty)) => class_name(ty),
+        _ => None,
+    };
+    args.chain(ret).collect()
 }
 
 #[cfg(test)]
