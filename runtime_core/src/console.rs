@@ -72,6 +72,25 @@ pub(crate) const CONSOLE_JS: &str = r#"(function (opsObject) {
     }
     if (value === null) return "null";
     if (value instanceof Error) return value.stack || String(value);
+    if (value instanceof Map) {
+      if (depth > 2) return "[Map]";
+      const entries = [...value].map(([k, v]) => inspect(k, depth + 1, true) + " => " + inspect(v, depth + 1, true));
+      return "Map(" + value.size + ") " + (entries.length ? "{ " + entries.join(", ") + " }" : "{}");
+    }
+    if (value instanceof Set) {
+      if (depth > 2) return "[Set]";
+      const items = [...value].map((item) => inspect(item, depth + 1, true));
+      return "Set(" + value.size + ") " + (items.length ? "{ " + items.join(", ") + " }" : "{}");
+    }
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      const name = value.constructor ? value.constructor.name : "TypedArray";
+      const shown = Array.from(value.subarray(0, 100), (item) => inspect(item, depth + 1, true));
+      if (value.length > 100) shown.push("... " + (value.length - 100) + " more items");
+      return name + "(" + value.length + ") " + (shown.length ? "[ " + shown.join(", ") + " ]" : "[]");
+    }
+    if (value instanceof ArrayBuffer) return "ArrayBuffer { byteLength: " + value.byteLength + " }";
+    if (value instanceof Date) return isNaN(value) ? "Invalid Date" : value.toISOString();
+    if (value instanceof RegExp) return String(value);
     if (Array.isArray(value)) {
       if (depth > 2) return "[Array]";
       if (value.length === 0) return "[]";

@@ -262,7 +262,12 @@ impl Runtime {
             let scope = &mut v8::ContextScope::new(scope, context);
             let ops_object = v8::Object::new(scope);
             let wrap = crate::async_js::AsyncWrap::install(scope, &event_loop);
-            for op_ctx in op_ctxs.iter() {
+            // A class's members are reached through the class (`new ops.Foo`,
+            // `foo.method()`), not as ops of their own.
+            for op_ctx in op_ctxs
+                .iter()
+                .filter(|op_ctx| !is_class_member(op_ctx.decl))
+            {
                 install_op(scope, ops_object, op_ctx, wrap);
             }
             let key = v8::String::new(scope, options.ops_object_name)
@@ -508,9 +513,8 @@ impl Runtime {
             self.op_ctxs
                 .iter()
                 .map(|op_ctx| op_ctx.decl)
-                // Class members (`Foo.prototype.x`, `new Foo`: never a Rust name) are declared
-                // with their class.
-                .filter(|decl| !decl.name.contains(['.', ' ']))
+                // Class members are declared with their class.
+                .filter(|decl| !is_class_member(decl))
                 .filter(|decl| decl.name != crate::console::PRINT_OP)
                 .filter(|decl| !crate::timers::TIMER_OPS.contains(&decl.name)),
             self.classes.iter().copied(),
@@ -540,6 +544,11 @@ impl Drop for Runtime {
         self.event_loop.clear();
         self.modules.clear();
     }
+}
+
+/// Whether `decl` is a class's member (`Foo.prototype.x`, `new Foo`: never a Rust name).
+fn is_class_member(decl: &OpDecl) -> bool {
+    decl.name.contains(['.', ' '])
 }
 
 fn install_op<'s>(

@@ -411,3 +411,20 @@ fn async_methods_hold_their_receiver() {
         "true,1,later,true,true,twice,TypeError: Illegal invocation,192,8"
     );
 }
+
+#[test]
+fn the_ops_object_lists_ops_and_classes_not_class_internals() {
+    let mut rt = runtime();
+    let internals = rt
+        .execute_script_to_string(
+            "keys.js",
+            "Object.keys(ops).filter((k) => /[ .]/.test(k)).join()",
+        )
+        .unwrap();
+    assert_eq!(internals, "", "no `new Foo` nor `Foo.prototype.x` on ops");
+    assert_eq!(
+        rt.execute_script_to_string("foo.js", "[typeof ops.Foo, typeof ops.op_sides].join()")
+            .unwrap(),
+        "function,function"
+    );
+}

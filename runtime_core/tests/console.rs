@@ -76,3 +76,26 @@ fn the_console_can_be_left_out_and_its_op_is_hidden() {
     bare.execute_script("bare.js", "console.log('nowhere')")
         .unwrap();
 }
+
+#[test]
+fn maps_sets_and_typed_arrays_print_as_node_prints_them() {
+    let (mut runtime, lines) = capturing();
+    runtime
+        .execute_script(
+            "collections.js",
+            "console.log(new Map([['a', 1], [2, { b: 'c' }]]), new Map());
+             console.log(new Set([1, 'x']), new Uint8Array([1, 2, 3]), new Float64Array(0));
+             console.log(new ArrayBuffer(4), { bytes: new Uint16Array([7]) });",
+        )
+        .unwrap();
+    let lines = lines.borrow();
+    let texts: Vec<&str> = lines.iter().map(|(_, text)| text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Map(2) { 'a' => 1, 2 => { b: 'c' } } Map(0) {}",
+            "Set(2) { 1, 'x' } Uint8Array(3) [ 1, 2, 3 ] Float64Array(0) []",
+            "ArrayBuffer { byteLength: 4 } { bytes: Uint16Array(1) [ 7 ] }",
+        ]
+    );
+}

@@ -138,8 +138,12 @@ pub fn call_both_ways(
 /// The real TypeScript compiler, installed from the npm registry into `target/typescript` on
 /// first use; `None` (the test says so) only where npm cannot reach the registry.
 pub fn tsc() -> Option<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let prefix = root.join("target/typescript");
+    // Beside the build, wherever `CARGO_TARGET_DIR` puts it.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+        std::path::PathBuf::from,
+    );
+    let prefix = target.join("typescript");
     let tsc = prefix.join("node_modules/.bin/tsc");
     if !tsc.exists() {
         let installed = std::process::Command::new("npm")
