@@ -13,6 +13,12 @@ pub fn op(attr: TokenStream, item: TokenStream) -> TokenStream {
     ops_macro_backend::expand(attr.into(), item.into()).into()
 }
 
+/// deno's spelling: a compile error pointing at `#[op]` (the op is still expanded).
+#[proc_macro_attribute]
+pub fn op2(attr: TokenStream, item: TokenStream) -> TokenStream {
+    ops_macro_backend::expand_op2(attr.into(), item.into()).into()
+}
+
 /// `#[derive(FromV8)]`: see `runtime_core::FromV8`.
 #[proc_macro_derive(FromV8, attributes(from_v8, v8))]
 pub fn derive_from_v8(item: TokenStream) -> TokenStream {

@@ -118,5 +118,8 @@ pub const GLOBALS_DTS: &str = include_str!("globals.d.ts");
 #[doc = include_str!("op.md")]
 #[doc = include_str!("kinds.md")]
 pub use ops_macro::op;
+/// deno's `#[op2]`, written by habit: a compile error that says to write `#[op]`.
+#[doc(hidden)]
+pub use ops_macro::op2;
 /// The `v8` crate this runtime is built on; generated code names it through this path.
 pub use v8;

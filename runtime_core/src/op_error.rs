@@ -36,6 +36,11 @@ pub enum ErrorProperty<'a> {
 ///     }
 /// }
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an error an op can throw",
+    label = "an op's `Err` must implement `runtime_core::JsErrorClass`",
+    note = "return `runtime_core::OpError` (`OpError::generic(msg)`, `OpError::type_error(msg)`, or `?` on any `JsErrorClass` error: `std::io::Error`, serde's, yours), or implement `JsErrorClass` for your error type (its class, message and properties)"
+)]
 pub trait JsErrorClass: fmt::Debug + std::any::Any {
     /// The class: `Error`, `TypeError`, `RangeError`, `SyntaxError`, `ReferenceError` (made
     /// with that constructor), or any other name (an `Error` whose `name` is that).

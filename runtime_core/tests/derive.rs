@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{counting_runtime, eval, json};
-use runtime_core::{op, Extension, FromV8, Runtime, ToV8};
+use runtime_core::{op, Extension, FromV8, Runtime, RuntimeOptions, ToV8};
 
 mod deno_cases {
     use runtime_core::{v8, FromV8, ToV8};
@@ -717,4 +717,40 @@ fn derived_values_stay_in_their_isolate() {
         json(&mut second, "ops.op_struct({a: 1, e: 2})"),
         r#"{"a":1,"c":3,"e":2,"f":null}"#
     );
+}
+
+/// `bytes::Bytes` fields take any ArrayBufferView or ArrayBuffer and give a `Uint8Array`.
+#[derive(runtime_core::FromV8, runtime_core::ToV8, Debug, PartialEq)]
+struct Upload {
+    name: String,
+    body: bytes::Bytes,
+}
+
+#[test]
+fn bytes_fields_are_uint8_arrays() {
+    common::init_test_flags();
+    let mut rt = Runtime::new(RuntimeOptions::default());
+    rt.execute_script(
+        "bytes.js",
+        "globalThis.echo = (u) => u;
+         globalThis.fromView = () => ({ name: 'v', body: new Uint16Array([258]) });
+         globalThis.fromBuffer = () => ({ name: 'b', body: new Uint8Array([7, 8]).buffer });
+         globalThis.describeBody = (u) => u.body.constructor.name + ' ' + Array.from(u.body).join();",
+    )
+    .unwrap();
+    let from_view = rt.global_function("fromView").unwrap();
+    let upload: Upload = rt.call(&from_view, ()).unwrap();
+    assert_eq!(&upload.body[..], &258u16.to_ne_bytes());
+    let from_buffer = rt.global_function("fromBuffer").unwrap();
+    let upload: Upload = rt.call(&from_buffer, ()).unwrap();
+    assert_eq!(
+        upload,
+        Upload {
+            name: "b".into(),
+            body: bytes::Bytes::from_static(&[7, 8])
+        }
+    );
+    let describe = rt.global_function("describeBody").unwrap();
+    let text: String = rt.call(&describe, (upload,)).unwrap();
+    assert_eq!(text, "Uint8Array 7,8");
 }

@@ -31,9 +31,35 @@ fn op_evaluated(state: &mut OpState, #[string] name: String) {
     state.borrow_mut::<Vec<String>>().push(name);
 }
 
+/// deno's `#[op2(async)]` on a `fn` returning a future.
+#[allow(clippy::manual_async_fn)] // the form under test
+#[op(async)]
+fn op_async_form(x: u32) -> impl std::future::Future<Output = u32> {
+    async move { x + 1 }
+}
+
+/// deno's `required(n)`: fewer arguments are a `TypeError`, though the rest are optional.
+#[op(required(2))]
+fn op_required_two(a: u32, b: Option<u32>, c: Option<u32>) -> u32 {
+    a + b.unwrap_or(0) + c.unwrap_or(0)
+}
+
+/// `_` arguments: errors name them by position.
+#[op]
+fn op_unnamed(_: u32, #[string] _: String, b: u32) -> u32 {
+    b
+}
+
 fn extension() -> Extension {
     Extension::new("embedding")
-        .ops(&[op_sleep::DECL, op_double::DECL, op_evaluated::DECL])
+        .ops(&[
+            op_sleep::DECL,
+            op_double::DECL,
+            op_evaluated::DECL,
+            op_async_form::DECL,
+            op_required_two::DECL,
+            op_unnamed::DECL,
+        ])
         .state(|state| {
             state.put(Vec::<String>::new());
         })
@@ -712,4 +738,34 @@ fn every_declaration_file_of_the_repository_type_checks() {
     if let Err(report) = common::type_check(&tsc, "dts-all", &all, "export {};\n") {
         panic!("tsc failed:\n{report}\n--- d.ts\n{all}");
     }
+}
+
+// ---- deno's forms ----------------------------------------------------------------------------
+
+#[test]
+fn deno_forms_async_required_and_unnamed_arguments() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "forms.js",
+        "globalThis.out = [];
+         ops.op_async_form(1).then((v) => out.push('async ' + v));
+         const attempt = (f) => { try { return f(); } catch (e) { return e.name + ': ' + e.message; } };
+         out.push(attempt(() => ops.op_required_two(1)));
+         out.push(attempt(() => ops.op_required_two(1, 2)));
+         function call(a, b) { return ops.op_required_two(a, b); }
+         %PrepareFunctionForOptimization(call); call(1, 2); call(1, 2);
+         %OptimizeFunctionOnNextCall(call); call(1, 2);
+         out.push(attempt(() => ops.op_required_two()));
+         out.push(attempt(() => ops.op_unnamed(1, 2, 3)));
+         out.push(attempt(() => ops.op_unnamed(1, 's', 3)));",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("out.js", "out.join('|')")
+            .unwrap(),
+        "TypeError: op_required_two: 2 arguments required, but only 1 present|3|\
+         TypeError: op_required_two: 2 arguments required, but only 0 present|\
+         TypeError: op_unnamed: argument 2 must be a string, received a number|3|async 2"
+    );
 }

@@ -54,6 +54,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// `#[op2]`, written by deno habit: an error pointing at `#[op]`, with the op expanded as
+/// `#[op]` would, so that nothing else errs.
+pub fn expand_op2(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let hint = syn::Error::new(
+        proc_macro2::Span::call_site(),
+        "opwire's attribute is `#[op]` (deno's `#[op2]`, with the same options: \
+         `#[op(fast)]`, `#[op(async)]`, ...): write `#[op]`",
+    )
+    .to_compile_error();
+    let expanded = expand(attr, item);
+    quote! { #hint #expanded }
+}
+
 /// Expands `#[op(<attr>)] <item>`, or returns every error found.
 pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Vec<syn::Error>> {
     let item_fn: syn::ItemFn = match syn::parse2(item.clone()) {

@@ -117,11 +117,10 @@ pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     v8::callback_scope!(unsafe scope, scope_source);
-    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
     let message = format!(
-        "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+        "{}: {} is backed by a detached ArrayBuffer",
         decl.name,
-        index + 1
+        super::call::argument(decl, index)
     );
     throw_error_of_class(scope, "TypeError", &message);
 }
@@ -342,11 +341,10 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     pub(super) fn throw_detached(&mut self, index: i32) -> Thrown {
         let decl = self.op_ctx().decl;
-        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
         self.throw_type_error(&format!(
-            "{}: argument {} ({name}) is backed by a detached ArrayBuffer",
+            "{}: {} is backed by a detached ArrayBuffer",
             decl.name,
-            index + 1
+            super::call::argument(decl, index)
         ))
     }
 

@@ -244,8 +244,15 @@ pub(crate) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str
 
 /// `<op>: argument <n> (<name>)`: what a conversion's error is prefixed with.
 pub(super) fn arg_error_prefix(decl: &OpDecl, index: i32) -> String {
-    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-    format!("{}: argument {} ({name})", decl.name, index + 1)
+    format!("{}: {}", decl.name, argument(decl, index))
+}
+
+/// `argument <n> (<name>)`, or `argument <n>` for a `_` argument.
+pub(super) fn argument(decl: &OpDecl, index: i32) -> String {
+    match decl.arg_names.get(index as usize).copied() {
+        Some("") => format!("argument {}", index + 1),
+        name => format!("argument {} ({})", index + 1, name.unwrap_or("?")),
+    }
 }
 
 /// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
@@ -255,11 +262,10 @@ pub(super) fn arg_type_error_message(
     expected: &str,
     value: v8::Local<'_, v8::Value>,
 ) -> String {
-    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
     format!(
-        "{}: argument {} ({name}) must be {expected}, received {}",
+        "{}: {} must be {expected}, received {}",
         decl.name,
-        index + 1,
+        argument(decl, index),
         describe_received(value)
     )
 }
@@ -616,6 +622,21 @@ impl<'a, 's> SlowCall<'a, 's> {
     pub(super) fn throw_type_error(&mut self, message: &str) -> Thrown {
         self.with_scope(|scope| throw_error_of_class(scope, "TypeError", message));
         Thrown(())
+    }
+
+    /// `#[op(required(n))]`: a `TypeError` when the call passed fewer than `n` arguments.
+    #[inline(always)]
+    pub fn require_args(&mut self, n: u32) -> Result<(), Thrown> {
+        let passed = self.args.length();
+        if passed >= n as i32 {
+            return Ok(());
+        }
+        let message = format!(
+            "{}: {n} argument{} required, but only {passed} present",
+            self.op_ctx().decl.name,
+            if n == 1 { "" } else { "s" }
+        );
+        Err(self.throw_type_error(&message))
     }
 
     /// Throws a plain `Error`.

@@ -106,8 +106,12 @@ fn store_and_range<'s>(
     }
 }
 
-fn refusal_message(op: &str, name: &str, index: i32, what: &str) -> String {
-    format!("{op}: argument {} ({name}) {what}", index + 1)
+fn refusal_message(decl: &crate::OpDecl, index: i32, what: &str) -> String {
+    format!(
+        "{}: {} {what}",
+        decl.name,
+        super::call::argument(decl, index)
+    )
 }
 
 /// `JsBuffer` on the fast path.
@@ -155,8 +159,7 @@ unsafe fn fast_refuse(
             // SAFETY: forwarded from the caller.
             let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
             v8::callback_scope!(unsafe scope, scope_source);
-            let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-            let message = refusal_message(decl.name, name, index, what);
+            let message = refusal_message(decl, index, what);
             throw_error_of_class(scope, "TypeError", &message);
         }
     }
@@ -170,8 +173,7 @@ impl<'a, 's> SlowCall<'a, 's> {
             Refusal::WrongType => self.throw_arg_type_error(index, source.expected()),
             Refusal::Said(what) => {
                 let decl = self.op_ctx().decl;
-                let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-                self.throw_type_error(&refusal_message(decl.name, name, index, what))
+                self.throw_type_error(&refusal_message(decl, index, what))
             }
         }
     }

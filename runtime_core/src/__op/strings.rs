@@ -167,11 +167,10 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     pub(super) fn throw_not_latin1(&mut self, index: i32) -> Thrown {
         let decl = self.op_ctx().decl;
-        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
         let message = format!(
-            "{}: argument {} ({name}) must be a string of characters up to U+00FF, received a string with wider characters",
+            "{}: {} must be a string of characters up to U+00FF, received a string with wider characters",
             decl.name,
-            index + 1
+            super::call::argument(decl, index)
         );
         self.throw_type_error(&message)
     }

@@ -116,11 +116,12 @@ fn copy<T: Element>(bytes: &[u8]) -> Vec<T> {
     values
 }
 
-pub(super) fn misaligned_message(op: &str, name: &str, index: i32, expected: &str) -> String {
+pub(super) fn misaligned_message(decl: &crate::OpDecl, index: i32, expected: &str) -> String {
     format!(
-        "{op}: argument {} ({name}) must be {expected} aligned for its element type; this one's \
+        "{}: {} must be {expected} aligned for its element type; this one's \
          memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
-        index + 1
+        decl.name,
+        super::call::argument(decl, index)
     )
 }
 
@@ -134,11 +135,10 @@ pub(super) unsafe fn fast_throw_misaligned(
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     v8::callback_scope!(unsafe scope, scope_source);
-    let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
     throw_error_of_class(
         scope,
         "TypeError",
-        &misaligned_message(decl.name, name, index, expected),
+        &misaligned_message(decl, index, expected),
     );
 }
 
@@ -255,8 +255,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(never)]
     pub(super) fn throw_misaligned(&mut self, index: i32, expected: &str) -> Thrown {
         let decl = self.op_ctx().decl;
-        let name = decl.arg_names.get(index as usize).copied().unwrap_or("?");
-        let message = misaligned_message(decl.name, name, index, expected);
+        let message = misaligned_message(decl, index, expected);
         self.throw_type_error(&message)
     }
 

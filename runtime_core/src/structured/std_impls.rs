@@ -145,6 +145,45 @@ impl ToV8 for &str {
     }
 }
 
+/// Bytes are a `Uint8Array`: read from any ArrayBufferView or ArrayBuffer (copied: the value
+/// is kept beyond the call), given back as a `Uint8Array` over the bytes' memory (no copy when
+/// the `Bytes` is the only owner of a vector).
+impl<'s> FromV8<'s> for bytes::Bytes {
+    fn from_v8(
+        _: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
+            let mut bytes = vec![0; view.byte_length()];
+            view.copy_contents(&mut bytes);
+            return Ok(bytes.into());
+        }
+        if let Ok(buffer) = v8::Local::<v8::ArrayBuffer>::try_from(value) {
+            let store = buffer.get_backing_store();
+            return Ok(store
+                .iter()
+                .map(std::cell::Cell::get)
+                .collect::<Vec<u8>>()
+                .into());
+        }
+        Err(expected("an ArrayBufferView or an ArrayBuffer", value))
+    }
+}
+
+impl ToV8 for bytes::Bytes {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let len = self.len();
+        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Vec::from(self)).make_shared();
+        let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
+        v8::Uint8Array::new(scope, buffer, 0, len)
+            .map(Into::into)
+            .ok_or_else(|| OpError::range_error("a buffer longer than V8 allows"))
+    }
+}
+
 impl<'s, T: FromV8<'s>> FromV8<'s> for Option<T> {
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,

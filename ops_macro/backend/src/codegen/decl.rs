@@ -10,7 +10,15 @@ use crate::ir::{AsyncCall, Op};
 pub fn decl(op: &Op) -> TokenStream {
     let vis = &op.vis;
     let name = op.js_name.clone().unwrap_or_else(|| op.ident.to_string());
-    let arg_names = op.js_args().map(|(_, arg)| arg.ident.to_string());
+    // A `_` argument has no name: errors say its position alone.
+    let arg_names = op.js_args().map(|(_, arg)| {
+        let name = arg.ident.to_string();
+        if name.starts_with(crate::internals::ast::UNNAMED_PREFIX) {
+            String::new()
+        } else {
+            name
+        }
+    });
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;
     let typescript = crate::typegen::declaration(op);

@@ -210,6 +210,7 @@ fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenS
     let mode = async_start::mode(async_op);
     let settlement = async_start::settlement(op);
     body_fns(
+        op,
         quote! {
             let #future = #call_block;
             #start
@@ -303,14 +304,17 @@ pub fn slow_fn(op: &Op) -> TokenStream {
             #set
         },
     };
-    body_fns(body, op.slow_access())
+    body_fns(op, body, op.slow_access())
 }
 
 /// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
 /// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer),
 /// around `body`, run with `access` to V8.
-fn body_fns(body: TokenStream, access: V8Access) -> TokenStream {
+fn body_fns(op: &Op, body: TokenStream, access: V8Access) -> TokenStream {
     let call = internal_ident("call");
+    // `required(n)`: checked on the slow path only (V8 takes a fast call only with every
+    // argument the C signature has).
+    let required = op.required.map(|n| quote!(#call.require_args(#n)?;));
     let info = internal_ident("info");
     // Only ops whose kinds need the isolate or a handle scope get one: most of a bare call's
     // cost.
@@ -327,6 +331,7 @@ fn body_fns(body: TokenStream, access: V8Access) -> TokenStream {
         fn slow_call_body(
             #call: &mut ::runtime_core::__op::SlowCall<'_, '_>,
         ) -> ::std::result::Result<(), ::runtime_core::__op::Thrown> {
+            #required
             #body
         }
 

@@ -205,6 +205,21 @@ fn shape(cx: &Ctxt, fields: &syn::Fields, direction: Direction, variant_serde: b
                 Some(ident) => camel_case(&ident.unraw().to_string()),
                 None => index.to_string(),
             });
+            // A buffer V8 lends lives for a call; a derived value is kept.
+            if let syn::Type::Path(path) = &field.ty {
+                let last = path.path.segments.last().map(|last| last.ident.to_string());
+                if let Some(name @ ("JsBuffer" | "V8Slice" | "DetachedBuffer")) = last.as_deref() {
+                    cx.error_spanned_by(
+                        &field.ty,
+                        format!(
+                            "a derived struct's field cannot be a `{name}` (an op argument's \
+                             kind): take `bytes::Bytes` (any ArrayBufferView or ArrayBuffer, \
+                             copied; given back as a `Uint8Array` without a copy), or pass the \
+                             buffer as an argument of its own"
+                        ),
+                    );
+                }
+            }
             if direction == Direction::From {
                 if let syn::Type::Reference(reference) = &field.ty {
                     cx.error_spanned_by(

@@ -7,6 +7,9 @@ use super::attr::{is_marker, Markers};
 use super::Ctxt;
 
 /// An op function as written.
+/// The prefix of the names given to `_` arguments; their JavaScript name is empty.
+pub const UNNAMED_PREFIX: &str = "__unnamed_";
+
 pub struct OpFn {
     /// The function's name, which is also the op's JavaScript name.
     pub ident: syn::Ident,
@@ -87,9 +90,21 @@ impl OpFn {
                                 span: pat_ident.ident.span(),
                             });
                         }
+                        // `_`: named by its position in errors (`argument 2`).
+                        Pat::Wild(wild) => params.push(Param {
+                            ident: quote::format_ident!(
+                                "{}{}",
+                                UNNAMED_PREFIX,
+                                params.len(),
+                                span = wild.underscore_token.span
+                            ),
+                            ty: (*pat_type.ty).clone(),
+                            markers,
+                            span: wild.underscore_token.span,
+                        }),
                         other => cx.error_spanned_by(
                             other,
-                            "op arguments must be plain names (the name appears in error messages)",
+                            "op arguments must be plain names or `_` (the name appears in error messages)",
                         ),
                     }
                 }

@@ -34,6 +34,8 @@ pub struct OpAttrs {
     pub stack_trace: bool,
     /// `async(lazy)` / `async(deferred)` (async ops are eager by default).
     pub async_mode: Option<(proc_macro2::Span, AsyncMode)>,
+    /// `required(n)`: a call with fewer than `n` arguments is a `TypeError` (deno's).
+    pub required: Option<(proc_macro2::Span, u32)>,
 }
 
 /// When an async op's future is first polled and its promise settled.
@@ -72,7 +74,7 @@ fn split_options(tokens: TokenStream) -> Vec<TokenStream> {
 }
 
 const OP_OPTIONS: &str = "op options: `fast`, `fast(op_other)`, `nofast`, `no_side_effects`, \
-     `stack_trace`, `async(lazy)`, `async(deferred)`";
+     `stack_trace`, `async`, `async(lazy)`, `async(deferred)`, `required(n)`";
 
 impl OpAttrs {
     /// Parses the tokens inside `#[op(...)]`, recording errors in `cx`.
@@ -83,6 +85,7 @@ impl OpAttrs {
             no_side_effects: false,
             stack_trace: false,
             async_mode: None,
+            required: None,
         };
         // `async(...)` is not a `Meta` to syn (`async` is a keyword): taken out first.
         let mut rest = TokenStream::new();
@@ -107,6 +110,14 @@ impl OpAttrs {
                             cx.error_spanned_by(&option, "duplicate `async(...)`")
                         }
                         (Some(mode), None) => attrs.async_mode = Some((word.span(), mode)),
+                    }
+                }
+                // deno's `#[op2(async)]`: an async op, eager (the default mode).
+                (Some(TokenTree::Ident(word)), None, None) if word == "async" => {
+                    if attrs.async_mode.is_some() {
+                        cx.error_spanned_by(&option, "duplicate `async`");
+                    } else {
+                        attrs.async_mode = Some((word.span(), AsyncMode::Eager));
                     }
                 }
                 _ => {
@@ -171,6 +182,18 @@ impl OpAttrs {
                         (_, "fast") => FastMode::Required,
                         _ => FastMode::Disabled,
                     };
+                }
+                (Meta::List(list), None) if list.path.is_ident("required") => {
+                    match list.parse_args::<syn::LitInt>().and_then(|n| n.base10_parse::<u32>()) {
+                        Ok(_) if attrs.required.is_some() => {
+                            cx.error_spanned_by(meta, "duplicate op option `required`")
+                        }
+                        Ok(n) => attrs.required = Some((syn::spanned::Spanned::span(list), n)),
+                        Err(_) => cx.error_spanned_by(
+                            list,
+                            "`required(n)` takes how many arguments a call must pass: `required(2)`",
+                        ),
+                    }
                 }
                 (Meta::Path(path), None) => {
                     let flag = if path.is_ident("no_side_effects") {

@@ -50,6 +50,8 @@ pub struct Op {
     pub generics: syn::Generics,
     /// For an async op: how it runs. Its `ret` is then the future's output.
     pub async_op: Option<AsyncOp>,
+    /// `required(n)`: how many arguments a call must pass.
+    pub required: Option<u32>,
     /// The function's doc comment, line by line (its TypeScript declaration's JSDoc).
     pub docs: Vec<String>,
     /// The name errors and the declaration use, when not the function's (a class member's
@@ -245,6 +247,18 @@ impl Op {
                 None
             }
         };
+        let arity = args.iter().filter(|arg| arg.kind.is_js_visible()).count();
+        let required = match attrs.required {
+            Some((span, n)) if n as usize > arity => {
+                cx.error_at(
+                    span,
+                    format!("`required({n})`, but the op takes {arity} JavaScript arguments"),
+                );
+                None
+            }
+            Some((_, n)) => Some(n),
+            None => None,
+        };
         (args.len() == op_fn.params.len()).then_some(())?;
         let mut next_js_index = 0;
         let args = args
@@ -268,6 +282,7 @@ impl Op {
             stack_trace: attrs.stack_trace,
             generics: op_fn.generics,
             async_op,
+            required,
             docs: op_fn.docs,
             js_name: None,
         })

@@ -80,6 +80,10 @@ fn ts_of_path(path: &syn::Path, position: Position, named: &dyn Fn(&str) -> bool
             .last()
             .map_or_else(|| "unknown".into(), |ty| ts_of_type(ty, position, named)),
         "bool" => "boolean".into(),
+        "Bytes" => match position {
+            Position::Input => "ArrayBufferView | ArrayBuffer".into(),
+            Position::Output => "Uint8Array".into(),
+        },
         "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32" | "u64" | "usize" | "f32"
         | "f64" => "number".into(),
         "Option" => match position {

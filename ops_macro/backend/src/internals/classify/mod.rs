@@ -359,6 +359,13 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
             _ if matches!(shape(target), Shape::Path { ref name, .. } if name == "PinScope") => {
                 ArgKind::Scope
             }
+            // deno's spelling, from rusty_v8 before its pinned scopes.
+            (Some(name @ ("HandleScope" | "ContextScope" | "CallbackScope")), _) => {
+                return error(format!(
+                    "an op takes its scope as `&mut v8::PinScope` (rusty_v8's pinned scope), \
+                     not `&mut v8::{name}`: write `scope: &mut v8::PinScope`"
+                ))
+            }
             _ => return error(unsupported_arg(ty)),
         },
         // Other named types (`Vec<String>`, `HashMap<String, T>`...) and tuples: `FromV8`.

@@ -1,0 +1,25 @@
+// What a deno user writes on day one, each answered with what to write instead.
+use runtime_core::{op, op2, v8, FromV8, JsBuffer};
+
+#[op]
+fn op_with_handle_scope(scope: &mut v8::HandleScope) -> u32 {
+    let _ = scope;
+    1
+}
+
+#[op]
+fn op_string_error() -> Result<u32, String> {
+    Ok(1)
+}
+
+#[op2(fast)]
+fn op_spelled_as_deno(a: u32) -> u32 {
+    a
+}
+
+#[derive(FromV8)]
+struct Upload {
+    body: JsBuffer,
+}
+
+fn main() {}
