@@ -38,6 +38,16 @@ fn op_async_form(x: u32) -> impl std::future::Future<Output = u32> {
     async move { x + 1 }
 }
 
+/// deno's `#[meta]` on an async op: accepted, and ignored (no op sanitizer here).
+#[op(async)]
+#[meta(
+    sanitizer_details = "read from a Blob or File",
+    sanitizer_fix = "await the read"
+)]
+async fn op_with_meta() -> u32 {
+    5
+}
+
 /// deno's `required(n)`: fewer arguments are a `TypeError`, though the rest are optional.
 #[op(required(2))]
 fn op_required_two(a: u32, b: Option<u32>, c: Option<u32>) -> u32 {
@@ -50,6 +60,37 @@ fn op_unnamed(_: u32, #[string] _: String, b: u32) -> u32 {
     b
 }
 
+/// A class whose method requires its argument (deno's object_wrap `#[required(1)]`).
+pub struct Counter {
+    count: std::cell::Cell<u32>,
+}
+
+#[op]
+impl Counter {
+    #[constructor]
+    fn new() -> Counter {
+        Counter {
+            count: std::cell::Cell::new(0),
+        }
+    }
+
+    #[required(1)]
+    fn add(&self, by: Option<u32>) -> u32 {
+        self.count.set(self.count.get() + by.unwrap_or(0));
+        self.count.get()
+    }
+}
+
+/// An async op whose result is a class instance (deno's async `#[cppgc]` returns).
+#[op]
+#[cppgc]
+async fn op_counter_later(start: u32) -> Counter {
+    tokio::task::yield_now().await;
+    Counter {
+        count: std::cell::Cell::new(start),
+    }
+}
+
 fn extension() -> Extension {
     Extension::new("embedding")
         .ops(&[
@@ -59,7 +100,10 @@ fn extension() -> Extension {
             op_async_form::DECL,
             op_required_two::DECL,
             op_unnamed::DECL,
+            op_with_meta::DECL,
+            op_counter_later::DECL,
         ])
+        .classes(&[Counter::CLASS])
         .state(|state| {
             state.put(Vec::<String>::new());
         })
@@ -749,6 +793,8 @@ fn deno_forms_async_required_and_unnamed_arguments() {
         "forms.js",
         "globalThis.out = [];
          ops.op_async_form(1).then((v) => out.push('async ' + v));
+         ops.op_with_meta().then((v) => out.push('meta ' + v));
+         ops.op_counter_later(10).then((c) => out.push((c instanceof ops.Counter) + ' ' + c.add(1)));
          const attempt = (f) => { try { return f(); } catch (e) { return e.name + ': ' + e.message; } };
          out.push(attempt(() => ops.op_required_two(1)));
          out.push(attempt(() => ops.op_required_two(1, 2)));
@@ -757,7 +803,10 @@ fn deno_forms_async_required_and_unnamed_arguments() {
          %OptimizeFunctionOnNextCall(call); call(1, 2);
          out.push(attempt(() => ops.op_required_two()));
          out.push(attempt(() => ops.op_unnamed(1, 2, 3)));
-         out.push(attempt(() => ops.op_unnamed(1, 's', 3)));",
+         out.push(attempt(() => ops.op_unnamed(1, 's', 3)));
+         const counter = new ops.Counter();
+         out.push(attempt(() => counter.add()));
+         out.push(attempt(() => counter.add(5)));",
     )
     .unwrap();
     tokio().block_on(rt.run_event_loop()).unwrap();
@@ -766,6 +815,7 @@ fn deno_forms_async_required_and_unnamed_arguments() {
             .unwrap(),
         "TypeError: op_required_two: 2 arguments required, but only 1 present|3|\
          TypeError: op_required_two: 2 arguments required, but only 0 present|\
-         TypeError: op_unnamed: argument 2 must be a string, received a number|3|async 2"
+         TypeError: op_unnamed: argument 2 must be a string, received a number|3|\
+         TypeError: Counter.prototype.add: 1 argument required, but only 0 present|5|async 2|meta 5|true 11"
     );
 }

@@ -22,4 +22,25 @@ struct Upload {
     body: JsBuffer,
 }
 
+
+pub struct Shape;
+
+#[op]
+impl Shape {
+    #[constructor]
+    fn new() -> Shape {
+        Shape
+    }
+
+    #[varargs]
+    fn many(&self, first: Option<u32>) -> u32 {
+        first.unwrap_or(0)
+    }
+
+    #[validate(check)]
+    fn checked(&self, x: u32) -> u32 {
+        x
+    }
+}
+
 fn main() {}

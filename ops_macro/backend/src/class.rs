@@ -106,6 +106,9 @@ const MEMBER_ATTRIBUTES: &[&str] = &[
     "fast",
     "nofast",
     "rename",
+    "required",
+    "varargs",
+    "validate",
 ];
 
 fn rename_of(attr: &syn::Attribute) -> syn::Result<String> {
@@ -132,6 +135,7 @@ fn parse_member(
 ) -> Option<Member> {
     let mut role = None;
     let mut op_options = TokenStream::new();
+    let mut required = None;
     let mut js_name = method.sig.ident.to_string();
     let mut fn_markers = Vec::new();
     for attr in &method.attrs {
@@ -164,13 +168,26 @@ fn parse_member(
         } else if is_marker(attr) || path.is_ident("doc") {
             // Markers of the return value, and the doc comment (the TypeScript JSDoc).
             fn_markers.push(attr.clone());
-        } else if ["required", "varargs", "validate"]
-            .iter()
-            .any(|name| path.is_ident(name))
-        {
+        } else if path.is_ident("required") {
+            // deno's object_wrap `#[required(n)]`: the op option of the same name.
+            match attr.parse_args::<syn::LitInt>() {
+                Ok(n) => required = Some(n),
+                Err(_) => errors.push(syn::Error::new_spanned(
+                    attr,
+                    "`#[required(n)]` takes how many arguments a call must pass: `#[required(1)]`",
+                )),
+            }
+        } else if path.is_ident("varargs") {
             errors.push(syn::Error::new_spanned(
                 attr,
-                "not supported on class members yet: check arguments in the method (`Option<T>` for ones that may be missing)",
+                "`#[varargs]` is not supported: take the arguments JavaScript may pass as \
+                 `Option<T>`s, or one `v8::Local<v8::Value>` (an array of them) and read it",
+            ));
+        } else if path.is_ident("validate") {
+            errors.push(syn::Error::new_spanned(
+                attr,
+                "`#[validate(f)]` is not supported: call `f` first in the method and return \
+                 `Err(OpError::type_error(..))` when it refuses",
             ));
         }
     }
@@ -282,6 +299,13 @@ fn parse_member(
     }
     if role == Role::Constructor && !fn_markers.iter().any(|attr| attr.path().is_ident("cppgc")) {
         fn_markers.push(syn::parse_quote!(#[cppgc]));
+    }
+    if let Some(n) = required {
+        op_options = if op_options.is_empty() {
+            quote!(required(#n))
+        } else {
+            quote!(#op_options, required(#n))
+        };
     }
     Some(Member {
         role,

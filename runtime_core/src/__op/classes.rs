@@ -339,6 +339,19 @@ impl<T: Trace + 'static> IntoReturn<kind::Cppgc> for T {
     }
 }
 
+/// An async op's `#[cppgc] T` result: a new instance of `T`'s class wrapping it.
+impl<T: Trace + 'static> super::kinds::IntoValue<kind::Cppgc> for T {
+    #[inline(always)]
+    fn into_value<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, crate::OpError> {
+        new_instance(scope, self)
+            .map(Into::into)
+            .ok_or_else(|| crate::OpError::type_error("making the wrapper object threw"))
+    }
+}
+
 /// A class's `FunctionCallback` when it has a `#[constructor]`: `new` only, as JavaScript
 /// classes are.
 ///

@@ -234,6 +234,10 @@ pub const MARKER_ATTRIBUTES: &[&str] = &[
     "webidl",
     "this",
     "cppgc",
+    // deno's `#[meta(sanitizer_details = .., sanitizer_fix = ..)]` on async ops: what its test
+    // sanitizer says of an op left pending. opwire has no such sanitizer (a host sees its
+    // pending ops through the event loop), so the attribute is accepted and ignored.
+    "meta",
 ];
 
 /// How a `#[string]` argument is read.
