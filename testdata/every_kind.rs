@@ -181,1065 +181,1185 @@ fn arg_29(#[buffer(copy)] x: Box<[i8]>) -> u32 {
     let _ = x;
     7
 }
-/// `#[buffer] &[T]`
+/// `#[buffer] *const T`
 #[op]
-fn arg_30(#[buffer] x: &[u16]) -> u32 {
+fn arg_30(#[buffer] x: *const i8) -> u32 {
     let _ = x;
     7
 }
-/// `#[buffer] &mut [T]`
+/// `#[buffer] *mut T`
 #[op]
-fn arg_31(#[buffer] x: &mut [u16]) -> u32 {
-    let _ = x;
-    7
-}
-/// `#[buffer(copy)] Vec<T>`
-#[op]
-fn arg_32(#[buffer(copy)] x: Vec<u16>) -> u32 {
-    let _ = x;
-    7
-}
-/// `#[buffer(copy)] Box<[T]>`
-#[op]
-fn arg_33(#[buffer(copy)] x: Box<[u16]>) -> u32 {
+fn arg_31(#[buffer] x: *mut i8) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_34(#[buffer] x: &[i16]) -> u32 {
+fn arg_32(#[buffer] x: &[u16]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_35(#[buffer] x: &mut [i16]) -> u32 {
+fn arg_33(#[buffer] x: &mut [u16]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_36(#[buffer(copy)] x: Vec<i16>) -> u32 {
+fn arg_34(#[buffer(copy)] x: Vec<u16>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_37(#[buffer(copy)] x: Box<[i16]>) -> u32 {
+fn arg_35(#[buffer(copy)] x: Box<[u16]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_36(#[buffer] x: *const u16) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_37(#[buffer] x: *mut u16) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_38(#[buffer] x: &[u32]) -> u32 {
+fn arg_38(#[buffer] x: &[i16]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_39(#[buffer] x: &mut [u32]) -> u32 {
+fn arg_39(#[buffer] x: &mut [i16]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_40(#[buffer(copy)] x: Vec<u32>) -> u32 {
+fn arg_40(#[buffer(copy)] x: Vec<i16>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_41(#[buffer(copy)] x: Box<[u32]>) -> u32 {
+fn arg_41(#[buffer(copy)] x: Box<[i16]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_42(#[buffer] x: *const i16) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_43(#[buffer] x: *mut i16) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_42(#[buffer] x: &[i32]) -> u32 {
+fn arg_44(#[buffer] x: &[u32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_43(#[buffer] x: &mut [i32]) -> u32 {
+fn arg_45(#[buffer] x: &mut [u32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_44(#[buffer(copy)] x: Vec<i32>) -> u32 {
+fn arg_46(#[buffer(copy)] x: Vec<u32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_45(#[buffer(copy)] x: Box<[i32]>) -> u32 {
+fn arg_47(#[buffer(copy)] x: Box<[u32]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_48(#[buffer] x: *const u32) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_49(#[buffer] x: *mut u32) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_46(#[buffer] x: &[u64]) -> u32 {
+fn arg_50(#[buffer] x: &[i32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_47(#[buffer] x: &mut [u64]) -> u32 {
+fn arg_51(#[buffer] x: &mut [i32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_48(#[buffer(copy)] x: Vec<u64>) -> u32 {
+fn arg_52(#[buffer(copy)] x: Vec<i32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_49(#[buffer(copy)] x: Box<[u64]>) -> u32 {
+fn arg_53(#[buffer(copy)] x: Box<[i32]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_54(#[buffer] x: *const i32) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_55(#[buffer] x: *mut i32) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_50(#[buffer] x: &[i64]) -> u32 {
+fn arg_56(#[buffer] x: &[u64]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_51(#[buffer] x: &mut [i64]) -> u32 {
+fn arg_57(#[buffer] x: &mut [u64]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_52(#[buffer(copy)] x: Vec<i64>) -> u32 {
+fn arg_58(#[buffer(copy)] x: Vec<u64>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_53(#[buffer(copy)] x: Box<[i64]>) -> u32 {
+fn arg_59(#[buffer(copy)] x: Box<[u64]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_60(#[buffer] x: *const u64) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_61(#[buffer] x: *mut u64) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_54(#[buffer] x: &[f32]) -> u32 {
+fn arg_62(#[buffer] x: &[i64]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_55(#[buffer] x: &mut [f32]) -> u32 {
+fn arg_63(#[buffer] x: &mut [i64]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_56(#[buffer(copy)] x: Vec<f32>) -> u32 {
+fn arg_64(#[buffer(copy)] x: Vec<i64>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_57(#[buffer(copy)] x: Box<[f32]>) -> u32 {
+fn arg_65(#[buffer(copy)] x: Box<[i64]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_66(#[buffer] x: *const i64) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_67(#[buffer] x: *mut i64) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &[T]`
 #[op]
-fn arg_58(#[buffer] x: &[f64]) -> u32 {
+fn arg_68(#[buffer] x: &[f32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] &mut [T]`
 #[op]
-fn arg_59(#[buffer] x: &mut [f64]) -> u32 {
+fn arg_69(#[buffer] x: &mut [f32]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Vec<T>`
 #[op]
-fn arg_60(#[buffer(copy)] x: Vec<f64>) -> u32 {
+fn arg_70(#[buffer(copy)] x: Vec<f32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(copy)] Box<[T]>`
 #[op]
-fn arg_61(#[buffer(copy)] x: Box<[f64]>) -> u32 {
+fn arg_71(#[buffer(copy)] x: Box<[f32]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_72(#[buffer] x: *const f32) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_73(#[buffer] x: *mut f32) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] &[T]`
+#[op]
+fn arg_74(#[buffer] x: &[f64]) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] &mut [T]`
+#[op]
+fn arg_75(#[buffer] x: &mut [f64]) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer(copy)] Vec<T>`
+#[op]
+fn arg_76(#[buffer(copy)] x: Vec<f64>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer(copy)] Box<[T]>`
+#[op]
+fn arg_77(#[buffer(copy)] x: Box<[f64]>) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *const T`
+#[op]
+fn arg_78(#[buffer] x: *const f64) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[buffer] *mut T`
+#[op]
+fn arg_79(#[buffer] x: *mut f64) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer] &[u8]`
 #[op]
-fn arg_62(#[arraybuffer] x: &[u8]) -> u32 {
+fn arg_80(#[arraybuffer] x: &[u8]) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer] &mut [u8]`
 #[op]
-fn arg_63(#[arraybuffer] x: &mut [u8]) -> u32 {
+fn arg_81(#[arraybuffer] x: &mut [u8]) -> u32 {
     let _ = x;
     7
 }
 /// `#[anybuffer] &[u8]`
 #[op]
-fn arg_64(#[anybuffer] x: &[u8]) -> u32 {
+fn arg_82(#[anybuffer] x: &[u8]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] *const u8`
 #[op]
-fn arg_65(#[buffer] x: *const u8) -> u32 {
+fn arg_83(#[buffer] x: *const u8) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[arraybuffer] *const u8`
+#[op]
+fn arg_84(#[arraybuffer] x: *const u8) -> u32 {
     let _ = x;
     7
 }
 /// `#[anybuffer] &mut [u8]`
 #[op]
-fn arg_66(#[anybuffer] x: &mut [u8]) -> u32 {
+fn arg_85(#[anybuffer] x: &mut [u8]) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] *mut u8`
 #[op]
-fn arg_67(#[buffer] x: *mut u8) -> u32 {
+fn arg_86(#[buffer] x: *mut u8) -> u32 {
+    let _ = x;
+    7
+}
+/// `#[arraybuffer] *mut u8`
+#[op]
+fn arg_87(#[arraybuffer] x: *mut u8) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer(copy)] Vec<u8> / Box<[u8]> / bytes::Bytes / bytes::BytesMut`
 #[op]
-fn arg_68(#[arraybuffer(copy)] x: Box<[u8]>) -> u32 {
+fn arg_88(#[arraybuffer(copy)] x: Box<[u8]>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] JsBuffer`
 #[op]
-fn arg_69(#[buffer] x: JsBuffer) -> u32 {
+fn arg_89(#[buffer] x: JsBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer] JsBuffer`
 #[op]
-fn arg_70(#[arraybuffer] x: JsBuffer) -> u32 {
+fn arg_90(#[arraybuffer] x: JsBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[anybuffer] JsBuffer`
 #[op]
-fn arg_71(#[anybuffer] x: JsBuffer) -> u32 {
+fn arg_91(#[anybuffer] x: JsBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_72(#[buffer] x: V8Slice<i8>) -> u32 {
+fn arg_92(#[buffer] x: V8Slice<i8>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_73(#[buffer] x: V8Slice<u16>) -> u32 {
+fn arg_93(#[buffer] x: V8Slice<u16>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_74(#[buffer] x: V8Slice<i16>) -> u32 {
+fn arg_94(#[buffer] x: V8Slice<i16>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_75(#[buffer] x: V8Slice<u32>) -> u32 {
+fn arg_95(#[buffer] x: V8Slice<u32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_76(#[buffer] x: V8Slice<i32>) -> u32 {
+fn arg_96(#[buffer] x: V8Slice<i32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_77(#[buffer] x: V8Slice<u64>) -> u32 {
+fn arg_97(#[buffer] x: V8Slice<u64>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_78(#[buffer] x: V8Slice<i64>) -> u32 {
+fn arg_98(#[buffer] x: V8Slice<i64>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_79(#[buffer] x: V8Slice<f32>) -> u32 {
+fn arg_99(#[buffer] x: V8Slice<f32>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer] V8Slice<T>`
 #[op]
-fn arg_80(#[buffer] x: V8Slice<f64>) -> u32 {
+fn arg_100(#[buffer] x: V8Slice<f64>) -> u32 {
     let _ = x;
     7
 }
 /// `#[buffer(detach)] DetachedBuffer`
 #[op]
-fn arg_81(#[buffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_101(#[buffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[arraybuffer(detach)] DetachedBuffer`
 #[op]
-fn arg_82(#[arraybuffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_102(#[arraybuffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `#[anybuffer(detach)] DetachedBuffer`
 #[op]
-fn arg_83(#[anybuffer(detach)] x: DetachedBuffer) -> u32 {
+fn arg_103(#[anybuffer(detach)] x: DetachedBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::Value>`
 #[op]
-fn arg_84(x: v8::Local<v8::Value>) -> u32 {
+fn arg_104(x: v8::Local<v8::Value>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_85(x: v8::Local<v8::Object>) -> u32 {
+fn arg_105(x: v8::Local<v8::Object>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_86(x: v8::Local<v8::String>) -> u32 {
+fn arg_106(x: v8::Local<v8::String>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_87(x: v8::Local<v8::Function>) -> u32 {
+fn arg_107(x: v8::Local<v8::Function>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_88(x: v8::Local<v8::Array>) -> u32 {
+fn arg_108(x: v8::Local<v8::Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_89(x: v8::Local<v8::Number>) -> u32 {
+fn arg_109(x: v8::Local<v8::Number>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_90(x: v8::Local<v8::Integer>) -> u32 {
+fn arg_110(x: v8::Local<v8::Integer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_91(x: v8::Local<v8::Int32>) -> u32 {
+fn arg_111(x: v8::Local<v8::Int32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_92(x: v8::Local<v8::Uint32>) -> u32 {
+fn arg_112(x: v8::Local<v8::Uint32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_93(x: v8::Local<v8::BigInt>) -> u32 {
+fn arg_113(x: v8::Local<v8::BigInt>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_94(x: v8::Local<v8::Boolean>) -> u32 {
+fn arg_114(x: v8::Local<v8::Boolean>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_95(x: v8::Local<v8::Symbol>) -> u32 {
+fn arg_115(x: v8::Local<v8::Symbol>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_96(x: v8::Local<v8::Name>) -> u32 {
+fn arg_116(x: v8::Local<v8::Name>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_97(x: v8::Local<v8::Primitive>) -> u32 {
+fn arg_117(x: v8::Local<v8::Primitive>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_98(x: v8::Local<v8::Promise>) -> u32 {
+fn arg_118(x: v8::Local<v8::Promise>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_99(x: v8::Local<v8::Map>) -> u32 {
+fn arg_119(x: v8::Local<v8::Map>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_100(x: v8::Local<v8::Set>) -> u32 {
+fn arg_120(x: v8::Local<v8::Set>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_101(x: v8::Local<v8::Date>) -> u32 {
+fn arg_121(x: v8::Local<v8::Date>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_102(x: v8::Local<v8::RegExp>) -> u32 {
+fn arg_122(x: v8::Local<v8::RegExp>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_103(x: v8::Local<v8::Proxy>) -> u32 {
+fn arg_123(x: v8::Local<v8::Proxy>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_104(x: v8::Local<v8::ArrayBuffer>) -> u32 {
+fn arg_124(x: v8::Local<v8::ArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_105(x: v8::Local<v8::SharedArrayBuffer>) -> u32 {
+fn arg_125(x: v8::Local<v8::SharedArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_106(x: v8::Local<v8::ArrayBufferView>) -> u32 {
+fn arg_126(x: v8::Local<v8::ArrayBufferView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_107(x: v8::Local<v8::TypedArray>) -> u32 {
+fn arg_127(x: v8::Local<v8::TypedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_108(x: v8::Local<v8::DataView>) -> u32 {
+fn arg_128(x: v8::Local<v8::DataView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_109(x: v8::Local<v8::Uint8Array>) -> u32 {
+fn arg_129(x: v8::Local<v8::Uint8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_110(x: v8::Local<v8::Uint8ClampedArray>) -> u32 {
+fn arg_130(x: v8::Local<v8::Uint8ClampedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_111(x: v8::Local<v8::Int8Array>) -> u32 {
+fn arg_131(x: v8::Local<v8::Int8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_112(x: v8::Local<v8::Uint16Array>) -> u32 {
+fn arg_132(x: v8::Local<v8::Uint16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_113(x: v8::Local<v8::Int16Array>) -> u32 {
+fn arg_133(x: v8::Local<v8::Int16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_114(x: v8::Local<v8::Uint32Array>) -> u32 {
+fn arg_134(x: v8::Local<v8::Uint32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_115(x: v8::Local<v8::Int32Array>) -> u32 {
+fn arg_135(x: v8::Local<v8::Int32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_116(x: v8::Local<v8::Float32Array>) -> u32 {
+fn arg_136(x: v8::Local<v8::Float32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_117(x: v8::Local<v8::Float64Array>) -> u32 {
+fn arg_137(x: v8::Local<v8::Float64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_118(x: v8::Local<v8::BigInt64Array>) -> u32 {
+fn arg_138(x: v8::Local<v8::BigInt64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_119(x: v8::Local<v8::BigUint64Array>) -> u32 {
+fn arg_139(x: v8::Local<v8::BigUint64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Local<v8::T>`
 #[op]
-fn arg_120(x: v8::Local<v8::External>) -> u32 {
+fn arg_140(x: v8::Local<v8::External>) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::Value`
 #[op]
-fn arg_121(x: &v8::Value) -> u32 {
+fn arg_141(x: &v8::Value) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_122(x: &v8::Object) -> u32 {
+fn arg_142(x: &v8::Object) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_123(x: &v8::String) -> u32 {
+fn arg_143(x: &v8::String) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_124(x: &v8::Function) -> u32 {
+fn arg_144(x: &v8::Function) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_125(x: &v8::Array) -> u32 {
+fn arg_145(x: &v8::Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_126(x: &v8::Number) -> u32 {
+fn arg_146(x: &v8::Number) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_127(x: &v8::Integer) -> u32 {
+fn arg_147(x: &v8::Integer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_128(x: &v8::Int32) -> u32 {
+fn arg_148(x: &v8::Int32) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_129(x: &v8::Uint32) -> u32 {
+fn arg_149(x: &v8::Uint32) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_130(x: &v8::BigInt) -> u32 {
+fn arg_150(x: &v8::BigInt) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_131(x: &v8::Boolean) -> u32 {
+fn arg_151(x: &v8::Boolean) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_132(x: &v8::Symbol) -> u32 {
+fn arg_152(x: &v8::Symbol) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_133(x: &v8::Name) -> u32 {
+fn arg_153(x: &v8::Name) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_134(x: &v8::Primitive) -> u32 {
+fn arg_154(x: &v8::Primitive) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_135(x: &v8::Promise) -> u32 {
+fn arg_155(x: &v8::Promise) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_136(x: &v8::Map) -> u32 {
+fn arg_156(x: &v8::Map) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_137(x: &v8::Set) -> u32 {
+fn arg_157(x: &v8::Set) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_138(x: &v8::Date) -> u32 {
+fn arg_158(x: &v8::Date) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_139(x: &v8::RegExp) -> u32 {
+fn arg_159(x: &v8::RegExp) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_140(x: &v8::Proxy) -> u32 {
+fn arg_160(x: &v8::Proxy) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_141(x: &v8::ArrayBuffer) -> u32 {
+fn arg_161(x: &v8::ArrayBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_142(x: &v8::SharedArrayBuffer) -> u32 {
+fn arg_162(x: &v8::SharedArrayBuffer) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_143(x: &v8::ArrayBufferView) -> u32 {
+fn arg_163(x: &v8::ArrayBufferView) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_144(x: &v8::TypedArray) -> u32 {
+fn arg_164(x: &v8::TypedArray) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_145(x: &v8::DataView) -> u32 {
+fn arg_165(x: &v8::DataView) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_146(x: &v8::Uint8Array) -> u32 {
+fn arg_166(x: &v8::Uint8Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_147(x: &v8::Uint8ClampedArray) -> u32 {
+fn arg_167(x: &v8::Uint8ClampedArray) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_148(x: &v8::Int8Array) -> u32 {
+fn arg_168(x: &v8::Int8Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_149(x: &v8::Uint16Array) -> u32 {
+fn arg_169(x: &v8::Uint16Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_150(x: &v8::Int16Array) -> u32 {
+fn arg_170(x: &v8::Int16Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_151(x: &v8::Uint32Array) -> u32 {
+fn arg_171(x: &v8::Uint32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_152(x: &v8::Int32Array) -> u32 {
+fn arg_172(x: &v8::Int32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_153(x: &v8::Float32Array) -> u32 {
+fn arg_173(x: &v8::Float32Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_154(x: &v8::Float64Array) -> u32 {
+fn arg_174(x: &v8::Float64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_155(x: &v8::BigInt64Array) -> u32 {
+fn arg_175(x: &v8::BigInt64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_156(x: &v8::BigUint64Array) -> u32 {
+fn arg_176(x: &v8::BigUint64Array) -> u32 {
     let _ = x;
     7
 }
 /// `&v8::T`
 #[op]
-fn arg_157(x: &v8::External) -> u32 {
+fn arg_177(x: &v8::External) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_158(x: v8::Global<v8::Value>) -> u32 {
+fn arg_178(x: v8::Global<v8::Value>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_159(x: v8::Global<v8::Object>) -> u32 {
+fn arg_179(x: v8::Global<v8::Object>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_160(x: v8::Global<v8::String>) -> u32 {
+fn arg_180(x: v8::Global<v8::String>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_161(x: v8::Global<v8::Function>) -> u32 {
+fn arg_181(x: v8::Global<v8::Function>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_162(x: v8::Global<v8::Array>) -> u32 {
+fn arg_182(x: v8::Global<v8::Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_163(x: v8::Global<v8::Number>) -> u32 {
+fn arg_183(x: v8::Global<v8::Number>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_164(x: v8::Global<v8::Integer>) -> u32 {
+fn arg_184(x: v8::Global<v8::Integer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_165(x: v8::Global<v8::Int32>) -> u32 {
+fn arg_185(x: v8::Global<v8::Int32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_166(x: v8::Global<v8::Uint32>) -> u32 {
+fn arg_186(x: v8::Global<v8::Uint32>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_167(x: v8::Global<v8::BigInt>) -> u32 {
+fn arg_187(x: v8::Global<v8::BigInt>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_168(x: v8::Global<v8::Boolean>) -> u32 {
+fn arg_188(x: v8::Global<v8::Boolean>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_169(x: v8::Global<v8::Symbol>) -> u32 {
+fn arg_189(x: v8::Global<v8::Symbol>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_170(x: v8::Global<v8::Name>) -> u32 {
+fn arg_190(x: v8::Global<v8::Name>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_171(x: v8::Global<v8::Primitive>) -> u32 {
+fn arg_191(x: v8::Global<v8::Primitive>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_172(x: v8::Global<v8::Promise>) -> u32 {
+fn arg_192(x: v8::Global<v8::Promise>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_173(x: v8::Global<v8::Map>) -> u32 {
+fn arg_193(x: v8::Global<v8::Map>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_174(x: v8::Global<v8::Set>) -> u32 {
+fn arg_194(x: v8::Global<v8::Set>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_175(x: v8::Global<v8::Date>) -> u32 {
+fn arg_195(x: v8::Global<v8::Date>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_176(x: v8::Global<v8::RegExp>) -> u32 {
+fn arg_196(x: v8::Global<v8::RegExp>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_177(x: v8::Global<v8::Proxy>) -> u32 {
+fn arg_197(x: v8::Global<v8::Proxy>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_178(x: v8::Global<v8::ArrayBuffer>) -> u32 {
+fn arg_198(x: v8::Global<v8::ArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_179(x: v8::Global<v8::SharedArrayBuffer>) -> u32 {
+fn arg_199(x: v8::Global<v8::SharedArrayBuffer>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_180(x: v8::Global<v8::ArrayBufferView>) -> u32 {
+fn arg_200(x: v8::Global<v8::ArrayBufferView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_181(x: v8::Global<v8::TypedArray>) -> u32 {
+fn arg_201(x: v8::Global<v8::TypedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_182(x: v8::Global<v8::DataView>) -> u32 {
+fn arg_202(x: v8::Global<v8::DataView>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_183(x: v8::Global<v8::Uint8Array>) -> u32 {
+fn arg_203(x: v8::Global<v8::Uint8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_184(x: v8::Global<v8::Uint8ClampedArray>) -> u32 {
+fn arg_204(x: v8::Global<v8::Uint8ClampedArray>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_185(x: v8::Global<v8::Int8Array>) -> u32 {
+fn arg_205(x: v8::Global<v8::Int8Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_186(x: v8::Global<v8::Uint16Array>) -> u32 {
+fn arg_206(x: v8::Global<v8::Uint16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_187(x: v8::Global<v8::Int16Array>) -> u32 {
+fn arg_207(x: v8::Global<v8::Int16Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_188(x: v8::Global<v8::Uint32Array>) -> u32 {
+fn arg_208(x: v8::Global<v8::Uint32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_189(x: v8::Global<v8::Int32Array>) -> u32 {
+fn arg_209(x: v8::Global<v8::Int32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_190(x: v8::Global<v8::Float32Array>) -> u32 {
+fn arg_210(x: v8::Global<v8::Float32Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_191(x: v8::Global<v8::Float64Array>) -> u32 {
+fn arg_211(x: v8::Global<v8::Float64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_192(x: v8::Global<v8::BigInt64Array>) -> u32 {
+fn arg_212(x: v8::Global<v8::BigInt64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_193(x: v8::Global<v8::BigUint64Array>) -> u32 {
+fn arg_213(x: v8::Global<v8::BigUint64Array>) -> u32 {
     let _ = x;
     7
 }
 /// `v8::Global<v8::T>`
 #[op]
-fn arg_194(x: v8::Global<v8::External>) -> u32 {
+fn arg_214(x: v8::Global<v8::External>) -> u32 {
     let _ = x;
     7
 }
 /// `*const c_void`
 #[op]
-fn arg_195(x: *const c_void) -> u32 {
+fn arg_215(x: *const c_void) -> u32 {
     let _ = x;
     7
 }
 /// `*mut c_void`
 #[op]
-fn arg_196(x: *mut c_void) -> u32 {
+fn arg_216(x: *mut c_void) -> u32 {
     let _ = x;
     7
 }
 /// `#[from_v8] T`
 #[op]
-fn arg_197(#[from_v8] x: Sample) -> u32 {
+fn arg_217(#[from_v8] x: Sample) -> u32 {
     let _ = x;
     7
 }
 /// `#[serde] T`
 #[op]
-fn arg_198(#[serde] x: String) -> u32 {
+fn arg_218(#[serde] x: String) -> u32 {
     let _ = x;
     7
 }
 /// `#[webidl] T`
 #[op]
-fn arg_199(#[webidl] x: u8) -> u32 {
+fn arg_219(#[webidl] x: u8) -> u32 {
     let _ = x;
     7
 }
 /// `#[cppgc] &T`
 #[op]
-fn arg_201(#[cppgc] x: &Widget) -> u32 {
+fn arg_221(#[cppgc] x: &Widget) -> u32 {
     let _ = x;
     7
 }
 /// `#[cppgc] Held<T>`
 #[op]
-fn arg_203(#[cppgc] x: Held<Widget>) -> u32 {
+fn arg_223(#[cppgc] x: Held<Widget>) -> u32 {
     let _ = x;
     7
 }
 /// `&OpState`
 #[op]
-fn arg_204(x: &OpState) -> u32 {
+fn arg_224(x: &OpState) -> u32 {
     let _ = x;
     7
 }
 /// `&mut OpState`
 #[op]
-fn arg_205(x: &mut OpState) -> u32 {
+fn arg_225(x: &mut OpState) -> u32 {
     let _ = x;
     7
 }
 /// `Rc<RefCell<OpState>>`
 #[op]
-fn arg_206(x: Rc<RefCell<OpState>>) -> u32 {
+fn arg_226(x: Rc<RefCell<OpState>>) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::PinScope`
 #[op]
-fn arg_207(x: &mut v8::PinScope) -> u32 {
+fn arg_227(x: &mut v8::PinScope) -> u32 {
     let _ = x;
     7
 }
 /// `&mut v8::Isolate`
 #[op]
-fn arg_208(x: &mut v8::Isolate) -> u32 {
+fn arg_228(x: &mut v8::Isolate) -> u32 {
     let _ = x;
     7
 }
@@ -1446,183 +1566,203 @@ pub const ROWS: &[(&str, &str, &str)] = &[
     ("arg_27", "new Int8Array(2)", "number 7"),
     ("arg_28", "new Int8Array(2)", "number 7"),
     ("arg_29", "new Int8Array(2)", "number 7"),
-    ("arg_30", "new Uint16Array(2)", "number 7"),
-    ("arg_31", "new Uint16Array(2)", "number 7"),
+    ("arg_30", "new Int8Array(2)", "number 7"),
+    ("arg_31", "new Int8Array(2)", "number 7"),
     ("arg_32", "new Uint16Array(2)", "number 7"),
     ("arg_33", "new Uint16Array(2)", "number 7"),
-    ("arg_34", "new Int16Array(2)", "number 7"),
-    ("arg_35", "new Int16Array(2)", "number 7"),
-    ("arg_36", "new Int16Array(2)", "number 7"),
-    ("arg_37", "new Int16Array(2)", "number 7"),
-    ("arg_38", "new Uint32Array(2)", "number 7"),
-    ("arg_39", "new Uint32Array(2)", "number 7"),
-    ("arg_40", "new Uint32Array(2)", "number 7"),
-    ("arg_41", "new Uint32Array(2)", "number 7"),
-    ("arg_42", "new Int32Array(2)", "number 7"),
-    ("arg_43", "new Int32Array(2)", "number 7"),
-    ("arg_44", "new Int32Array(2)", "number 7"),
-    ("arg_45", "new Int32Array(2)", "number 7"),
-    ("arg_46", "new BigUint64Array(2)", "number 7"),
-    ("arg_47", "new BigUint64Array(2)", "number 7"),
-    ("arg_48", "new BigUint64Array(2)", "number 7"),
-    ("arg_49", "new BigUint64Array(2)", "number 7"),
-    ("arg_50", "new BigInt64Array(2)", "number 7"),
-    ("arg_51", "new BigInt64Array(2)", "number 7"),
-    ("arg_52", "new BigInt64Array(2)", "number 7"),
-    ("arg_53", "new BigInt64Array(2)", "number 7"),
-    ("arg_54", "new Float32Array(2)", "number 7"),
-    ("arg_55", "new Float32Array(2)", "number 7"),
-    ("arg_56", "new Float32Array(2)", "number 7"),
-    ("arg_57", "new Float32Array(2)", "number 7"),
-    ("arg_58", "new Float64Array(2)", "number 7"),
-    ("arg_59", "new Float64Array(2)", "number 7"),
-    ("arg_60", "new Float64Array(2)", "number 7"),
-    ("arg_61", "new Float64Array(2)", "number 7"),
-    ("arg_62", "new ArrayBuffer(2)", "number 7"),
-    ("arg_63", "new ArrayBuffer(2)", "number 7"),
-    ("arg_64", "new ArrayBuffer(2)", "number 7"),
-    ("arg_65", "new Uint8Array(2)", "number 7"),
-    ("arg_66", "new ArrayBuffer(2)", "number 7"),
-    ("arg_67", "new Uint8Array(2)", "number 7"),
-    ("arg_68", "new ArrayBuffer(2)", "number 7"),
-    ("arg_69", "new Uint8Array(2)", "number 7"),
-    ("arg_70", "new ArrayBuffer(2)", "number 7"),
-    ("arg_71", "new Uint8Array(2)", "number 7"),
-    ("arg_72", "new Int8Array(2)", "number 7"),
-    ("arg_73", "new Uint16Array(2)", "number 7"),
-    ("arg_74", "new Int16Array(2)", "number 7"),
-    ("arg_75", "new Uint32Array(2)", "number 7"),
-    ("arg_76", "new Int32Array(2)", "number 7"),
-    ("arg_77", "new BigUint64Array(2)", "number 7"),
-    ("arg_78", "new BigInt64Array(2)", "number 7"),
-    ("arg_79", "new Float32Array(2)", "number 7"),
-    ("arg_80", "new Float64Array(2)", "number 7"),
-    ("arg_81", "new Uint8Array(2)", "number 7"),
+    ("arg_34", "new Uint16Array(2)", "number 7"),
+    ("arg_35", "new Uint16Array(2)", "number 7"),
+    ("arg_36", "new Uint16Array(2)", "number 7"),
+    ("arg_37", "new Uint16Array(2)", "number 7"),
+    ("arg_38", "new Int16Array(2)", "number 7"),
+    ("arg_39", "new Int16Array(2)", "number 7"),
+    ("arg_40", "new Int16Array(2)", "number 7"),
+    ("arg_41", "new Int16Array(2)", "number 7"),
+    ("arg_42", "new Int16Array(2)", "number 7"),
+    ("arg_43", "new Int16Array(2)", "number 7"),
+    ("arg_44", "new Uint32Array(2)", "number 7"),
+    ("arg_45", "new Uint32Array(2)", "number 7"),
+    ("arg_46", "new Uint32Array(2)", "number 7"),
+    ("arg_47", "new Uint32Array(2)", "number 7"),
+    ("arg_48", "new Uint32Array(2)", "number 7"),
+    ("arg_49", "new Uint32Array(2)", "number 7"),
+    ("arg_50", "new Int32Array(2)", "number 7"),
+    ("arg_51", "new Int32Array(2)", "number 7"),
+    ("arg_52", "new Int32Array(2)", "number 7"),
+    ("arg_53", "new Int32Array(2)", "number 7"),
+    ("arg_54", "new Int32Array(2)", "number 7"),
+    ("arg_55", "new Int32Array(2)", "number 7"),
+    ("arg_56", "new BigUint64Array(2)", "number 7"),
+    ("arg_57", "new BigUint64Array(2)", "number 7"),
+    ("arg_58", "new BigUint64Array(2)", "number 7"),
+    ("arg_59", "new BigUint64Array(2)", "number 7"),
+    ("arg_60", "new BigUint64Array(2)", "number 7"),
+    ("arg_61", "new BigUint64Array(2)", "number 7"),
+    ("arg_62", "new BigInt64Array(2)", "number 7"),
+    ("arg_63", "new BigInt64Array(2)", "number 7"),
+    ("arg_64", "new BigInt64Array(2)", "number 7"),
+    ("arg_65", "new BigInt64Array(2)", "number 7"),
+    ("arg_66", "new BigInt64Array(2)", "number 7"),
+    ("arg_67", "new BigInt64Array(2)", "number 7"),
+    ("arg_68", "new Float32Array(2)", "number 7"),
+    ("arg_69", "new Float32Array(2)", "number 7"),
+    ("arg_70", "new Float32Array(2)", "number 7"),
+    ("arg_71", "new Float32Array(2)", "number 7"),
+    ("arg_72", "new Float32Array(2)", "number 7"),
+    ("arg_73", "new Float32Array(2)", "number 7"),
+    ("arg_74", "new Float64Array(2)", "number 7"),
+    ("arg_75", "new Float64Array(2)", "number 7"),
+    ("arg_76", "new Float64Array(2)", "number 7"),
+    ("arg_77", "new Float64Array(2)", "number 7"),
+    ("arg_78", "new Float64Array(2)", "number 7"),
+    ("arg_79", "new Float64Array(2)", "number 7"),
+    ("arg_80", "new ArrayBuffer(2)", "number 7"),
+    ("arg_81", "new ArrayBuffer(2)", "number 7"),
     ("arg_82", "new ArrayBuffer(2)", "number 7"),
     ("arg_83", "new Uint8Array(2)", "number 7"),
-    ("arg_84", "1", "number 7"),
-    ("arg_85", "({})", "number 7"),
-    ("arg_86", "'s'", "number 7"),
-    ("arg_87", "(() => 1)", "number 7"),
-    ("arg_88", "[]", "number 7"),
-    ("arg_89", "1.5", "number 7"),
-    ("arg_90", "1", "number 7"),
-    ("arg_91", "-1", "number 7"),
-    ("arg_92", "1", "number 7"),
-    ("arg_93", "1n", "number 7"),
-    ("arg_94", "true", "number 7"),
-    ("arg_95", "Symbol()", "number 7"),
-    ("arg_96", "'n'", "number 7"),
-    ("arg_97", "null", "number 7"),
-    ("arg_98", "Promise.resolve()", "number 7"),
-    ("arg_99", "new Map()", "number 7"),
-    ("arg_100", "new Set()", "number 7"),
-    ("arg_101", "new Date(0)", "number 7"),
-    ("arg_102", "/a/", "number 7"),
-    ("arg_103", "new Proxy({}, {})", "number 7"),
-    ("arg_104", "new ArrayBuffer(1)", "number 7"),
-    ("arg_105", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_106", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_107", "new Int8Array(1)", "number 7"),
-    ("arg_108", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_109", "new Uint8Array(1)", "number 7"),
-    ("arg_110", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_111", "new Int8Array(1)", "number 7"),
-    ("arg_112", "new Uint16Array(1)", "number 7"),
-    ("arg_113", "new Int16Array(1)", "number 7"),
-    ("arg_114", "new Uint32Array(1)", "number 7"),
-    ("arg_115", "new Int32Array(1)", "number 7"),
-    ("arg_116", "new Float32Array(1)", "number 7"),
-    ("arg_117", "new Float64Array(1)", "number 7"),
-    ("arg_118", "new BigInt64Array(1)", "number 7"),
-    ("arg_119", "new BigUint64Array(1)", "number 7"),
-    ("arg_120", "ops.ret_external()", "number 7"),
-    ("arg_121", "1", "number 7"),
-    ("arg_122", "({})", "number 7"),
-    ("arg_123", "'s'", "number 7"),
-    ("arg_124", "(() => 1)", "number 7"),
-    ("arg_125", "[]", "number 7"),
-    ("arg_126", "1.5", "number 7"),
-    ("arg_127", "1", "number 7"),
-    ("arg_128", "-1", "number 7"),
-    ("arg_129", "1", "number 7"),
-    ("arg_130", "1n", "number 7"),
-    ("arg_131", "true", "number 7"),
-    ("arg_132", "Symbol()", "number 7"),
-    ("arg_133", "'n'", "number 7"),
-    ("arg_134", "null", "number 7"),
-    ("arg_135", "Promise.resolve()", "number 7"),
-    ("arg_136", "new Map()", "number 7"),
-    ("arg_137", "new Set()", "number 7"),
-    ("arg_138", "new Date(0)", "number 7"),
-    ("arg_139", "/a/", "number 7"),
-    ("arg_140", "new Proxy({}, {})", "number 7"),
-    ("arg_141", "new ArrayBuffer(1)", "number 7"),
-    ("arg_142", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_143", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_144", "new Int8Array(1)", "number 7"),
-    ("arg_145", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_146", "new Uint8Array(1)", "number 7"),
-    ("arg_147", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_148", "new Int8Array(1)", "number 7"),
-    ("arg_149", "new Uint16Array(1)", "number 7"),
-    ("arg_150", "new Int16Array(1)", "number 7"),
-    ("arg_151", "new Uint32Array(1)", "number 7"),
-    ("arg_152", "new Int32Array(1)", "number 7"),
-    ("arg_153", "new Float32Array(1)", "number 7"),
-    ("arg_154", "new Float64Array(1)", "number 7"),
-    ("arg_155", "new BigInt64Array(1)", "number 7"),
-    ("arg_156", "new BigUint64Array(1)", "number 7"),
-    ("arg_157", "ops.ret_external()", "number 7"),
-    ("arg_158", "1", "number 7"),
-    ("arg_159", "({})", "number 7"),
-    ("arg_160", "'s'", "number 7"),
-    ("arg_161", "(() => 1)", "number 7"),
-    ("arg_162", "[]", "number 7"),
-    ("arg_163", "1.5", "number 7"),
-    ("arg_164", "1", "number 7"),
-    ("arg_165", "-1", "number 7"),
-    ("arg_166", "1", "number 7"),
-    ("arg_167", "1n", "number 7"),
-    ("arg_168", "true", "number 7"),
-    ("arg_169", "Symbol()", "number 7"),
-    ("arg_170", "'n'", "number 7"),
-    ("arg_171", "null", "number 7"),
-    ("arg_172", "Promise.resolve()", "number 7"),
-    ("arg_173", "new Map()", "number 7"),
-    ("arg_174", "new Set()", "number 7"),
-    ("arg_175", "new Date(0)", "number 7"),
-    ("arg_176", "/a/", "number 7"),
-    ("arg_177", "new Proxy({}, {})", "number 7"),
-    ("arg_178", "new ArrayBuffer(1)", "number 7"),
-    ("arg_179", "new SharedArrayBuffer(1)", "number 7"),
-    ("arg_180", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_181", "new Int8Array(1)", "number 7"),
-    ("arg_182", "new DataView(new ArrayBuffer(1))", "number 7"),
-    ("arg_183", "new Uint8Array(1)", "number 7"),
-    ("arg_184", "new Uint8ClampedArray(1)", "number 7"),
-    ("arg_185", "new Int8Array(1)", "number 7"),
-    ("arg_186", "new Uint16Array(1)", "number 7"),
-    ("arg_187", "new Int16Array(1)", "number 7"),
-    ("arg_188", "new Uint32Array(1)", "number 7"),
-    ("arg_189", "new Int32Array(1)", "number 7"),
-    ("arg_190", "new Float32Array(1)", "number 7"),
-    ("arg_191", "new Float64Array(1)", "number 7"),
-    ("arg_192", "new BigInt64Array(1)", "number 7"),
-    ("arg_193", "new BigUint64Array(1)", "number 7"),
-    ("arg_194", "ops.ret_external()", "number 7"),
-    ("arg_195", "ops.ret_external()", "number 7"),
-    ("arg_196", "ops.ret_external()", "number 7"),
-    ("arg_197", "2", "number 7"),
-    ("arg_198", "'s'", "number 7"),
-    ("arg_199", "258", "number 7"),
-    ("arg_201", "new ops.Widget()", "number 7"),
-    ("arg_203", "new ops.Widget()", "number 7"),
-    ("arg_204", "", "number 7"),
-    ("arg_205", "", "number 7"),
-    ("arg_206", "", "number 7"),
-    ("arg_207", "", "number 7"),
-    ("arg_208", "", "number 7"),
+    ("arg_84", "new ArrayBuffer(2)", "number 7"),
+    ("arg_85", "new ArrayBuffer(2)", "number 7"),
+    ("arg_86", "new Uint8Array(2)", "number 7"),
+    ("arg_87", "new ArrayBuffer(2)", "number 7"),
+    ("arg_88", "new ArrayBuffer(2)", "number 7"),
+    ("arg_89", "new Uint8Array(2)", "number 7"),
+    ("arg_90", "new ArrayBuffer(2)", "number 7"),
+    ("arg_91", "new Uint8Array(2)", "number 7"),
+    ("arg_92", "new Int8Array(2)", "number 7"),
+    ("arg_93", "new Uint16Array(2)", "number 7"),
+    ("arg_94", "new Int16Array(2)", "number 7"),
+    ("arg_95", "new Uint32Array(2)", "number 7"),
+    ("arg_96", "new Int32Array(2)", "number 7"),
+    ("arg_97", "new BigUint64Array(2)", "number 7"),
+    ("arg_98", "new BigInt64Array(2)", "number 7"),
+    ("arg_99", "new Float32Array(2)", "number 7"),
+    ("arg_100", "new Float64Array(2)", "number 7"),
+    ("arg_101", "new Uint8Array(2)", "number 7"),
+    ("arg_102", "new ArrayBuffer(2)", "number 7"),
+    ("arg_103", "new Uint8Array(2)", "number 7"),
+    ("arg_104", "1", "number 7"),
+    ("arg_105", "({})", "number 7"),
+    ("arg_106", "'s'", "number 7"),
+    ("arg_107", "(() => 1)", "number 7"),
+    ("arg_108", "[]", "number 7"),
+    ("arg_109", "1.5", "number 7"),
+    ("arg_110", "1", "number 7"),
+    ("arg_111", "-1", "number 7"),
+    ("arg_112", "1", "number 7"),
+    ("arg_113", "1n", "number 7"),
+    ("arg_114", "true", "number 7"),
+    ("arg_115", "Symbol()", "number 7"),
+    ("arg_116", "'n'", "number 7"),
+    ("arg_117", "null", "number 7"),
+    ("arg_118", "Promise.resolve()", "number 7"),
+    ("arg_119", "new Map()", "number 7"),
+    ("arg_120", "new Set()", "number 7"),
+    ("arg_121", "new Date(0)", "number 7"),
+    ("arg_122", "/a/", "number 7"),
+    ("arg_123", "new Proxy({}, {})", "number 7"),
+    ("arg_124", "new ArrayBuffer(1)", "number 7"),
+    ("arg_125", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_126", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_127", "new Int8Array(1)", "number 7"),
+    ("arg_128", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_129", "new Uint8Array(1)", "number 7"),
+    ("arg_130", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_131", "new Int8Array(1)", "number 7"),
+    ("arg_132", "new Uint16Array(1)", "number 7"),
+    ("arg_133", "new Int16Array(1)", "number 7"),
+    ("arg_134", "new Uint32Array(1)", "number 7"),
+    ("arg_135", "new Int32Array(1)", "number 7"),
+    ("arg_136", "new Float32Array(1)", "number 7"),
+    ("arg_137", "new Float64Array(1)", "number 7"),
+    ("arg_138", "new BigInt64Array(1)", "number 7"),
+    ("arg_139", "new BigUint64Array(1)", "number 7"),
+    ("arg_140", "ops.ret_external()", "number 7"),
+    ("arg_141", "1", "number 7"),
+    ("arg_142", "({})", "number 7"),
+    ("arg_143", "'s'", "number 7"),
+    ("arg_144", "(() => 1)", "number 7"),
+    ("arg_145", "[]", "number 7"),
+    ("arg_146", "1.5", "number 7"),
+    ("arg_147", "1", "number 7"),
+    ("arg_148", "-1", "number 7"),
+    ("arg_149", "1", "number 7"),
+    ("arg_150", "1n", "number 7"),
+    ("arg_151", "true", "number 7"),
+    ("arg_152", "Symbol()", "number 7"),
+    ("arg_153", "'n'", "number 7"),
+    ("arg_154", "null", "number 7"),
+    ("arg_155", "Promise.resolve()", "number 7"),
+    ("arg_156", "new Map()", "number 7"),
+    ("arg_157", "new Set()", "number 7"),
+    ("arg_158", "new Date(0)", "number 7"),
+    ("arg_159", "/a/", "number 7"),
+    ("arg_160", "new Proxy({}, {})", "number 7"),
+    ("arg_161", "new ArrayBuffer(1)", "number 7"),
+    ("arg_162", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_163", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_164", "new Int8Array(1)", "number 7"),
+    ("arg_165", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_166", "new Uint8Array(1)", "number 7"),
+    ("arg_167", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_168", "new Int8Array(1)", "number 7"),
+    ("arg_169", "new Uint16Array(1)", "number 7"),
+    ("arg_170", "new Int16Array(1)", "number 7"),
+    ("arg_171", "new Uint32Array(1)", "number 7"),
+    ("arg_172", "new Int32Array(1)", "number 7"),
+    ("arg_173", "new Float32Array(1)", "number 7"),
+    ("arg_174", "new Float64Array(1)", "number 7"),
+    ("arg_175", "new BigInt64Array(1)", "number 7"),
+    ("arg_176", "new BigUint64Array(1)", "number 7"),
+    ("arg_177", "ops.ret_external()", "number 7"),
+    ("arg_178", "1", "number 7"),
+    ("arg_179", "({})", "number 7"),
+    ("arg_180", "'s'", "number 7"),
+    ("arg_181", "(() => 1)", "number 7"),
+    ("arg_182", "[]", "number 7"),
+    ("arg_183", "1.5", "number 7"),
+    ("arg_184", "1", "number 7"),
+    ("arg_185", "-1", "number 7"),
+    ("arg_186", "1", "number 7"),
+    ("arg_187", "1n", "number 7"),
+    ("arg_188", "true", "number 7"),
+    ("arg_189", "Symbol()", "number 7"),
+    ("arg_190", "'n'", "number 7"),
+    ("arg_191", "null", "number 7"),
+    ("arg_192", "Promise.resolve()", "number 7"),
+    ("arg_193", "new Map()", "number 7"),
+    ("arg_194", "new Set()", "number 7"),
+    ("arg_195", "new Date(0)", "number 7"),
+    ("arg_196", "/a/", "number 7"),
+    ("arg_197", "new Proxy({}, {})", "number 7"),
+    ("arg_198", "new ArrayBuffer(1)", "number 7"),
+    ("arg_199", "new SharedArrayBuffer(1)", "number 7"),
+    ("arg_200", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_201", "new Int8Array(1)", "number 7"),
+    ("arg_202", "new DataView(new ArrayBuffer(1))", "number 7"),
+    ("arg_203", "new Uint8Array(1)", "number 7"),
+    ("arg_204", "new Uint8ClampedArray(1)", "number 7"),
+    ("arg_205", "new Int8Array(1)", "number 7"),
+    ("arg_206", "new Uint16Array(1)", "number 7"),
+    ("arg_207", "new Int16Array(1)", "number 7"),
+    ("arg_208", "new Uint32Array(1)", "number 7"),
+    ("arg_209", "new Int32Array(1)", "number 7"),
+    ("arg_210", "new Float32Array(1)", "number 7"),
+    ("arg_211", "new Float64Array(1)", "number 7"),
+    ("arg_212", "new BigInt64Array(1)", "number 7"),
+    ("arg_213", "new BigUint64Array(1)", "number 7"),
+    ("arg_214", "ops.ret_external()", "number 7"),
+    ("arg_215", "ops.ret_external()", "number 7"),
+    ("arg_216", "ops.ret_external()", "number 7"),
+    ("arg_217", "2", "number 7"),
+    ("arg_218", "'s'", "number 7"),
+    ("arg_219", "258", "number 7"),
+    ("arg_221", "new ops.Widget()", "number 7"),
+    ("arg_223", "new ops.Widget()", "number 7"),
+    ("arg_224", "", "number 7"),
+    ("arg_225", "", "number 7"),
+    ("arg_226", "", "number 7"),
+    ("arg_227", "", "number 7"),
+    ("arg_228", "", "number 7"),
     ("ret_0", "", "undefined undefined"),
     ("ret_1", "", "boolean true"),
     ("ret_2", "", "number 2"),
@@ -1696,8 +1836,12 @@ pub fn every_decl() -> Vec<runtime_core::OpDecl> {
         arg_182::DECL, arg_183::DECL, arg_184::DECL, arg_185::DECL, arg_186::DECL,
         arg_187::DECL, arg_188::DECL, arg_189::DECL, arg_190::DECL, arg_191::DECL,
         arg_192::DECL, arg_193::DECL, arg_194::DECL, arg_195::DECL, arg_196::DECL,
-        arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_201::DECL, arg_203::DECL,
-        arg_204::DECL, arg_205::DECL, arg_206::DECL, arg_207::DECL, arg_208::DECL,
+        arg_197::DECL, arg_198::DECL, arg_199::DECL, arg_200::DECL, arg_201::DECL,
+        arg_202::DECL, arg_203::DECL, arg_204::DECL, arg_205::DECL, arg_206::DECL,
+        arg_207::DECL, arg_208::DECL, arg_209::DECL, arg_210::DECL, arg_211::DECL,
+        arg_212::DECL, arg_213::DECL, arg_214::DECL, arg_215::DECL, arg_216::DECL,
+        arg_217::DECL, arg_218::DECL, arg_219::DECL, arg_221::DECL, arg_223::DECL,
+        arg_224::DECL, arg_225::DECL, arg_226::DECL, arg_227::DECL, arg_228::DECL,
         ret_0::DECL, ret_1::DECL, ret_2::DECL, ret_3::DECL, ret_4::DECL, ret_5::DECL,
         ret_6::DECL, ret_7::DECL, ret_8::DECL, ret_9::DECL, ret_10::DECL, ret_11::DECL,
         ret_12::DECL, ret_13::DECL, ret_14::DECL, ret_15::DECL, ret_16::DECL,

@@ -91,6 +91,24 @@ async fn op_counter_later(start: u32) -> Counter {
     }
 }
 
+/// deno's typed and ArrayBuffer pointers.
+#[op(fast)]
+fn op_typed_ptr_first(#[buffer] values: *const u32, len: u32) -> u32 {
+    if values.is_null() || len == 0 {
+        return 0;
+    }
+    // SAFETY: JavaScript passed a Uint32Array of at least `len` elements (the test does).
+    unsafe { *values }
+}
+
+#[op(fast)]
+fn op_arraybuffer_ptr_fill(#[arraybuffer] bytes: *mut u8, len: u32) {
+    if !bytes.is_null() {
+        // SAFETY: JavaScript passed an ArrayBuffer of at least `len` bytes (the test does).
+        unsafe { std::ptr::write_bytes(bytes, 7, len as usize) };
+    }
+}
+
 fn extension() -> Extension {
     Extension::new("embedding")
         .ops(&[
@@ -102,6 +120,8 @@ fn extension() -> Extension {
             op_unnamed::DECL,
             op_with_meta::DECL,
             op_counter_later::DECL,
+            op_typed_ptr_first::DECL,
+            op_arraybuffer_ptr_fill::DECL,
         ])
         .classes(&[Counter::CLASS])
         .state(|state| {
@@ -817,5 +837,30 @@ fn deno_forms_async_required_and_unnamed_arguments() {
          TypeError: op_required_two: 2 arguments required, but only 0 present|\
          TypeError: op_unnamed: argument 2 must be a string, received a number|3|\
          TypeError: Counter.prototype.add: 1 argument required, but only 0 present|5|async 2|meta 5|true 11"
+    );
+}
+
+#[test]
+fn typed_and_arraybuffer_pointers_on_both_paths() {
+    let mut rt = runtime_with(&[]);
+    let out = rt
+        .execute_script_to_string(
+            "pointers.js",
+            "const results = [];
+             function run() {
+               const b = new ArrayBuffer(3);
+               ops.op_arraybuffer_ptr_fill(b, 3);
+               return ops.op_typed_ptr_first(new Uint32Array([42, 1]), 2) + ':' + new Uint8Array(b).join();
+             }
+             %PrepareFunctionForOptimization(run); results.push(run()); results.push(run());
+             %OptimizeFunctionOnNextCall(run); results.push(run());
+             try { ops.op_typed_ptr_first(new Uint8Array(4), 1); } catch (e) { results.push(e.name + ': ' + e.message); }
+             results.push(ops.op_typed_ptr_first(new Uint32Array(0), 0));
+             results.join('|')",
+        )
+        .unwrap();
+    assert_eq!(
+        out,
+        "42:7,7,7|42:7,7,7|42:7,7,7|TypeError: op_typed_ptr_first: argument 1 (values) must be a Uint32Array, received an object|0"
     );
 }

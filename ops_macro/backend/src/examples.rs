@@ -4,7 +4,7 @@
 //! `runtime_core/tests/every_kind.rs` compiles them all and runs each on both paths, as deno
 //! does for the rows of `valid_args.md`.
 
-use crate::ir::{ArgKind, BigIntType, BufferSource, LocalType, NumberType, RetKind};
+use crate::ir::{ArgKind, BigIntType, BufferSource, LocalType, NumberType, PtrTarget, RetKind};
 
 /// How one row is exercised: the op's markers, its type, and what JavaScript passes.
 struct ArgExample {
@@ -75,11 +75,24 @@ fn arg_example(kind: ArgKind) -> Option<ArgExample> {
         ArgKind::ArrayBufferCopy => {
             example("#[arraybuffer(copy)]", "Box<[u8]>", "new ArrayBuffer(2)")
         }
-        ArgKind::BufferPtr { mutable } => example(
-            "#[buffer]",
-            if mutable { "*mut u8" } else { "*const u8" },
-            "new Uint8Array(2)",
-        ),
+        ArgKind::BufferPtr { mutable, target } => {
+            let pointer = if mutable { "*mut" } else { "*const" };
+            match target {
+                PtrTarget::View => {
+                    example("#[buffer]", &format!("{pointer} u8"), "new Uint8Array(2)")
+                }
+                PtrTarget::ArrayBuffer => example(
+                    "#[arraybuffer]",
+                    &format!("{pointer} u8"),
+                    "new ArrayBuffer(2)",
+                ),
+                PtrTarget::Typed(elem) => example(
+                    "#[buffer]",
+                    &format!("{pointer} {}", elem.name()),
+                    &format!("new {}(2)", elem.array()),
+                ),
+            }
+        }
         ArgKind::JsBuffer(source) => example(source.attribute(), "JsBuffer", buffer_js(source)),
         ArgKind::TypedJsBuffer(elem) => example(
             "#[buffer]",

@@ -119,7 +119,51 @@ pub unsafe fn fast_buffer_ptr_const(
     unsafe { fast_buffer_ptr(value, options, index) }.map(<*mut u8>::cast_const)
 }
 
+/// `#[arraybuffer] *mut u8` on the fast path: the ArrayBuffer's bytes (null when empty).
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_ptr(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*mut u8> {
+    // SAFETY: forwarded from the caller.
+    unsafe { super::buffers::fast_arraybuffer_memory(value, options, index) }.map(pointer_to)
+}
+
+/// `#[arraybuffer] *const u8` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_arraybuffer_ptr_const(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*const u8> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_arraybuffer_ptr(value, options, index) }.map(<*mut u8>::cast_const)
+}
+
 impl<'a, 's> SlowCall<'a, 's> {
+    /// `#[arraybuffer] *mut u8`: a pointer to an ArrayBuffer's bytes (null when empty).
+    #[inline(always)]
+    pub fn arg_arraybuffer_ptr(&mut self, index: i32) -> Result<*mut u8, Thrown> {
+        let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
+        match super::buffers::array_buffer_memory(buffer) {
+            Some(memory) => Ok(pointer_to(memory)),
+            None => Err(self.throw_detached(index)),
+        }
+    }
+
+    /// `#[arraybuffer] *const u8`: likewise.
+    #[inline(always)]
+    pub fn arg_arraybuffer_ptr_const(&mut self, index: i32) -> Result<*const u8, Thrown> {
+        self.arg_arraybuffer_ptr(index).map(<*mut u8>::cast_const)
+    }
+
     /// `#[anybuffer] &[u8]`: the bytes of an ArrayBuffer or of any view, borrowed.
     ///
     /// # Safety

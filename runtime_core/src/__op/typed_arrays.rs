@@ -349,6 +349,72 @@ impl<T: Element> IntoValue<kind::Buffer> for Box<[T]> {
     }
 }
 
+/// The typed array's elements in place as a pointer (null when empty): the array type
+/// checked, the memory aligned for `T` (else a `TypeError`, as for `&[T]`). No reference is
+/// made.
+fn typed_pointer<T: Element>((data, len): (*mut u8, usize)) -> Option<*mut T> {
+    if len == 0 {
+        return Some(std::ptr::null_mut());
+    }
+    let data = data.cast::<T>();
+    data.is_aligned().then_some(data)
+}
+
+/// `#[buffer] *mut T` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_typed_ptr<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*mut T> {
+    // SAFETY: forwarded from the caller.
+    let memory = unsafe {
+        if !fast_check_array::<T>(value, options, index) {
+            return None;
+        }
+        super::buffers::fast_view_in_place(value, options, index)?
+    };
+    let pointer = typed_pointer::<T>(memory);
+    if pointer.is_none() {
+        // SAFETY: forwarded from the caller.
+        unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
+    }
+    pointer
+}
+
+/// `#[buffer] *const T` on the fast path.
+///
+/// # Safety
+/// As [`fast_buffer`].
+#[inline(always)]
+pub unsafe fn fast_typed_ptr_const<T: Element>(
+    value: v8::Local<'_, v8::Value>,
+    options: *mut FastApiCallbackOptions<'_>,
+    index: i32,
+) -> Option<*const T> {
+    // SAFETY: forwarded from the caller.
+    unsafe { fast_typed_ptr::<T>(value, options, index) }.map(<*mut T>::cast_const)
+}
+
+impl SlowCall<'_, '_> {
+    /// `#[buffer] *mut T`: a pointer to a typed array's elements (null when empty).
+    #[inline(always)]
+    pub fn arg_typed_ptr<T: Element>(&mut self, index: i32) -> Result<*mut T, Thrown> {
+        self.check_array::<T>(index)?;
+        let memory = self.view_in_place(index)?;
+        typed_pointer::<T>(memory).ok_or_else(|| self.throw_misaligned(index, T::EXPECTED))
+    }
+
+    /// `#[buffer] *const T`: likewise.
+    #[inline(always)]
+    pub fn arg_typed_ptr_const<T: Element>(&mut self, index: i32) -> Result<*const T, Thrown> {
+        self.arg_typed_ptr::<T>(index).map(<*mut T>::cast_const)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,9 @@
 //! kind is a variant here, and the compiler points at each decision it must make.
 
 use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
-use super::values::{BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType};
+use super::values::{
+    BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType, PtrTarget,
+};
 
 /// Every argument type an op can take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +62,12 @@ pub enum ArgKind {
     },
     /// `#[arraybuffer(copy)]` of the same types: an ArrayBuffer's bytes, copied.
     ArrayBufferCopy,
-    /// `#[buffer] *const u8` / `*mut u8`: a pointer to a view's bytes (null when empty).
+    /// `#[buffer] *const u8` / `*mut u8`: a pointer to a view's bytes (null when empty); to an
+    /// ArrayBuffer's with `#[arraybuffer]`; `#[buffer] *const T`, to a typed array's elements.
     BufferPtr {
-        /// `*mut u8`.
+        /// `*mut`.
         mutable: bool,
+        target: PtrTarget,
     },
     /// `JsBuffer` (`V8Slice<u8>`): JavaScript's memory kept without a copy.
     JsBuffer(BufferSource),
@@ -173,13 +177,26 @@ impl ArgKind {
             for boxed in [false, true] {
                 kinds.push(ArgKind::TypedCopy { elem, boxed });
             }
+            for mutable in [false, true] {
+                kinds.push(ArgKind::BufferPtr {
+                    mutable,
+                    target: PtrTarget::Typed(elem),
+                });
+            }
         }
         for mutable in [false, true] {
             kinds.push(ArgKind::ArrayBuffer { mutable });
         }
         for flag in [false, true] {
             kinds.push(ArgKind::AnyBuffer { mutable: flag });
-            kinds.push(ArgKind::BufferPtr { mutable: flag });
+            kinds.push(ArgKind::BufferPtr {
+                mutable: flag,
+                target: PtrTarget::View,
+            });
+            kinds.push(ArgKind::BufferPtr {
+                mutable: flag,
+                target: PtrTarget::ArrayBuffer,
+            });
         }
         kinds.push(ArgKind::ArrayBufferCopy);
         kinds.extend(BufferSource::ALL.map(ArgKind::JsBuffer));
@@ -243,8 +260,14 @@ impl ArgKind {
             ArgKind::ArrayBufferCopy => {
                 "#[arraybuffer(copy)] Vec<u8> / Box<[u8]> / bytes::Bytes / bytes::BytesMut".into()
             }
-            ArgKind::BufferPtr { mutable: false } => "#[buffer] *const u8".into(),
-            ArgKind::BufferPtr { mutable: true } => "#[buffer] *mut u8".into(),
+            ArgKind::BufferPtr { mutable, target } => {
+                let pointer = if mutable { "*mut" } else { "*const" };
+                match target {
+                    PtrTarget::View => format!("#[buffer] {pointer} u8"),
+                    PtrTarget::ArrayBuffer => format!("#[arraybuffer] {pointer} u8"),
+                    PtrTarget::Typed(_) => format!("#[buffer] {pointer} T"),
+                }
+            }
             ArgKind::JsBuffer(source) => format!("{} JsBuffer", source.attribute()),
             ArgKind::TypedJsBuffer(_) => "#[buffer] V8Slice<T>".into(),
             ArgKind::Detached(source) => format!(
@@ -329,10 +352,18 @@ impl ArgKind {
             ArgKind::ArrayBufferCopy => PLAIN,
             // No Rust borrow (what the op does with the pointer is its own `unsafe`), but a
             // small array is moved off the V8 heap first, as for `&mut [u8]`.
-            ArgKind::BufferPtr { .. } => ArgTraits {
+            ArgKind::BufferPtr {
+                target: PtrTarget::View | PtrTarget::Typed(_),
+                ..
+            } => ArgTraits {
                 may_allocate_during_call: true,
                 ..PLAIN
             },
+            // An ArrayBuffer's memory is never on the V8 heap.
+            ArgKind::BufferPtr {
+                target: PtrTarget::ArrayBuffer,
+                ..
+            } => PLAIN,
             // A view's buffer may be made on the V8 heap to keep; through its cells the op can
             // write memory another argument borrows.
             ArgKind::JsBuffer(_) | ArgKind::TypedJsBuffer(_) => ArgTraits {
@@ -441,8 +472,15 @@ impl ArgKind {
             },
             ArgKind::AnyBuffer { mutable: true } => lent("arg_anybuffer_mut"),
             ArgKind::ArrayBufferCopy => convert("arg_arraybuffer_copy"),
-            ArgKind::BufferPtr { mutable: false } => convert("arg_buffer_ptr_const"),
-            ArgKind::BufferPtr { mutable: true } => convert("arg_buffer_ptr"),
+            // The element type is inferred from the function's parameter.
+            ArgKind::BufferPtr { mutable, target } => convert(match (target, mutable) {
+                (PtrTarget::View, false) => "arg_buffer_ptr_const",
+                (PtrTarget::View, true) => "arg_buffer_ptr",
+                (PtrTarget::ArrayBuffer, false) => "arg_arraybuffer_ptr_const",
+                (PtrTarget::ArrayBuffer, true) => "arg_arraybuffer_ptr",
+                (PtrTarget::Typed(_), false) => "arg_typed_ptr_const",
+                (PtrTarget::Typed(_), true) => "arg_typed_ptr",
+            }),
             ArgKind::JsBuffer(source) => SlowArg::FromSource {
                 helper: "arg_js_buffer",
                 source,
@@ -514,8 +552,14 @@ impl ArgKind {
             ),
             ArgKind::AnyBuffer { mutable: true } => checked("fast_anybuffer_mut"),
             ArgKind::ArrayBufferCopy => checked("fast_arraybuffer_copy"),
-            ArgKind::BufferPtr { mutable: false } => checked("fast_buffer_ptr_const"),
-            ArgKind::BufferPtr { mutable: true } => checked("fast_buffer_ptr"),
+            ArgKind::BufferPtr { mutable, target } => checked(match (target, mutable) {
+                (PtrTarget::View, false) => "fast_buffer_ptr_const",
+                (PtrTarget::View, true) => "fast_buffer_ptr",
+                (PtrTarget::ArrayBuffer, false) => "fast_arraybuffer_ptr_const",
+                (PtrTarget::ArrayBuffer, true) => "fast_arraybuffer_ptr",
+                (PtrTarget::Typed(_), false) => "fast_typed_ptr_const",
+                (PtrTarget::Typed(_), true) => "fast_typed_ptr",
+            }),
             ArgKind::JsBuffer(source) => param(
                 CType::V8Value,
                 FastConvert::CheckedWithSource {
@@ -713,8 +757,21 @@ impl ArgKind {
             ArgKind::ArrayBuffer { .. } => "an ArrayBuffer's bytes, borrowed",
             ArgKind::AnyBuffer { .. } => "an ArrayBuffer's or any view's bytes, borrowed",
             ArgKind::ArrayBufferCopy => "an ArrayBuffer's bytes, copied",
-            ArgKind::BufferPtr { .. } => {
+            ArgKind::BufferPtr {
+                target: PtrTarget::View,
+                ..
+            } => {
                 "a pointer to a view's bytes (null when empty); what the op does with it is its `unsafe`"
+            }
+            ArgKind::BufferPtr {
+                target: PtrTarget::ArrayBuffer,
+                ..
+            } => "a pointer to an ArrayBuffer's bytes (null when empty)",
+            ArgKind::BufferPtr {
+                target: PtrTarget::Typed(_),
+                ..
+            } => {
+                "a pointer to a typed array of `T`'s elements (null when empty); memory not aligned for `T`: `TypeError`"
             }
             ArgKind::JsBuffer(_) => {
                 "that buffer's memory, kept alive without a copy (as cells: JavaScript may write it); shared or resizable memory: `TypeError`"
@@ -814,9 +871,20 @@ impl ArgKind {
             | ArgKind::String
             | ArgKind::OneByte
             | ArgKind::ByteString => "string".into(),
-            ArgKind::Buffer { .. } | ArgKind::BufferCopy | ArgKind::BufferPtr { .. } => {
-                "ArrayBufferView".into()
-            }
+            ArgKind::Buffer { .. }
+            | ArgKind::BufferCopy
+            | ArgKind::BufferPtr {
+                target: PtrTarget::View,
+                ..
+            } => "ArrayBufferView".into(),
+            ArgKind::BufferPtr {
+                target: PtrTarget::ArrayBuffer,
+                ..
+            } => "ArrayBuffer".into(),
+            ArgKind::BufferPtr {
+                target: PtrTarget::Typed(elem),
+                ..
+            } => elem.array().into(),
             ArgKind::Typed { elem, .. } | ArgKind::TypedCopy { elem, .. } => elem.array().into(),
             ArgKind::ArrayBuffer { .. } | ArgKind::ArrayBufferCopy => "ArrayBuffer".into(),
             ArgKind::AnyBuffer { .. } => source(BufferSource::Any).into(),

@@ -303,6 +303,17 @@ impl Marker {
     }
 }
 
+/// What a raw pointer argument points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PtrTarget {
+    /// `#[buffer] *const u8`: a view's bytes.
+    View,
+    /// `#[arraybuffer] *const u8`: an ArrayBuffer's bytes.
+    ArrayBuffer,
+    /// `#[buffer] *const T`: a typed array's elements.
+    Typed(ElementType),
+}
+
 /// The element types of typed arrays other than bytes (`u8` is the byte buffer kinds, which
 /// take any view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use syn::Type;
 
 use super::{path_name, shape, type_text, Shape};
 use crate::internals::attr::{BufferMarker, BufferMode, Markers};
-use crate::ir::{ArgKind, BufferSource, ElementType, RetKind};
+use crate::ir::{ArgKind, BufferSource, ElementType, PtrTarget, RetKind};
 
 /// The buffer types, by shape. `elem` is `None` for bytes (`u8`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,8 +22,11 @@ pub(super) enum BufferShape {
     },
     /// `bytes::Bytes` / `bytes::BytesMut`.
     Bytes,
-    /// `*const u8` / `*mut u8`.
-    Pointer { mutable: bool },
+    /// `*const T` / `*mut T` of `u8` (`None`) or another element type.
+    Pointer {
+        mutable: bool,
+        elem: Option<ElementType>,
+    },
     /// `JsBuffer`, or `V8Slice<T>` (`None`: bytes).
     JsBuffer { elem: Option<ElementType> },
     /// `DetachedBuffer`.
@@ -64,8 +67,8 @@ pub(super) fn buffer_shape(ty: &Type) -> Option<BufferShape> {
             "DetachedBuffer" => Some(BufferShape::Detached),
             _ => None,
         },
-        Shape::Pointer { mutable, target } if path_name(target).as_deref() == Some("u8") => {
-            Some(BufferShape::Pointer { mutable })
+        Shape::Pointer { mutable, target } => {
+            element(target).map(|elem| BufferShape::Pointer { mutable, elem })
         }
         _ => None,
     }
@@ -130,11 +133,31 @@ pub(super) fn buffer_arg_kind(
                 "`{text}` needs `#[buffer(copy)]` (a view's bytes, copied) or, for bytes, `#[arraybuffer(copy)]`"
             ))
         }
-        (BufferShape::Pointer { mutable }, Some((View, BufferMode::View))) => {
-            ArgKind::BufferPtr { mutable }
+        (BufferShape::Pointer { mutable, elem: None }, Some((View, BufferMode::View))) => {
+            ArgKind::BufferPtr {
+                mutable,
+                target: PtrTarget::View,
+            }
+        }
+        (BufferShape::Pointer { mutable, elem: None }, Some((ArrayBuffer, BufferMode::View))) => {
+            ArgKind::BufferPtr {
+                mutable,
+                target: PtrTarget::ArrayBuffer,
+            }
+        }
+        (BufferShape::Pointer { mutable, elem: Some(elem) }, Some((View, BufferMode::View))) => {
+            ArgKind::BufferPtr {
+                mutable,
+                target: PtrTarget::Typed(elem),
+            }
+        }
+        (BufferShape::Pointer { elem: Some(_), .. }, _) => {
+            return Err(format!("`{text}` needs `#[buffer]` (a pointer to a typed array's elements)"))
         }
         (BufferShape::Pointer { .. }, _) => {
-            return Err(format!("`{text}` needs `#[buffer]` (a pointer to a view's bytes)"))
+            return Err(format!(
+                "`{text}` needs `#[buffer]` (a pointer to a view's bytes) or `#[arraybuffer]` (an ArrayBuffer's)"
+            ))
         }
         (BufferShape::JsBuffer { elem: None }, Some((marker, BufferMode::View))) => {
             ArgKind::JsBuffer(source(marker))
