@@ -182,6 +182,14 @@ impl Deref for DetachedBuffer {
     }
 }
 
+/// For `bytes::Bytes::from_owner`: a detached buffer becomes a `Bytes` (a hyper body, say)
+/// without a copy.
+impl AsRef<[u8]> for DetachedBuffer {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
 impl DerefMut for DetachedBuffer {
     fn deref_mut(&mut self) -> &mut [u8] {
         // SAFETY: as `deref`, borrowed exclusively through `&mut self`.

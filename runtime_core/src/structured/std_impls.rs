@@ -145,6 +145,36 @@ impl ToV8 for &str {
     }
 }
 
+/// A one-byte string of its Latin-1 bytes (an HTTP header's name or value): no UTF-8 on the
+/// way in or out.
+impl ToV8 for crate::ByteString {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        v8::String::new_from_one_byte(scope, &self, v8::NewStringType::Normal)
+            .map(Into::into)
+            .ok_or_else(|| OpError::range_error("a string longer than V8 allows"))
+    }
+}
+
+/// A string of characters up to U+00FF, as its Latin-1 bytes (else a `TypeError`).
+impl<'s> FromV8<'s> for crate::ByteString {
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        let string =
+            v8::Local::<v8::String>::try_from(value).map_err(|_| expected("a string", value))?;
+        if !string.contains_only_onebyte() {
+            return Err(ValueError::phrase("must be a string of characters up to U+00FF").into());
+        }
+        let mut bytes = vec![0; string.length()];
+        string.write_one_byte_v2(scope, 0, &mut bytes, v8::WriteFlags::empty());
+        Ok(crate::ByteString(bytes))
+    }
+}
+
 /// Bytes are a `Uint8Array`: read from any ArrayBufferView or ArrayBuffer (copied: the value
 /// is kept beyond the call), given back as a `Uint8Array` over the bytes' memory (no copy when
 /// the `Bytes` is the only owner of a vector).

@@ -1,0 +1,212 @@
+//! The servers answer the workload exactly (WORKLOAD.md's requests and responses), and the
+//! JavaScript server survives what a tenant's handler or a client may do to it.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use edge_server::{Config, Mode};
+
+/// A server on a thread of its own, for this test process (it exits by itself).
+fn start(mode: Mode, handler: &str) -> SocketAddr {
+    let config = Config {
+        handler: Some(format!("{}/{handler}", env!("CARGO_MANIFEST_DIR")).into()),
+        port: 0,
+        max_seconds: 60,
+        request_timeout: Duration::from_millis(300),
+    };
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        edge_server::serve(config, mode, |address| sender.send(address).unwrap()).unwrap();
+    });
+    receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the server starts")
+}
+
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// One request on a connection of its own; the answer read to its `content-length`.
+fn send(address: SocketAddr, head: &str, body: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    // A body the server refuses part-way may find the connection closed: its answer counts.
+    for chunk in body.chunks(1 << 16) {
+        if stream.write_all(chunk).is_err() {
+            break;
+        }
+    }
+    let mut received = Vec::new();
+    let mut buffer = [0; 1 << 16];
+    loop {
+        if let Some(end) = received.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&received[..end]).into_owned();
+            let mut lines = head.split("\r\n");
+            let status = lines
+                .next()
+                .unwrap()
+                .split(' ')
+                .nth(1)
+                .unwrap()
+                .parse()
+                .unwrap();
+            let headers: Vec<(String, String)> = lines
+                .map(|line| {
+                    let (name, value) = line.split_once(':').unwrap();
+                    (name.to_ascii_lowercase(), value.trim().to_owned())
+                })
+                .collect();
+            let length: usize = headers
+                .iter()
+                .find(|(name, _)| name == "content-length")
+                .map_or(0, |(_, value)| value.parse().unwrap());
+            while received.len() < end + 4 + length {
+                let read = stream.read(&mut buffer).unwrap();
+                assert!(read > 0, "the connection closed mid-body");
+                received.extend_from_slice(&buffer[..read]);
+            }
+            let body = received[end + 4..end + 4 + length].to_vec();
+            return Answer {
+                status,
+                headers,
+                body,
+            };
+        }
+        let read = stream.read(&mut buffer).unwrap();
+        assert!(read > 0, "the connection closed before an answer");
+        received.extend_from_slice(&buffer[..read]);
+    }
+}
+
+const ID: &str = "0f8c2b1e-6d3a-4c5b-9e7f-a1b2c3d4e5f6";
+
+fn hello(address: SocketAddr) -> Answer {
+    send(
+        address,
+        &format!(
+            "GET /hello HTTP/1.1\r\nhost: localhost\r\naccept: */*\r\nuser-agent: edge-anchor/1\r\nx-request-id: {ID}\r\n\r\n"
+        ),
+        b"",
+    )
+}
+
+fn echo_body() -> Vec<u8> {
+    (0..1024).map(|i| ((7 * i + 3) % 256) as u8).collect()
+}
+
+fn echo(address: SocketAddr) -> Answer {
+    let body = echo_body();
+    send(
+        address,
+        &format!(
+            "POST /echo HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/octet-stream\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        ),
+        &body,
+    )
+}
+
+fn get(address: SocketAddr, path: &str) -> Answer {
+    send(
+        address,
+        &format!("GET {path} HTTP/1.1\r\nhost: localhost\r\n\r\n"),
+        b"",
+    )
+}
+
+fn content_type(answer: &Answer) -> &str {
+    answer
+        .headers
+        .iter()
+        .find(|(name, _)| name == "content-type")
+        .map_or("", |(_, value)| value.as_str())
+}
+
+#[test]
+fn both_servers_answer_the_workload_exactly() {
+    for (mode, handler) in [(Mode::Js, "handler.js"), (Mode::Floor, "handler.js")] {
+        let address = start(mode, handler);
+        for _ in 0..3 {
+            let answer = hello(address);
+            assert_eq!(answer.status, 200, "{mode:?}");
+            assert_eq!(content_type(&answer), "text/plain");
+            assert_eq!(answer.body, format!("hello {ID}").as_bytes(), "{mode:?}");
+            assert_eq!(answer.body.len(), 42);
+            let answer = echo(address);
+            assert_eq!(answer.status, 200);
+            assert_eq!(content_type(&answer), "application/octet-stream");
+            let mut reversed = echo_body();
+            reversed.reverse();
+            assert_eq!(answer.body, reversed, "{mode:?}");
+            let answer = get(address, "/nope");
+            assert_eq!(
+                (answer.status, answer.body.as_slice()),
+                (404, &b"not found"[..])
+            );
+            // Exactly content-type, content-length and date.
+            let mut names: Vec<&str> = answer
+                .headers
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect();
+            names.sort();
+            assert_eq!(
+                names,
+                ["content-length", "content-type", "date"],
+                "{mode:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_requests_and_handlers_are_answered_and_the_server_goes_on() {
+    let address = start(Mode::Js, "tests/hostile_handler.js");
+    assert_eq!(get(address, "/throw").status, 500);
+    assert_eq!(
+        get(address, "/loop").status,
+        503,
+        "the watchdog terminates a loop"
+    );
+    assert_eq!(
+        get(address, "/hang").status,
+        504,
+        "a promise that never settles times out"
+    );
+    assert_eq!(get(address, "/nosend").status, 500);
+    let twice = get(address, "/twice");
+    assert_eq!(
+        twice.status, 500,
+        "sending twice is a TypeError, the handler fails"
+    );
+    // 100 MB body: refused once past the limit.
+    let huge = vec![b'x'; 100 << 20];
+    let answer = send(
+        address,
+        &format!(
+            "POST /echo HTTP/1.1\r\nhost: localhost\r\ncontent-length: {}\r\n\r\n",
+            huge.len()
+        ),
+        &huge,
+    );
+    assert_eq!(answer.status, 413);
+    // 10,000 headers: hyper refuses them.
+    let mut head = String::from("GET /hello HTTP/1.1\r\nhost: localhost\r\n");
+    for i in 0..10_000 {
+        head.push_str(&format!("x-h{i}: v\r\n"));
+    }
+    head.push_str("\r\n");
+    let answer = send(address, &head, b"");
+    assert_eq!(answer.status, 431);
+    // And the others are served as before.
+    let answer = hello(address);
+    assert_eq!((answer.status, answer.body.len()), (200, 42));
+    assert_eq!(echo(address).status, 200);
+}
