@@ -3,6 +3,8 @@
 //! - `bench-ops [--async] [--filter S] [--quick] [--rounds N] [--save-baseline NAME] [--baseline NAME]`:
 //!   builds the op-call benchmark in release mode and runs it (deno's `ops_sync` suite, or its
 //!   `ops_async` one); results go to `target/bench-ops/`.
+//! - `bench-http [--quick]`: the edge workload under load (`examples/edge_server`, oha 1.16.0
+//!   installed into the target directory when missing); results go to `target/bench-http/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
 //! - `dts [--out DIR] [FILE.rs...]`: the TypeScript declarations of the ops in each file (by
@@ -14,6 +16,8 @@
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
+mod bench_http;
+
 use std::path::PathBuf;
 use std::process::{exit, Command};
 
@@ -21,6 +25,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         Some("bench-ops") => bench_ops(args.collect()),
+        Some("bench-http") => bench_http::bench_http(&workspace_root(), args.collect()),
         Some("fuzz") => fuzz(args.collect()),
         Some("expand") => expand(args.collect()),
         Some("docs") => docs(),
@@ -33,6 +38,7 @@ fn main() {
 }
 
 const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
+       cargo xtask bench-http [--quick]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
        cargo xtask dts [--out <dir>] [<file.rs>...]

@@ -1,0 +1,423 @@
+//! `cargo xtask bench-http [--quick]`: the edge workload (`shared/edge-workload/WORKLOAD.md`)
+//! under load: `edge-floor` and `edge-js` (release builds) driven by oha 1.16.0, route ×
+//! concurrency, server pinned to CPU 0 and oha to CPU 1; RPS, p50/p99, errors and the
+//! server's CPU per request (utime + stime over the measured run), with the ratios to the
+//! floor and deno_core's figures from WORKLOAD.md beside them. Loopback only; every run is
+//! bounded in time and the servers exit by themselves.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{exit, Child, Command, Stdio};
+use std::time::Duration;
+
+const ID: &str = "0f8c2b1e-6d3a-4c5b-9e7f-a1b2c3d4e5f6";
+const ROUTES: [&str; 2] = ["hello", "echo"];
+const CONCURRENCY: [u32; 3] = [1, 16, 64];
+
+struct Cell {
+    server: &'static str,
+    route: &'static str,
+    concurrency: u32,
+    rps: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    responses: u64,
+    errors: u64,
+    cpu_us_per_request: f64,
+}
+
+pub fn bench_http(root: &Path, args: Vec<String>) {
+    let quick = args.iter().any(|arg| arg == "--quick");
+    if let Some(other) = args.iter().find(|arg| *arg != "--quick") {
+        eprintln!("unknown bench-http argument `{other}`; usage: cargo xtask bench-http [--quick]");
+        exit(2);
+    }
+    let (warm, measured) = if quick { (0.3, 1.0) } else { (2.0, 10.0) };
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(&cargo)
+        .current_dir(root)
+        .args(["build", "--release", "-p", "edge_server"])
+        .status()
+        .expect("cargo runs");
+    if !built.success() {
+        exit(1);
+    }
+    let oha = target.join("oha/bin/oha");
+    if !oha.exists() {
+        eprintln!(
+            "xtask: installing oha 1.16.0 into {}",
+            target.join("oha").display()
+        );
+        let installed = Command::new(&cargo)
+            .args([
+                "install",
+                "oha",
+                "--version",
+                "1.16.0",
+                "--locked",
+                "--root",
+            ])
+            .arg(target.join("oha"))
+            .status()
+            .expect("cargo runs");
+        if !installed.success() {
+            exit(1);
+        }
+    }
+    let handler = root.join("examples/edge_server/handler.js");
+    let mut cells = Vec::new();
+    for server in ["floor", "js"] {
+        for route in ROUTES {
+            for concurrency in CONCURRENCY {
+                let binary = target.join(format!("release/edge-{server}"));
+                let cell = run_cell(
+                    &binary,
+                    &handler,
+                    &oha,
+                    server,
+                    route,
+                    concurrency,
+                    warm,
+                    measured,
+                );
+                eprintln!(
+                    "{server:>5} {route:>5} c={concurrency:<3} {:>9.0} rps  p50 {:.3} ms  p99 {:.3} ms  {:.2} µs CPU/request  errors {}",
+                    cell.rps, cell.p50_ms, cell.p99_ms, cell.cpu_us_per_request, cell.errors
+                );
+                cells.push(cell);
+            }
+        }
+    }
+    let reference = reference_ratios(&root.join("../shared/edge-workload/WORKLOAD.md"));
+    let out = target.join("bench-http");
+    std::fs::create_dir_all(&out).expect("the output directory");
+    let table = table(&cells, &reference);
+    println!("{table}");
+    std::fs::write(out.join("results.json"), json(&cells, quick)).expect("results.json written");
+    std::fs::write(out.join("report.svg"), svg(&cells, &reference)).expect("report.svg written");
+    eprintln!("wrote {}/results.json and report.svg", out.display());
+}
+
+/// Starts a server pinned to CPU 0: the process and its address.
+fn start(binary: &Path, handler: &Path, seconds: u64) -> (Child, SocketAddr) {
+    let mut command = Command::new("taskset");
+    command
+        .args(["-c", "0"])
+        .arg(binary)
+        .arg("--handler")
+        .arg(handler)
+        .args(["--port", "0", "--max-seconds", &seconds.to_string()])
+        .stdout(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .expect("the server starts (is taskset installed?)");
+    let stdout = child.stdout.take().expect("piped");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the server says where it listens");
+    let address = line
+        .trim()
+        .strip_prefix("listening on ")
+        .and_then(|address| address.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
+    (child, address)
+}
+
+/// The server's CPU time so far (utime + stime), in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the server's stat");
+    // Fields after the command (which may hold spaces): state is field 3, utime 14, stime 15.
+    let rest = &stat[stat.rfind(')').expect("a command field") + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0 // CLK_TCK
+}
+
+/// The exact answer of `route`, checked with a request of our own (before and after the load).
+fn probe(address: SocketAddr, route: &str) {
+    let (head, body): (String, Vec<u8>) = match route {
+        "hello" => (
+            format!("GET /hello HTTP/1.1\r\nhost: localhost\r\naccept: */*\r\nuser-agent: edge-anchor/1\r\nx-request-id: {ID}\r\nconnection: close\r\n\r\n"),
+            Vec::new(),
+        ),
+        _ => {
+            let body = echo_body();
+            (
+                format!("POST /echo HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/octet-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len()),
+                body,
+            )
+        }
+    };
+    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(&body).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let end = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head")
+        + 4;
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "probe of {route}: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    let expected = expected_body(route);
+    assert_eq!(&answer[end..], &expected[..], "probe of {route}: the body");
+}
+
+fn echo_body() -> Vec<u8> {
+    (0..1024).map(|i| ((7 * i + 3) % 256) as u8).collect()
+}
+
+fn expected_body(route: &str) -> Vec<u8> {
+    match route {
+        "hello" => format!("hello {ID}").into_bytes(),
+        _ => {
+            let mut body = echo_body();
+            body.reverse();
+            body
+        }
+    }
+}
+
+/// oha against `address` for `seconds`, pinned to CPU 1: its JSON report.
+fn oha(
+    oha: &Path,
+    address: SocketAddr,
+    route: &str,
+    concurrency: u32,
+    seconds: f64,
+) -> serde_json::Value {
+    let body_file = std::env::temp_dir().join(format!("edge-echo-body-{}", std::process::id()));
+    std::fs::write(&body_file, echo_body()).unwrap();
+    let mut command = Command::new("taskset");
+    command.args(["-c", "1"]).arg(oha).args([
+        "--no-tui",
+        "--disable-compression",
+        "--output-format",
+        "json",
+        "-A",
+        "*/*",
+        "-H",
+        "user-agent: edge-anchor/1",
+        "-c",
+        &concurrency.to_string(),
+        "-z",
+        &format!("{}ms", (seconds * 1000.0) as u64),
+    ]);
+    match route {
+        "hello" => {
+            command.args(["-H", &format!("x-request-id: {ID}")]);
+            command.arg(format!("http://{address}/hello"));
+        }
+        _ => {
+            command.args(["-m", "POST", "-T", "application/octet-stream", "-D"]);
+            command.arg(&body_file);
+            command.arg(format!("http://{address}/echo"));
+        }
+    }
+    let output = command.output().expect("oha runs");
+    std::fs::remove_file(&body_file).ok();
+    assert!(
+        output.status.success(),
+        "oha: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "oha's JSON: {error}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_cell(
+    binary: &Path,
+    handler: &Path,
+    oha_path: &Path,
+    server: &'static str,
+    route: &'static str,
+    concurrency: u32,
+    warm: f64,
+    measured: f64,
+) -> Cell {
+    let (mut child, address) = start(binary, handler, (warm + measured) as u64 + 30);
+    probe(address, route);
+    oha(oha_path, address, route, concurrency, warm);
+    let before = cpu_seconds(child.id());
+    let report = oha(oha_path, address, route, concurrency, measured);
+    let cpu = cpu_seconds(child.id()) - before;
+    probe(address, route);
+    child.kill().ok();
+    child.wait().ok();
+    let summary = &report["summary"];
+    let codes = &report["statusCodeDistribution"];
+    let ok = codes["200"].as_u64().unwrap_or(0);
+    let all: u64 = codes
+        .as_object()
+        .map_or(0, |codes| codes.values().filter_map(|v| v.as_u64()).sum());
+    // Requests in flight when oha's time is up are "aborted due to deadline": not errors.
+    let errors = report["errorDistribution"].as_object().map_or(0, |errors| {
+        errors
+            .iter()
+            .filter(|(what, _)| !what.contains("deadline"))
+            .filter_map(|(_, count)| count.as_u64())
+            .sum::<u64>()
+    }) + (all - ok);
+    assert_eq!(
+        errors, 0,
+        "{server} {route} c={concurrency}: errors {report}"
+    );
+    let total_data = summary["totalData"].as_u64().unwrap_or(0);
+    let expected = ok * expected_body(route).len() as u64;
+    assert_eq!(
+        total_data, expected,
+        "{server} {route} c={concurrency}: bytes received"
+    );
+    let percentile =
+        |p: &str| report["latencyPercentiles"][p].as_f64().unwrap_or(f64::NAN) * 1000.0;
+    Cell {
+        server,
+        route,
+        concurrency,
+        rps: summary["requestsPerSec"].as_f64().unwrap_or(0.0),
+        p50_ms: percentile("p50"),
+        p99_ms: percentile("p99"),
+        responses: ok,
+        errors,
+        cpu_us_per_request: cpu * 1e6 / ok.max(1) as f64,
+    }
+}
+
+/// deno_core's ratios to the floor from WORKLOAD.md's table: (route, c) → (RPS, p99, CPU).
+fn reference_ratios(path: &Path) -> Vec<(String, u32, f64, f64, f64)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if cells.len() < 9 || !ROUTES.contains(&cells[1]) {
+                return None;
+            }
+            let number = |cell: &str| cell.split_whitespace().next()?.parse::<f64>().ok();
+            Some((
+                cells[1].to_owned(),
+                cells[2].parse().ok()?,
+                number(cells[5])?,
+                number(cells[6])?,
+                number(cells[7])?,
+            ))
+        })
+        .collect()
+}
+
+fn floor_of<'a>(cells: &'a [Cell], cell: &Cell) -> Option<&'a Cell> {
+    cells
+        .iter()
+        .find(|c| c.server == "floor" && c.route == cell.route && c.concurrency == cell.concurrency)
+}
+
+fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
+    let mut out = String::from(
+        "| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | deno: RPS, p99, CPU ratios |\n|---|---|---:|---:|---:|---:|---:|---|\n",
+    );
+    for cell in cells.iter().filter(|cell| cell.server == "js") {
+        let Some(floor) = floor_of(cells, cell) else {
+            continue;
+        };
+        let deno = reference
+            .iter()
+            .find(|(route, c, ..)| route == cell.route && *c == cell.concurrency)
+            .map_or("—".to_owned(), |(_, _, rps, p99, cpu)| {
+                format!("{rps:.2}, {p99:.2}, {cpu:.2}")
+            });
+        out.push_str(&format!(
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {deno} |\n",
+            cell.route,
+            cell.concurrency,
+            cell.rps,
+            floor.rps,
+            cell.rps / floor.rps,
+            cell.p99_ms / floor.p99_ms,
+            cell.cpu_us_per_request / floor.cpu_us_per_request,
+            cell.cpu_us_per_request,
+            floor.cpu_us_per_request,
+        ));
+    }
+    out
+}
+
+fn json(cells: &[Cell], quick: bool) -> String {
+    let rows: Vec<serde_json::Value> = cells
+        .iter()
+        .map(|cell| {
+            serde_json::json!({
+                "server": cell.server,
+                "route": cell.route,
+                "concurrency": cell.concurrency,
+                "rps": cell.rps,
+                "p50_ms": cell.p50_ms,
+                "p99_ms": cell.p99_ms,
+                "responses": cell.responses,
+                "errors": cell.errors,
+                "cpu_us_per_request": cell.cpu_us_per_request,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({
+        "mode": if quick { "quick" } else { "full" },
+        "cells": rows,
+    }))
+    .expect("JSON")
+}
+
+/// Bars of the CPU-per-request ratio to the floor, opwire's beside deno's reference.
+fn svg(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
+    let js: Vec<&Cell> = cells.iter().filter(|cell| cell.server == "js").collect();
+    let width = 120 * js.len() + 80;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"300\" font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"10\" y=\"16\">CPU per request, ratio to the Rust floor (1.0 = the floor); opwire in blue, deno_core 0.413 (WORKLOAD.md) in grey</text>\n<line x1=\"40\" y1=\"240\" x2=\"{width}\" y2=\"240\" stroke=\"black\"/>\n"
+    );
+    let scale = 100.0; // px per 1.0
+    for (index, cell) in js.iter().enumerate() {
+        let x = 60 + index * 120;
+        let ratio = floor_of(cells, cell).map_or(0.0, |floor| {
+            cell.cpu_us_per_request / floor.cpu_us_per_request
+        });
+        let deno = reference
+            .iter()
+            .find(|(route, c, ..)| route == cell.route && *c == cell.concurrency)
+            .map_or(0.0, |(_, _, _, _, cpu)| *cpu);
+        for (offset, value, color) in [(0, ratio, "#3b6fd4"), (40, deno, "#aaaaaa")] {
+            let height = value * scale;
+            out.push_str(&format!(
+                "<rect x=\"{}\" y=\"{:.1}\" width=\"36\" height=\"{height:.1}\" fill=\"{color}\"/><text x=\"{}\" y=\"{:.1}\">{value:.2}</text>\n",
+                x + offset,
+                240.0 - height,
+                x + offset,
+                235.0 - height,
+            ));
+        }
+        out.push_str(&format!(
+            "<text x=\"{x}\" y=\"256\">{} c={}</text>\n",
+            cell.route, cell.concurrency
+        ));
+    }
+    out.push_str(&format!(
+        "<line x1=\"40\" y1=\"{:.1}\" x2=\"{width}\" y2=\"{:.1}\" stroke=\"black\" stroke-dasharray=\"4 3\"/>\n</svg>\n",
+        240.0 - scale,
+        240.0 - scale
+    ));
+    out
+}
