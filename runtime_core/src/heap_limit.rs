@@ -42,7 +42,12 @@ impl NearHeapLimit {
 
     /// After the outermost call returned: if the heap was lent room, takes it back (V8 sets a
     /// limit no lower than what is live).
+    #[inline]
     pub(crate) fn restore(&self, isolate: &mut v8::Isolate) {
+        // A load first: no loan is the rule, and a swap would write every call.
+        if self.limit_before_loan.load(Ordering::Relaxed) == 0 {
+            return;
+        }
         let limit = self.limit_before_loan.swap(0, Ordering::Relaxed);
         if limit != 0 {
             isolate.remove_near_heap_limit_callback(near_heap_limit, limit);

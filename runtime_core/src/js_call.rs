@@ -85,8 +85,31 @@ impl Runtime {
         function: &v8::Global<v8::Function>,
         args: impl JsArgs,
     ) -> Result<R, JsError> {
-        let value: v8::Global<v8::Value> = self.call(function, args)?;
-        let value = self.resolve(value).await?;
+        // One scope when the function's promise is settled by the time the call returns (its
+        // microtasks run as the call ends): the value is converted there.
+        let called = self.try_with_scope(|scope| {
+            let value = match call_in(scope, function, args)? {
+                Ok(value) => value,
+                Err(error) => return Some(Err(error)),
+            };
+            let settled = match v8::Local::<v8::Promise>::try_from(value) {
+                Ok(promise) => match promise.state() {
+                    v8::PromiseState::Fulfilled => Some(promise.result(scope)),
+                    v8::PromiseState::Rejected | v8::PromiseState::Pending => None,
+                },
+                Err(_) => Some(value),
+            };
+            Some(Ok(match settled {
+                Some(value) => Ok(R::from_v8(scope, value)
+                    .map_err(|error| conversion_error("the result", &error))),
+                None => Err(v8::Global::new(scope, value)),
+            }))
+        })??;
+        let pending = match called {
+            Ok(converted) => return converted,
+            Err(pending) => pending,
+        };
+        let value = self.resolve(pending).await?;
         self.try_with_scope(|scope| {
             let value = v8::Local::new(scope, &value);
             Some(R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error)))

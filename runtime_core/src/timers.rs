@@ -144,16 +144,18 @@ impl Timers {
     }
 
     /// Arranges for the loop to be woken at the earliest deadline.
-    fn arm(&self, cx: &mut Context<'_>) {
+    fn keep_waker(&self, cx: &Context<'_>) {
+        let mut waker = self.waker.borrow_mut();
+        if !waker
+            .as_ref()
+            .is_some_and(|kept| kept.will_wake(cx.waker()))
         {
-            let mut waker = self.waker.borrow_mut();
-            if !waker
-                .as_ref()
-                .is_some_and(|kept| kept.will_wake(cx.waker()))
-            {
-                *waker = Some(cx.waker().clone());
-            }
+            *waker = Some(cx.waker().clone());
         }
+    }
+
+    fn arm(&self, cx: &mut Context<'_>) {
+        self.keep_waker(cx);
         let Some(Reverse((deadline, _, _))) = self.heap.borrow().peek().copied() else {
             *self.wake.borrow_mut() = Wake::None;
             self.armed.set(None);
@@ -199,6 +201,11 @@ impl crate::event_loop::LoopSource for Timers {
         scope: &mut v8::PinScope<'_, '_>,
         cx: &mut Context<'_>,
     ) -> Result<bool, JsError> {
+        if self.heap.borrow().is_empty() {
+            // No timer: no clock read; the waker kept for the first `setTimeout` to wake.
+            self.keep_waker(cx);
+            return Ok(false);
+        }
         let now = Instant::now();
         let mut fired = false;
         while let Some(id) = self.next_due(now) {

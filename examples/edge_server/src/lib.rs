@@ -17,7 +17,8 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -247,38 +248,63 @@ async fn js_runtime(
 use runtime_core::v8;
 
 /// Terminates the handler when a request's deadline passes (a loop V8 runs does not yield to
-/// tokio's timers): a thread that looks every few milliseconds.
+/// tokio's timers): a thread that looks every few milliseconds. The deadline is an atomic
+/// (nanoseconds since `start`, 0 when disarmed): arming and disarming cost a store each.
 struct Watchdog {
-    deadline: Arc<Mutex<Option<Instant>>>,
+    start: Instant,
+    deadline: Arc<AtomicU64>,
+    /// Set once the watchdog's `terminate()` returned.
+    fired: Arc<AtomicBool>,
 }
 
 impl Watchdog {
     fn new(termination: TerminationHandle) -> Self {
-        let deadline = Arc::new(Mutex::new(None::<Instant>));
+        let start = Instant::now();
+        let deadline = Arc::new(AtomicU64::new(0));
+        let fired = Arc::new(AtomicBool::new(false));
         let watched = Arc::downgrade(&deadline);
+        let fired_here = fired.clone();
         std::thread::spawn(move || {
             while let Some(deadline) = watched.upgrade() {
+                let at = deadline.load(Ordering::Acquire);
+                let now = start.elapsed().as_nanos() as u64;
+                // Taken (set to 0) before terminating: a request the worker disarmed first is
+                // never terminated.
+                if at != 0
+                    && now >= at
+                    && deadline
+                        .compare_exchange(at, 0, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
                 {
-                    let mut deadline = deadline.lock().unwrap_or_else(|e| e.into_inner());
-                    if deadline.is_some_and(|at| Instant::now() >= at) {
-                        termination.terminate();
-                        *deadline = None;
-                    }
+                    termination.terminate();
+                    fired_here.store(true, Ordering::Release);
                 }
                 drop(deadline);
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        Self { deadline }
+        Self {
+            start,
+            deadline,
+            fired,
+        }
     }
 
-    fn arm(&self, at: Instant) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
+    fn arm(&self, timeout: Duration) {
+        let at = (self.start.elapsed() + timeout).as_nanos().max(1) as u64;
+        self.deadline.store(at, Ordering::Release);
     }
 
-    /// Disarms; after it, no termination comes for this request.
-    fn disarm(&self) {
-        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    /// Disarms. If the watchdog took the deadline first, waits until its termination was
+    /// requested and returns `true`: the caller spends it (the call may have already).
+    fn disarm(&self) -> bool {
+        if self.deadline.swap(0, Ordering::AcqRel) != 0 {
+            return false;
+        }
+        while !self.fired.swap(false, Ordering::AcqRel) {
+            std::thread::yield_now();
+        }
+        true
     }
 }
 
@@ -305,13 +331,14 @@ async fn js_task(
                     response: ops::Response::default(),
                 },
             );
-        watchdog.arm(Instant::now() + timeout);
+        watchdog.arm(timeout);
         let outcome =
             tokio::time::timeout(timeout, runtime.call_and_await::<()>(&handle, (rid,))).await;
-        watchdog.disarm();
-        // A termination the watchdog asked for as the call ended is spent here, not on the
-        // next request.
-        runtime.with_scope(|_| ());
+        if watchdog.disarm() {
+            // The watchdog terminated this request: a request still pending is spent here, not
+            // on the next request.
+            runtime.with_scope(|_| ());
+        }
         let exchange = state
             .borrow_mut()
             .borrow_mut::<ops::Exchanges>()

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use bytes::Bytes;
-use hyper::header::{HeaderName, HeaderValue};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
-use runtime_core::{op, ByteString, DetachedBuffer, Extension, OpError, OpState};
+use runtime_core::{op, v8, DetachedBuffer, Extension, OpError, OpState, ToV8};
 
 /// A request as the handler sees it, and the response it builds.
 pub struct Exchange {
@@ -67,23 +67,40 @@ fn op_req_path(state: &mut OpState, #[smi] rid: u32) -> Result<String, OpError> 
     Ok(exchange(state, rid)?.parts.uri.path().to_owned())
 }
 
-/// `[[name, value], ...]` in arrival order, both one-byte strings.
+/// A request's headers, as JavaScript gets them: `[[name, value], ...]` in arrival order, both
+/// one-byte strings made from hyper's bytes (no Rust allocation per header).
+pub struct HeaderPairs(HeaderMap);
+
+impl ToV8 for HeaderPairs {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let one_byte = |scope: &mut v8::PinScope<'s, '_>, bytes: &[u8]| {
+            v8::String::new_from_one_byte(scope, bytes, v8::NewStringType::Normal)
+                .map(Into::into)
+                .ok_or_else(|| OpError::range_error("a header longer than V8 allows"))
+        };
+        let mut pairs = Vec::with_capacity(self.0.len());
+        for (name, value) in &self.0 {
+            let pair = [
+                one_byte(scope, name.as_str().as_bytes())?,
+                one_byte(scope, value.as_bytes())?,
+            ];
+            pairs.push(v8::Array::new_with_elements(scope, &pair).into());
+        }
+        Ok(v8::Array::new_with_elements(scope, &pairs).into())
+    }
+}
+
+/// `[[name, value], ...]` in arrival order, both one-byte strings (`#[serde]
+/// Vec<(ByteString, ByteString)>` in deno; `Vec<(ByteString, ByteString)>` is `ToV8` here too,
+/// at an allocation per string). The headers are taken: the handler reads them once.
 #[op]
 #[to_v8]
-fn op_req_headers(
-    state: &mut OpState,
-    #[smi] rid: u32,
-) -> Result<Vec<(ByteString, ByteString)>, OpError> {
-    let headers = &exchange(state, rid)?.parts.headers;
-    Ok(headers
-        .iter()
-        .map(|(name, value)| {
-            (
-                ByteString::from(name.as_str().as_bytes()),
-                ByteString::from(value.as_bytes()),
-            )
-        })
-        .collect())
+fn op_req_headers(state: &mut OpState, #[smi] rid: u32) -> Result<HeaderPairs, OpError> {
+    let headers = std::mem::take(&mut exchange(state, rid)?.parts.headers);
+    Ok(HeaderPairs(headers))
 }
 
 /// The body, taken: a `Uint8Array` over the Rust memory (no copy when hyper's `Bytes` is the
