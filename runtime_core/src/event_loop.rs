@@ -68,8 +68,9 @@ impl Drop for BoxedOp {
         // polls the loop) nor across V8's frames: it is reported, and the loop goes on.
         // SAFETY: as above; the op is read for its name before it is dropped.
         let name = unsafe { self.op.as_ref() }.op_name();
-        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
-            std::ptr::drop_in_place(self.op.as_ptr())
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: as above: dropped once, here.
+            unsafe { std::ptr::drop_in_place(self.op.as_ptr()) }
         }));
         if let Err(payload) = dropped {
             crate::__op::report_drop_panic(&format!("the future of async op {name}"), &*payload);

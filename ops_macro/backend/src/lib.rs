@@ -11,6 +11,8 @@
 //!
 //! [`expand`] runs all three; tests call it (or the stages) directly.
 
+#![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+
 mod class;
 pub mod codegen;
 pub mod derive;

@@ -165,8 +165,8 @@ pub unsafe fn fast_buffer<'a>(
         // the slow path: two shared arguments may view the same bytes.
         Contents::InPlace(data, len) => Some(unsafe { bytes(data, len) }),
         Contents::Copied(len) => Some(&storage.0[..len]),
-        // SAFETY: forwarded from the caller.
         Contents::Absent => {
+            // SAFETY: forwarded from the caller.
             unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&[])
         }
     }
@@ -203,8 +203,8 @@ pub(super) unsafe fn fast_view_in_place(
     };
     match contents {
         Contents::InPlace(data, len) => Some((data, len)),
-        // SAFETY: forwarded from the caller.
         Contents::Absent => {
+            // SAFETY: forwarded from the caller.
             unsafe { fast_empty_unless_detached(view, options, index) }.then_some(empty)
         }
         // Still on the heap after moving (V8 aborts first, in practice): as the slow path.

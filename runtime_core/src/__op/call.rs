@@ -153,8 +153,8 @@ pub unsafe fn metered_slow_call(
         let info = unsafe { &*info };
         report_stack(info, op_ctx.decl, callback);
     }
-    // SAFETY: forwarded from the caller.
     op_ctx.metered(OpMetricsSource::Slow, || {
+        // SAFETY: forwarded from the caller.
         unsafe { call(info) }.then_some(())
     });
 }

@@ -143,8 +143,9 @@ pub(crate) fn unwrap_wrapper<'a, T: 'static>(
     let value = if header.type_id == TypeId::of::<T>() {
         value
     } else {
-        // An instance of a class derived from `T`'s? `base` is the upcast `wrap` stored for
-        // the instance's own type, and `value` points to a live value of it.
+        // An instance of a class derived from `T`'s?
+        // SAFETY: `base` is the upcast `wrap` stored for the instance's own type, and `value`
+        // points to a live value of it.
         unsafe { (header.base?)(value, TypeId::of::<T>()) }?
     };
     // SAFETY: the header says the value is a `T` (or its upcast found the `T` inside it); the
