@@ -614,7 +614,13 @@ fn timers_fire_in_deadline_order_and_cancel() {
     tokio().block_on(rt.run_event_loop()).unwrap();
     let out = rt.execute_script_to_string("o.js", "out.join()").unwrap();
     assert!(out.starts_with("micro,a,"), "{out}");
-    assert!(out.ends_with("b,c!"), "{out}");
+    // Same deadline: creation order. (The interval's ticks may land anywhere on a busy
+    // machine.)
+    let position = |item: &str| out.split(',').position(|x| x == item);
+    assert!(
+        position("b").unwrap() + 1 == position("c!").unwrap(),
+        "{out}"
+    );
     for tick in ["i0", "i1", "i2"] {
         assert!(out.contains(tick), "{out}");
     }

@@ -30,6 +30,10 @@ use hyper::{Request, Response, StatusCode};
 use runtime_core::{JsError, Runtime, RuntimeOptions, TerminationHandle};
 use tokio::sync::{mpsc, oneshot};
 
+/// How much later than a request's deadline the watchdog terminates a handler that keeps the
+/// thread.
+const WATCHDOG_MARGIN: Duration = Duration::from_millis(50);
+
 /// The largest request body the server collects (larger: 413).
 pub const MAX_BODY: usize = 16 << 20;
 
@@ -85,6 +89,20 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, Stri
         }
     }
     Ok(config)
+}
+
+/// A binary's `main`: the arguments parsed, then [`serve`], printing where it listens; errors
+/// end the process with a message naming `program`.
+pub fn main(program: &str, mode: Mode) {
+    let config = parse_args(std::env::args().skip(1)).unwrap_or_else(|message| {
+        eprintln!("{program}: {message}");
+        std::process::exit(2);
+    });
+    let served = serve(config, mode, |address| println!("listening on {address}"));
+    if let Err(error) = served {
+        eprintln!("{program}: {error}");
+        std::process::exit(1);
+    }
 }
 
 type Reply = Response<Full<Bytes>>;
@@ -331,7 +349,10 @@ async fn js_task(
                     response: ops::Response::default(),
                 },
             );
-        watchdog.arm(timeout);
+        // The watchdog's deadline comes a little after tokio's: a handler that waits is
+        // answered 504 by the timeout; only one that keeps the thread (which the timeout
+        // cannot interrupt) is terminated (503).
+        watchdog.arm(timeout + WATCHDOG_MARGIN);
         let outcome =
             tokio::time::timeout(timeout, runtime.call_and_await::<()>(&handle, (rid,))).await;
         if watchdog.disarm() {

@@ -77,7 +77,12 @@ fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
         .any(|attr| {
             let mut found = false;
             let _ = attr.parse_nested_meta(|meta| {
-                found |= meta.path.is_ident(name);
+                // `FromV8` or `runtime_core::FromV8`.
+                found |= meta
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|last| last.ident == name);
                 Ok(())
             });
             found
@@ -158,26 +163,9 @@ fn derived_types(source: &str) -> syn::Result<Vec<(String, String)>> {
             syn::Item::Enum(item) => (&item.attrs, quote::ToTokens::to_token_stream(item)),
             _ => continue,
         };
-        let derives = |name: &str| {
-            attrs
-                .iter()
-                .filter(|attr| attr.path().is_ident("derive"))
-                .any(|attr| {
-                    let mut found = false;
-                    let _ = attr.parse_nested_meta(|meta| {
-                        found |= meta
-                            .path
-                            .segments
-                            .last()
-                            .is_some_and(|last| last.ident == name);
-                        Ok(())
-                    });
-                    found
-                })
-        };
-        let direction = if derives("FromV8") {
+        let direction = if derives(attrs, "FromV8") {
             Direction::From
-        } else if derives("ToV8") {
+        } else if derives(attrs, "ToV8") {
             Direction::To
         } else {
             continue;
