@@ -554,7 +554,7 @@ impl Runtime {
             (Poll::Ready(Err(error)), _) | (_, Some(error)) => Poll::Ready(Err(error)),
             // A request that came as the turn ended: spent now, so it is this turn's (as a
             // script's request is the script's).
-            (_, None) if spent => Poll::Ready(Err(JsError::terminated())),
+            (_, None) if spent.is_some() => Poll::Ready(Err(spent.expect("checked to be some"))),
             (polled, None) => polled,
         }
     }
@@ -585,6 +585,10 @@ impl Runtime {
                     if let Some(outcome) = event_loop.outcome(scope, &value) {
                         return Err(outcome);
                     }
+                    // The embedder awaits it: its rejection is handled here, and must not
+                    // surface as unhandled in a later turn (after this future is dropped, say,
+                    // by a timeout) and fail whatever drives the loop then.
+                    mark_awaited(scope, &value);
                 }
                 let (looped, ran_js) = event_loop.poll_turn(scope, cx);
                 let stopped = matches!(&looped, Poll::Ready(Err(error)) if error.is_terminated());
@@ -606,7 +610,9 @@ impl Runtime {
                     return Poll::Ready(Err(error))
                 }
                 // A request that came as the turn ended (see `poll_event_loop`).
-                Ok(_) if spent => return Poll::Ready(Err(JsError::terminated())),
+                Ok(_) if spent.is_some() => {
+                    return Poll::Ready(Err(spent.expect("checked to be some")))
+                }
                 Ok((looped, true)) => looped,
                 Ok((looped, false)) => {
                     match self.with_scope(|scope| event_loop.outcome(scope, &value)) {
@@ -625,6 +631,22 @@ impl Runtime {
             }
         })
     }
+}
+
+/// Gives a pending promise a rejection handler that does nothing (the runtime's no-op
+/// function), so that its rejection is never reported as unhandled.
+fn mark_awaited(scope: &mut v8::PinScope<'_, '_>, value: &v8::Global<v8::Value>) {
+    let value = v8::Local::new(scope, value);
+    let Ok(promise) = v8::Local::<v8::Promise>::try_from(value) else {
+        return;
+    };
+    let Some(crate::runtime::InterruptCheck(noop)) =
+        scope.get_slot::<crate::runtime::InterruptCheck>()
+    else {
+        return;
+    };
+    let noop = v8::Local::new(scope, noop);
+    let _ = promise.catch(scope, noop);
 }
 
 impl EventLoop {

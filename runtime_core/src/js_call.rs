@@ -141,10 +141,9 @@ impl Runtime {
                 "a V8 call failed without throwing",
             ))
         });
-        match result {
-            Err(error) => Err(error),
-            Ok(_) if spent => Err(JsError::terminated()),
-            Ok(value) => Ok(value.expect("checked to be some")),
+        match (result, spent) {
+            (Err(error), _) | (Ok(_), Some(error)) => Err(error),
+            (Ok(value), None) => Ok(value.expect("checked to be some")),
         }
     }
 }

@@ -451,12 +451,12 @@ impl Runtime {
         self.with_scope_spent(f).0
     }
 
-    /// As [`Runtime::with_scope`], and whether a termination request was spent (it stopped
+    /// As [`Runtime::with_scope`], and the error of a termination request spent (it stopped
     /// `f`'s JavaScript, or came while `f` ran).
     pub(crate) fn with_scope_spent<R>(
         &mut self,
         f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R,
-    ) -> (R, bool) {
+    ) -> (R, Option<JsError>) {
         // Only when the caller is in no tokio runtime: a host driving the loop in another
         // runtime than the one this was made in means that one.
         #[cfg(feature = "tokio")]
@@ -473,9 +473,12 @@ impl Runtime {
             let scope = &mut v8::ContextScope::new(scope, context);
             f(scope)
         };
+        // The error of a request spent now (out of memory, if that is why), read before the
+        // spend clears its reason.
+        let stopped = termination.is_requested().then(|| termination.error());
         let spent = termination.spend(&mut isolate);
         self.near_heap_limit.restore(&mut isolate);
-        (result, spent)
+        (result, stopped.filter(|_| spent))
     }
 
     /// The op state shared by this runtime's ops.

@@ -45,6 +45,8 @@ pub(crate) struct Timers {
     waker: RefCell<Option<std::task::Waker>>,
     /// The deadline the loop will be woken at.
     armed: Cell<Option<Instant>>,
+    /// The waker the last thread armed (`Wake::Thread`) will wake.
+    thread_waker: RefCell<Option<std::task::Waker>>,
 }
 
 /// What wakes the loop at the next deadline.
@@ -62,7 +64,11 @@ enum Wake {
 impl Timers {
     fn start(&self, delay_ms: f64, repeat: bool) -> u32 {
         let delay = Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
-        let id = self.next_id.get().wrapping_add(1).max(1);
+        let mut id = self.next_id.get().wrapping_add(1).max(1);
+        // After 2^32 timers, ids come round: skip the ones still live.
+        while self.timers.borrow().contains_key(&id) {
+            id = id.wrapping_add(1).max(1);
+        }
         self.next_id.set(id);
         let deadline = Instant::now() + delay;
         let seq = self.schedule(id, deadline);
@@ -96,6 +102,15 @@ impl Timers {
                 self.refed.set(self.refed.get() - 1);
             }
         }
+        // Cancelled timers' nodes wait for their deadlines: once they outnumber the live ones
+        // (`clearTimeout(setTimeout(f, 1e9))` in a loop), the heap keeps only the live.
+        let live = self.timers.borrow().len();
+        if self.heap.borrow().len() > 2 * live + 64 {
+            let timers = self.timers.borrow();
+            self.heap.borrow_mut().retain(|Reverse((_, seq, id))| {
+                timers.get(id).is_some_and(|timer| timer.seq == *seq)
+            });
+        }
     }
 
     fn set_ref(&self, id: u32, refed: bool) {
@@ -127,7 +142,10 @@ impl Timers {
             match timer.repeat {
                 Some(interval) => {
                     drop(timers);
-                    let seq = self.schedule(id, now + interval);
+                    // From the clock after the callbacks so far, at least 1 ms on (as Node):
+                    // `setInterval(f, 0)` is due again next turn, not within this one.
+                    let at = Instant::now() + interval.max(Duration::from_millis(1));
+                    let seq = self.schedule(id, at);
                     if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
                         timer.seq = seq;
                     }
@@ -183,10 +201,16 @@ impl Timers {
             return;
         }
         let now = Instant::now();
-        if matches!(*wake, Wake::Thread(armed) if armed > now && armed <= deadline) {
-            return; // a thread wakes the loop sooner; it is armed again then
+        let same_waker = self
+            .thread_waker
+            .borrow()
+            .as_ref()
+            .is_some_and(|armed| armed.will_wake(cx.waker()));
+        if same_waker && matches!(*wake, Wake::Thread(armed) if armed > now && armed <= deadline) {
+            return; // a thread wakes this loop sooner; it is armed again then
         }
         *wake = Wake::Thread(deadline);
+        *self.thread_waker.borrow_mut() = Some(cx.waker().clone());
         let waker = cx.waker().clone();
         std::thread::spawn(move || {
             std::thread::sleep(deadline.saturating_duration_since(Instant::now()));

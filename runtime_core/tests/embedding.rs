@@ -870,3 +870,65 @@ fn typed_and_arraybuffer_pointers_on_both_paths() {
         "42:7,7,7|42:7,7,7|42:7,7,7|TypeError: op_typed_ptr_first: argument 1 (values) must be a Uint32Array, received an object|0"
     );
 }
+
+// ---- from review ---------------------------------------------------------------------------
+
+#[test]
+fn a_zero_interval_does_not_starve_other_timers() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "interval.js",
+        "globalThis.ticks = 0;
+         const every = setInterval(() => { ticks++; });
+         setTimeout(() => clearInterval(every), 20);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let ticks: f64 = rt
+        .execute_script_to_string("t.js", "ticks")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ticks >= 1.0, "{ticks}");
+}
+
+#[test]
+fn a_graph_that_failed_part_way_reports_its_missing_module_again() {
+    let mut rt = runtime_with(&[
+        ("file:///app/a.js", ModuleSource::js("import './c.js';")),
+        ("file:///app/c.js", ModuleSource::js("import './d.js';")),
+    ]);
+    rt.execute_script(
+        "imports.js",
+        "globalThis.errors = [];
+         import('file:///app/a.js').catch((e) => errors.push(e.message))
+           .then(() => import('file:///app/c.js')).catch((e) => errors.push(e.message));",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let errors = rt
+        .execute_script_to_string("e.js", "errors.join('|')")
+        .unwrap();
+    assert_eq!(errors.matches("Module not found").count(), 2, "{errors}");
+    assert_eq!(errors.matches("file:///app/d.js").count(), 2, "{errors}");
+}
+
+#[test]
+fn a_promise_abandoned_by_its_awaiter_does_not_fail_the_next_turn() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "late.js",
+        "globalThis.late = async () => { await new Promise((r) => setTimeout(r, 30)); throw new Error('too late'); };",
+    )
+    .unwrap();
+    let late = rt.global_function("late").unwrap();
+    let tokio = tokio();
+    let timed_out = tokio.block_on(async {
+        tokio::time::timeout(Duration::from_millis(5), rt.call_and_await::<()>(&late, ())).await
+    });
+    assert!(timed_out.is_err(), "the awaiter gave up");
+    // The abandoned promise rejects later: it had an awaiter, so it is no unhandled rejection.
+    rt.execute_script("next.js", "setTimeout(() => {}, 50)")
+        .unwrap();
+    tokio.block_on(rt.run_event_loop()).unwrap();
+}

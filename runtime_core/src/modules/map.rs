@@ -320,21 +320,15 @@ impl ModuleMap {
                         Ok(source) => source,
                         Err(error) => return Poll::Ready(Err(load_error(&error, &importer))),
                     };
-                    if self.id(&url).is_some() {
-                        continue; // compiled meanwhile, by another load
-                    }
-                    let id = match self.compile(scope, &url, source) {
-                        Ok(id) => id,
-                        Err(error) => return Poll::Ready(Err(error)),
+                    // Compiled meanwhile (by another load): its graph is asked for all the same.
+                    let id = match self.id(&url) {
+                        Some(id) => id,
+                        None => match self.compile(scope, &url, source) {
+                            Ok(id) => id,
+                            Err(error) => return Poll::Ready(Err(error)),
+                        },
                     };
-                    let imports: Vec<String> = self.records.borrow()[id]
-                        .imports
-                        .iter()
-                        .map(|(_, resolved)| resolved.clone())
-                        .collect();
-                    for import in imports {
-                        load.request(self, &import, &url);
-                    }
+                    load.request_imports(self, id, &url);
                 }
             }
         }
@@ -418,12 +412,29 @@ impl ModuleMap {
 }
 
 impl GraphLoad {
+    /// Asks for `url` and, through what it imports, for its whole graph. A module compiled
+    /// already (by another load, or by one that failed part-way) may still miss imports: they
+    /// are asked for too.
     fn request(&mut self, map: &ModuleMap, url: &str, importer: &str) {
-        if map.id(url).is_some() || self.requested.contains_key(url) {
+        if self.requested.contains_key(url) {
             return;
         }
         self.requested.insert(url.to_owned(), importer.to_owned());
-        self.in_flight.push(map.load_source(url, self.kind));
+        match map.id(url) {
+            Some(id) => self.request_imports(map, id, url),
+            None => self.in_flight.push(map.load_source(url, self.kind)),
+        }
+    }
+
+    fn request_imports(&mut self, map: &ModuleMap, id: ModuleId, url: &str) {
+        let imports: Vec<String> = map.records.borrow()[id]
+            .imports
+            .iter()
+            .map(|(_, resolved)| resolved.clone())
+            .collect();
+        for import in imports {
+            self.request(map, &import, url);
+        }
     }
 }
 
