@@ -62,9 +62,30 @@ fn op_req_method(state: &mut OpState, #[smi] rid: u32) -> Result<&'static str, O
     })
 }
 
+/// A request's path, as JavaScript gets it: a string made from the URI's bytes (an ASCII
+/// path: one-byte), with no Rust copy on the way (the `Uri` is shared, not copied).
+pub struct UriPath(hyper::Uri);
+
+impl ToV8 for UriPath {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let path = self.0.path();
+        let made = if path.is_ascii() {
+            v8::String::new_from_one_byte(scope, path.as_bytes(), v8::NewStringType::Normal)
+        } else {
+            v8::String::new(scope, path)
+        };
+        made.map(Into::into)
+            .ok_or_else(|| OpError::range_error("a path longer than V8 allows"))
+    }
+}
+
 #[op]
-fn op_req_path(state: &mut OpState, #[smi] rid: u32) -> Result<String, OpError> {
-    Ok(exchange(state, rid)?.parts.uri.path().to_owned())
+#[to_v8]
+fn op_req_path(state: &mut OpState, #[smi] rid: u32) -> Result<UriPath, OpError> {
+    Ok(UriPath(exchange(state, rid)?.parts.uri.clone()))
 }
 
 /// A request's headers, as JavaScript gets them: `[[name, value], ...]` in arrival order, both
