@@ -265,9 +265,8 @@ pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::
 pub(crate) fn utf16_to_string(units: &[u16]) -> String {
     // Up to the size a lent buffer is kept at: transcoded once into a string buffer (the
     // stack, or the thread's lent one), then copied into the exact allocation. Measuring the
-    // length first and writing into a zeroed allocation cost two passes more (callgrind,
-    // `op_string_owned_large_utf8_1000`: the length pass and the zeroing were 39% of the op's
-    // instructions).
+    // length first and writing into a zeroed allocation cost two passes more (BENCHMARKS.md,
+    // "Figures moved out of the code").
     if units.len().saturating_mul(3) <= STRING_BUFFER_RETAIN_LIMIT {
         return Room::new().utf16_to_utf8(units).to_owned();
     }
@@ -299,9 +298,8 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
 }
 
 /// The length from which [`is_ascii`] hands the scan to simdutf, whose AVX2 loop is no faster
-/// than std's SSE2 one while the text fits the L1 cache, and faster beyond it (this machine,
-/// ASCII, best of five loops: 32 KiB 343 -> 328 ns, 64 KiB 859 -> 651, 1 MB 15.5 -> 13.6 µs;
-/// in bench-ops, 1,000 bytes took 5 ns more through simdutf).
+/// than std's SSE2 one while the text fits the L1 cache, and faster beyond it (figures in
+/// BENCHMARKS.md).
 const SIMD_ASCII_MIN_LEN: usize = 32 * 1024;
 
 /// Whether every byte is ASCII. Same answer as `<[u8]>::is_ascii`, shaped for the short
@@ -359,9 +357,8 @@ pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
 }
 
 /// As [`utf16_to_string`]: transcoded once into a string buffer, then copied into the exact
-/// allocation (callgrind, `op_string_owned_latin1_flat_100`: 1,374 instructions per call
-/// measuring the length first and transcoding into a zeroed allocation, 999 this way). Never
-/// inlined, for the same reason.
+/// allocation: fewer passes than measuring the length first and transcoding into a zeroed
+/// allocation (BENCHMARKS.md). Never inlined, for the same reason.
 #[inline(never)]
 fn non_ascii_latin1_to_string(latin1: &[u8]) -> String {
     if latin1.len().saturating_mul(2) <= STRING_BUFFER_RETAIN_LIMIT {

@@ -36,7 +36,7 @@ impl Default for BufferStorage {
 /// What `#[buffer]` byte arguments accept: the bytes of any view, as deno_core does (a
 /// Uint8Array, a Uint8ClampedArray, a DataView, another typed array's raw bytes). Checking for
 /// a view is an instance-type range check; checking for a Uint8Array alone costs V8 a switch
-/// over elements kinds, about half of a fast `&[u8]` call (bench-ops, callgrind).
+/// over elements kinds, about half of a fast `&[u8]` call (BENCHMARKS.md).
 pub(super) const BYTES_VIEW: &str = "a Uint8Array or another ArrayBufferView";
 
 /// Where a view's bytes are.

@@ -94,8 +94,7 @@ pub unsafe fn slow_call_isolate(
 // LLVM built the scope in a temporary and copied it into place, and that copy read a byte
 // `make_new_scope` had just stored with a wider load, which stalls on store forwarding (perf:
 // 77% of the callback's own samples on that load). Optimized as a function of its own first,
-// the scope is built in place (`op_v8_scope` 13.9 -> 9.4 ns, `op_bigint_return` 39.8 -> 30.4,
-// one run each, bench-ops).
+// the scope is built in place (figures in BENCHMARKS.md).
 #[inline]
 pub unsafe fn slow_call_scoped(
     info: *const v8::FunctionCallbackInfo,
@@ -103,8 +102,7 @@ pub unsafe fn slow_call_scoped(
 ) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
-    // (Made from the info, not from `get_parts`: callgrind counts 49 instructions per call of
-    // `op_v8_scope` this way, 90 the other.)
+    // (Made from the info, not from `get_parts`, which does more: BENCHMARKS.md.)
     // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
     v8::callback_scope!(unsafe scope, info);
     let mut call = SlowCall {

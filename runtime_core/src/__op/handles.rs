@@ -170,7 +170,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
-        // (A `TryCatch` only where JavaScript may run: callgrind counts 48 instructions for it.)
+        // (A `TryCatch` only where JavaScript may run: it is not free, see BENCHMARKS.md.)
         let read = if T::PRIMITIVES_RUN_NO_JS && !value.is_object() {
             T::from_v8(self.scope(), value)
         } else {
