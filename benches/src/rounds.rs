@@ -2,7 +2,7 @@
 //! keeps the round with the lowest median.
 //!
 //! Why processes: on the 2-vCPU VMs this runs on, a row can sit in one of two modes for a
-//! whole process (`op_string_owned` alone, one binary: 27.4 and 53.3 ns), whatever the
+//! whole process (BENCHMARKS.md has a row read at twice its time), whatever the
 //! address layout, V8's seeds, the CPU or V8's threads; samples inside one process cannot
 //! average that out. deno's reference figures are likewise the lower of two runs.
 

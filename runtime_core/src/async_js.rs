@@ -7,8 +7,8 @@
 //! path, whose call can return only a number, the status `1`). The wrapper then makes the
 //! promise in JavaScript, where optimized code allocates it inline, and hands it to the op
 //! through `claim`, itself a fast call; the loop settles it through the V8 API. (Made by
-//! `v8::PromiseResolver::new` during the call and claimed through a slow call instead: 2,113
-//! instructions per `op_async_void_deferred` round trip, callgrind; 1,627 this way.)
+//! `v8::PromiseResolver::new` during the call and claimed through a slow call instead, a round
+//! trip costs about a third more: BENCHMARKS.md.)
 //!
 //! Every error of an async op, argument conversion and the receiver check included, rejects
 //! its promise: an async op never throws. (deno keys its pending promises by an id in a ring

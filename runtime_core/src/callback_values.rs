@@ -1,8 +1,7 @@
 //! Values made from the isolate alone, inside a `FunctionCallback`.
 //!
 //! rusty_v8 makes a handle only through one of its scopes, and pinning a `CallbackScope` is a
-//! third of a slow call that does nothing else (bench-ops: `op_v8_scope` 9.4 ns against
-//! `op_void_nofast` 6.2). V8 itself runs every `FunctionCallback` inside a `HandleScope` of its
+//! third of a slow call that does nothing else (BENCHMARKS.md). V8 itself runs every `FunctionCallback` inside a `HandleScope` of its
 //! own, so a value made through the isolate during the callback, while no handle scope opened
 //! in it is open, is rooted there until the callback returns: long enough to become its return
 //! value. These call rusty_v8's own bindings, the ones its scoped constructors call, for the

@@ -2,9 +2,7 @@
 //!
 //! rusty_v8's wrappers (`v8::simdutf`) take the output as `&mut [u8]`, which must be
 //! initialised: a string buffer would have to be zeroed before each use, a second pass over the
-//! output (bench-ops `op_string_latin1_flat_400`, 400 non-ASCII Latin-1 characters: 1,466 ->
-//! 1,381 instructions per call without it, callgrind; 99-104 -> 93-96 ns in three interleaved
-//! runs). simdutf itself only writes to it; these call rusty_v8's own binding with the output
+//! output (BENCHMARKS.md). simdutf itself only writes to it; these call rusty_v8's own binding with the output
 //! as a pointer, and check its room first.
 
 use std::mem::MaybeUninit;
