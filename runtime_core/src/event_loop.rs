@@ -423,10 +423,8 @@ impl EventLoop {
         // will be.
         self.run_unclaimed(self.unclaimed.take());
         let mut settled = false;
-        // By index, each source's handle cloned: polling may run JavaScript, and a copy of
-        // the list would allocate every turn.
-        for index in 0..self.sources.borrow().len() {
-            let source = self.sources.borrow()[index].clone();
+        // The list is borrowed while sources run JavaScript: only `Runtime::new` adds to it.
+        for source in self.sources.borrow().iter() {
             settled |= source.poll_source(scope, cx)?;
             if self.terminating(scope) {
                 return Err(JsError::terminated_in(scope));
@@ -633,20 +631,13 @@ impl Runtime {
     }
 }
 
-/// Gives a pending promise a rejection handler that does nothing (the runtime's no-op
-/// function), so that its rejection is never reported as unhandled.
+/// Marks a pending promise as handled (a flag V8 keeps on it: no reaction, no allocation), so
+/// that its rejection is never reported as unhandled.
 fn mark_awaited(scope: &mut v8::PinScope<'_, '_>, value: &v8::Global<v8::Value>) {
     let value = v8::Local::new(scope, value);
-    let Ok(promise) = v8::Local::<v8::Promise>::try_from(value) else {
-        return;
-    };
-    let Some(crate::runtime::InterruptCheck(noop)) =
-        scope.get_slot::<crate::runtime::InterruptCheck>()
-    else {
-        return;
-    };
-    let noop = v8::Local::new(scope, noop);
-    let _ = promise.catch(scope, noop);
+    if let Ok(promise) = v8::Local::<v8::Promise>::try_from(value) {
+        promise.mark_as_handled();
+    }
 }
 
 impl EventLoop {

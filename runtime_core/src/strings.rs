@@ -401,6 +401,21 @@ impl Deref for ByteString {
     }
 }
 
+impl ByteString {
+    /// The Latin-1 bytes of `string`; `None` if a character is above U+00FF.
+    pub(crate) fn of_string(
+        scope: &mut v8::PinScope<'_, '_>,
+        string: v8::Local<'_, v8::String>,
+    ) -> Option<Self> {
+        if !string.contains_only_onebyte() {
+            return None;
+        }
+        let mut bytes = vec![0; string.length()];
+        string.write_one_byte_v2(scope, 0, &mut bytes, v8::WriteFlags::empty());
+        Some(ByteString(bytes))
+    }
+}
+
 impl From<Vec<u8>> for ByteString {
     fn from(bytes: Vec<u8>) -> Self {
         Self(bytes)

@@ -290,12 +290,16 @@ pub(super) fn keep_pending_exception<'s, R>(
 
 /// `<op> panicked: <message>`.
 pub(super) fn panic_message(decl: &OpDecl, payload: &(dyn Any + Send)) -> String {
-    let detail = payload
+    format!("{} panicked: {}", decl.name, panic_text(payload))
+}
+
+/// A panic's message (`panic!`'s text), or what stands for one.
+pub(super) fn panic_text(payload: &(dyn Any + Send)) -> &str {
+    payload
         .downcast_ref::<&str>()
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(non-string panic payload)");
-    format!("{} panicked: {detail}", decl.name)
+        .unwrap_or("(non-string panic payload)")
 }
 
 /// Makes an error object of `class` (a built-in constructor where there is one, else an

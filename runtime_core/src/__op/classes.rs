@@ -45,11 +45,7 @@ impl<T> Drop for Instance<T> {
 /// standard error, and the process goes on.
 #[cold]
 pub(crate) fn report_drop_panic(what: &str, payload: &(dyn std::any::Any + Send)) {
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic");
+    let message = super::call::panic_text(payload);
     eprintln!("opwire: the Drop of {what} panicked (caught): {message}");
 }
 

@@ -602,10 +602,7 @@ fn json_evaluation_steps<'s>(
     let value = v8::Local::new(scope, value);
     let default = v8::String::new(scope, "default")?;
     module.set_synthetic_module_export(scope, default, value)?;
-    let resolver = v8::PromiseResolver::new(scope)?;
-    let undefined = v8::undefined(scope).into();
-    resolver.resolve(scope, undefined)?;
-    Some(resolver.get_promise(scope).into())
+    resolved_promise(scope)
 }
 
 /// `import.meta`: `url`, `main`, and `resolve(specifier)`.
@@ -733,6 +730,11 @@ fn ops_evaluation_steps<'s>(
         let value = ops_object.get(scope, name.into())?;
         module.set_synthetic_module_export(scope, name, value)?;
     }
+    resolved_promise(scope)
+}
+
+/// A promise fulfilled with `undefined`: what a synthetic module's evaluation returns.
+fn resolved_promise<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::Value>> {
     let resolver = v8::PromiseResolver::new(scope)?;
     let undefined = v8::undefined(scope).into();
     resolver.resolve(scope, undefined)?;

@@ -50,14 +50,7 @@ impl<'a, 's, 'i> Deserializer<'a, 's, 'i> {
     }
 
     fn bytes(&mut self) -> Option<Vec<u8>> {
-        if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(self.value) {
-            let mut bytes = vec![0; view.byte_length()];
-            view.copy_contents(&mut bytes);
-            return Some(bytes);
-        }
-        let buffer = v8::Local::<v8::ArrayBuffer>::try_from(self.value).ok()?;
-        let store = buffer.get_backing_store();
-        Some(store.iter().map(std::cell::Cell::get).collect())
+        crate::structured::copied_bytes(self.value)
     }
 }
 

@@ -19,6 +19,18 @@ mod std_impls;
 pub use error::{Depth, ValueError, MAX_DEPTH};
 pub use keys::Keys;
 
+/// A copy of the bytes of an ArrayBufferView or an ArrayBuffer; `None` for any other value.
+pub(crate) fn copied_bytes(value: v8::Local<'_, v8::Value>) -> Option<Vec<u8>> {
+    if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
+        let mut bytes = vec![0; view.byte_length()];
+        view.copy_contents(&mut bytes);
+        return Some(bytes);
+    }
+    let buffer = v8::Local::<v8::ArrayBuffer>::try_from(value).ok()?;
+    let store = buffer.get_backing_store();
+    Some(store.iter().map(std::cell::Cell::get).collect())
+}
+
 /// What `#[derive(FromV8, ToV8)]` calls. Not a public API.
 #[doc(hidden)]
 pub mod __derive {

@@ -166,12 +166,8 @@ impl<'s> FromV8<'s> for crate::ByteString {
     ) -> Result<Self, OpError> {
         let string =
             v8::Local::<v8::String>::try_from(value).map_err(|_| expected("a string", value))?;
-        if !string.contains_only_onebyte() {
-            return Err(ValueError::phrase("must be a string of characters up to U+00FF").into());
-        }
-        let mut bytes = vec![0; string.length()];
-        string.write_one_byte_v2(scope, 0, &mut bytes, v8::WriteFlags::empty());
-        Ok(crate::ByteString(bytes))
+        crate::ByteString::of_string(scope, string)
+            .ok_or_else(|| ValueError::phrase("must be a string of characters up to U+00FF").into())
     }
 }
 
@@ -183,20 +179,9 @@ impl<'s> FromV8<'s> for bytes::Bytes {
         _: &mut v8::PinScope<'s, '_>,
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError> {
-        if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
-            let mut bytes = vec![0; view.byte_length()];
-            view.copy_contents(&mut bytes);
-            return Ok(bytes.into());
-        }
-        if let Ok(buffer) = v8::Local::<v8::ArrayBuffer>::try_from(value) {
-            let store = buffer.get_backing_store();
-            return Ok(store
-                .iter()
-                .map(std::cell::Cell::get)
-                .collect::<Vec<u8>>()
-                .into());
-        }
-        Err(expected("an ArrayBufferView or an ArrayBuffer", value))
+        super::copied_bytes(value)
+            .map(Into::into)
+            .ok_or_else(|| expected("an ArrayBufferView or an ArrayBuffer", value))
     }
 }
 

@@ -59,11 +59,6 @@ impl<'s> WebIdlConverter<'s> for ByteString {
         let Some(string) = to_string(scope, value, options)? else {
             return Ok(ByteString::default());
         };
-        if !string.contains_only_onebyte() {
-            return Err(error("is not a valid ByteString"));
-        }
-        let mut bytes = vec![0; string.length()];
-        string.write_one_byte_v2(scope, 0, &mut bytes, v8::WriteFlags::empty());
-        Ok(ByteString(bytes))
+        ByteString::of_string(scope, string).ok_or_else(|| error("is not a valid ByteString"))
     }
 }
