@@ -253,7 +253,7 @@ struct Options {
 }
 
 const USAGE: &str =
-    "usage: bench-ops [--async] [--filter <substring>|=<name>] [--quick] [--save-baseline <name>] \
+    "usage: bench-ops [--async] [--filter <substring>|=<name>[,...]] [--quick] [--save-baseline <name>] \
                      [--baseline <name>] [--reference <results.json>] [--out-dir <dir>] [--rounds <n>]";
 
 fn parse_options() -> Result<Options, String> {
@@ -333,15 +333,17 @@ fn main() {
     runtime_core::set_v8_flags(&["--allow-natives-syntax"])
         .expect("flags before the first runtime");
 
-    // `=name` selects one bench by its whole name (a name may be part of others').
+    // `=name` selects one bench by its whole name (a name may be part of others'); a comma
+    // separates alternatives, so that an op and its floor run side by side in one process.
     let wanted = |name: &str| {
-        options
-            .filter
-            .as_deref()
-            .is_none_or(|filter| match filter.strip_prefix('=') {
-                Some(exact) => name == exact,
-                None => name.contains(filter),
-            })
+        options.filter.as_deref().is_none_or(|filter| {
+            filter
+                .split(',')
+                .any(|filter| match filter.strip_prefix('=') {
+                    Some(exact) => name == exact,
+                    None => name.contains(filter),
+                })
+        })
     };
     let (selected, selected_async): (Vec<&Bench>, Vec<&async_benches::AsyncBench>) =
         if options.async_suite {

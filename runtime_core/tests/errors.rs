@@ -118,6 +118,31 @@ fn panics_on_the_fast_path_are_caught_too() {
     );
 }
 
+/// `op_panic_fast` cannot throw but by panicking, so its plain fast function takes no
+/// callback options: the panic is thrown in the isolate the call runs in. (The counted
+/// runtime above registers the metered variant, which takes them.)
+#[test]
+fn panics_in_a_fast_function_without_callback_options_are_caught() {
+    common::quiet_expected_panics("op_panic_fast was given");
+    common::init_test_flags();
+    let mut runtime = Runtime::new(runtime_core::RuntimeOptions {
+        extensions: vec![Extension::new("errors").ops(&[op_panic_fast::DECL])],
+        ..Default::default()
+    });
+    let script = "function call(x) { return ops.op_panic_fast(x); }
+        %PrepareFunctionForOptimization(call); call(0); call(0); %OptimizeFunctionOnNextCall(call); call(0);
+        let caught = 0, last;
+        for (let i = 1; i <= 1000; i++) { try { call(i); } catch (e) { caught++; last = e; } }
+        [caught, last.name, last.message, last instanceof Error, call(0)].join('|')";
+    let result = runtime
+        .execute_script_to_string("panics.js", script)
+        .unwrap();
+    assert_eq!(
+        result,
+        "1000|Error|op_panic_fast panicked: op_panic_fast was given 1000|true|0"
+    );
+}
+
 #[test]
 fn op_errors_keep_the_concrete_error() {
     let error = OpError::from(NotFound {

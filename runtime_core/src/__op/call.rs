@@ -459,6 +459,52 @@ pub(super) unsafe fn fast_throw_panic(
     throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
 }
 
+/// As [`fast_call_guarded`], for a fast function that takes no callback options (its op
+/// cannot throw but by panicking): a panic is thrown in the isolate running the call.
+///
+/// # Safety
+/// Must be called inside a fast call V8 made (its isolate is the thread's current one, and
+/// the calling function's context its current context).
+#[inline(always)]
+pub unsafe fn fast_call_guarded_current<R>(
+    op_name: &'static str,
+    body: impl FnOnce() -> R,
+) -> Option<R> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => Some(result),
+        Err(payload) => {
+            // SAFETY: forwarded from the caller.
+            unsafe { fast_throw_panic_current(op_name, payload) };
+            None
+        }
+    }
+}
+
+// The v8 crate binds these in its `binding.cc` and keeps the bindings private; the archive it
+// links exports them. Only the cold path of a panic in an options-free fast call uses them.
+unsafe extern "C" {
+    fn v8__Isolate__GetCurrent() -> *mut v8::RealIsolate;
+    fn v8__Isolate__GetCurrentContext(isolate: *mut v8::RealIsolate) -> *const v8::Context;
+}
+
+#[cold]
+#[inline(never)]
+unsafe fn fast_throw_panic_current(op_name: &'static str, payload: Box<dyn Any + Send>) {
+    // SAFETY: the caller runs inside a fast call, so the thread's current isolate is the one
+    // running it and has a current context (the caller's); both are live for the call.
+    let context = unsafe {
+        let isolate = v8__Isolate__GetCurrent();
+        let context = v8__Isolate__GetCurrentContext(isolate);
+        // A `Local` is a non-null pointer to the handle (what the binding returns).
+        std::mem::transmute::<std::ptr::NonNull<v8::Context>, v8::Local<'_, v8::Context>>(
+            std::ptr::NonNull::new(context.cast_mut()).expect("a fast call has a context"),
+        )
+    };
+    v8::callback_scope!(unsafe scope, context);
+    let message = format!("{op_name} panicked: {}", panic_text(&*payload));
+    throw_error_of_class(scope, "Error", &message);
+}
+
 /// Throws what an op's `Err` says from a fast call.
 ///
 /// # Safety

@@ -119,7 +119,9 @@ pub trait IntoFast<K, C>: Sized {
     /// The value, or `None` after throwing what [`IntoReturn`] would throw.
     ///
     /// # Safety
-    /// `options` must be the `FastApiCallbackOptions` V8 passed to the fast call.
+    /// `options` must be the `FastApiCallbackOptions` V8 passed to the fast call, or null where
+    /// the macro's kind table says the kind cannot throw (`FastRet::Value { throws: false }`):
+    /// such impls never read it.
     unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<C>;
 }
 

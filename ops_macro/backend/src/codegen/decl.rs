@@ -86,8 +86,13 @@ pub fn decl(op: &Op) -> TokenStream {
 /// its type reads strings (`READS_ONE_BYTE`, a constant: the choice costs nothing per call);
 /// with `#[op(fast)]`, a type that does not is a compile-time error.
 fn fast_fn(op: &Op) -> TokenStream {
+    let metered_info = if op.fast_takes_options() {
+        quote!(FAST_FN_INFO)
+    } else {
+        quote!(FAST_FN_INFO_METERED)
+    };
     let registered = quote! {
-        // SAFETY: both functions have the signature `FAST_FN_INFO` describes.
+        // SAFETY: each function has the signature its info describes.
         ::std::option::Option::Some(unsafe {
             ::runtime_core::__op::FastFn::new(
                 ::runtime_core::v8::fast_api::CFunction::new(
@@ -96,7 +101,7 @@ fn fast_fn(op: &Op) -> TokenStream {
                 ),
                 ::runtime_core::v8::fast_api::CFunction::new(
                     Self::fast_fn_metered as *const ::std::ffi::c_void,
-                    &Self::FAST_FN_INFO,
+                    &Self::#metered_info,
                 ),
             )
         })

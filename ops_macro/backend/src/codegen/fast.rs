@@ -41,13 +41,19 @@ fn ctype_info(ctype: CType) -> TokenStream {
     quote!(::runtime_core::v8::fast_api::Type::#variant.as_info())
 }
 
-/// `FAST_FN_INFO`: receiver, parameters, callback options (every fast function can throw, if
-/// only for a panic, and throwing needs the isolate they carry).
+/// `FAST_FN_INFO`: receiver, parameters, and the callback options when the op may throw or
+/// reads its context (a panic alone does not need them: see [`guarded_call`]). An op without
+/// them also gets `FAST_FN_INFO_METERED`, with them: the metered variant reads the op's
+/// context.
 pub fn fast_fn_info(op: &Op) -> TokenStream {
-    let params = op.args.iter().filter_map(|arg| match arg.fast() {
-        FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
-        _ => None,
-    });
+    let params: Vec<TokenStream> = op
+        .args
+        .iter()
+        .filter_map(|arg| match arg.fast() {
+            FastArg::Param { ctype, .. } => Some(ctype_info(ctype)),
+            _ => None,
+        })
+        .collect();
     let ret = match op.fast_ret() {
         FastRet::Value { ctype, .. } => ctype_info(ctype),
         FastRet::Status => ctype_info(CType::Int32),
@@ -59,17 +65,29 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
     } else {
         quote!(Number)
     };
-    quote! {
-        const FAST_FN_INFO: ::runtime_core::v8::fast_api::CFunctionInfo =
-            ::runtime_core::v8::fast_api::CFunctionInfo::new(
-                #ret,
-                &[
-                    ::runtime_core::v8::fast_api::Type::V8Value.as_info(),
-                    #(#params,)*
-                    ::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),
-                ],
-                ::runtime_core::v8::fast_api::Int64Representation::#repr,
-            );
+    let info = |name: &str, options: bool| {
+        let name = format_ident!("{name}");
+        let options =
+            options.then(|| quote!(::runtime_core::v8::fast_api::Type::CallbackOptions.as_info(),));
+        quote! {
+            const #name: ::runtime_core::v8::fast_api::CFunctionInfo =
+                ::runtime_core::v8::fast_api::CFunctionInfo::new(
+                    #ret,
+                    &[
+                        ::runtime_core::v8::fast_api::Type::V8Value.as_info(),
+                        #(#params,)*
+                        #options
+                    ],
+                    ::runtime_core::v8::fast_api::Int64Representation::#repr,
+                );
+        }
+    };
+    if op.fast_takes_options() {
+        info("FAST_FN_INFO", true)
+    } else {
+        let plain = info("FAST_FN_INFO", false);
+        let metered = info("FAST_FN_INFO_METERED", true);
+        quote!(#plain #metered)
     }
 }
 
@@ -254,7 +272,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let args = call_args(op, None);
     if let Some(async_op) = &op.async_op {
         let call = async_fast_call(op, async_op, prologue);
-        return fast_fns(Vec::new(), params, param_idents, call);
+        return fast_fns(op, Vec::new(), params, param_idents, call);
     }
     let (prologue, guarded) = guarded_call(op, prologue, quote!(#function(#(#args),*)));
     let guarded = quote! {
@@ -263,15 +281,21 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let unwrap_result = op.ret.fallible.then(|| unwrap_or_throw(&result));
     // The body's last expression: the C value, or `None` once the conversion threw.
     let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
-        (FastRet::Value { marker, .. }, Some(ty)) => {
+        (FastRet::Value { marker, throws, .. }, Some(ty)) => {
             let marker = marker_type(marker);
-            (
-                ty,
+            let value = if throws || op.fast_takes_options() {
                 quote! {
                     // SAFETY: V8 passes the options of this call.
                     unsafe { #marker::into_fast(#result, #options) }
-                },
-            )
+                }
+            } else {
+                quote! {
+                    // SAFETY: the function has no options, which this kind's conversion never
+                    // reads (it cannot throw).
+                    unsafe { #marker::into_fast(#result, ::std::ptr::null_mut()) }
+                }
+            };
+            (ty, value)
         }
         _ => (quote!(()), quote!(::std::option::Option::Some(#result))),
     };
@@ -280,20 +304,30 @@ pub fn fast_fn(op: &Op) -> TokenStream {
         #unwrap_result
         #value
     };
-    fast_fns(prologue, params, param_idents, (ret_ty, call))
+    fast_fns(op, prologue, params, param_idents, (ret_ty, call))
 }
 
 /// `call` under the panic guard (a panic is thrown as an `Error` naming the op), and the
 /// argument conversions to run before it: the expression is its value, and returns `None` once
 /// anything threw. Values a user type made (`FromV8`, serde) may have a `Drop` of their own,
 /// which runs where a later argument's check returns early: such conversions go under the
-/// guard too; others stay outside it (nothing of theirs runs user code).
+/// guard too; others stay outside it (nothing of theirs runs user code). An op without the
+/// callback options throws a panic in the isolate running it (`fast_call_guarded_current`).
 fn guarded_call(
     op: &Op,
     prologue: Vec<TokenStream>,
     call: TokenStream,
 ) -> (Vec<TokenStream>, TokenStream) {
     let options = internal_ident("options");
+    if !op.fast_takes_options() {
+        let guarded = quote! {
+            // SAFETY: V8 runs this fast function, in the isolate the panic is thrown in.
+            (unsafe {
+                ::runtime_core::__op::fast_call_guarded_current(Self::DECL.name(), || #call)
+            })?
+        };
+        return (prologue, guarded);
+    }
     if op.args.iter().any(crate::ir::Arg::fast_converts_user_value) {
         let guarded = quote! {
             // SAFETY: V8 passes the options of this call.
@@ -385,6 +419,7 @@ fn async_fast_call(
 /// The three fast functions around the call: `prologue` converts the `params`, `call` ends
 /// with the body's `Option` of the return value, of type `ret_ty`.
 fn fast_fns(
+    op: &Op,
     prologue: Vec<TokenStream>,
     params: Vec<TokenStream>,
     param_idents: Vec<&syn::Ident>,
@@ -396,12 +431,18 @@ fn fast_fns(
     let receiver_param = quote!(
         #receiver: ::runtime_core::v8::Local<::runtime_core::v8::Object>
     );
+    // The plain function takes the options only if the body reads them (`FAST_FN_INFO`).
+    let (body_options_param, body_options) = if op.fast_takes_options() {
+        (Some(quote!(#options_param,)), Some(quote!(#options)))
+    } else {
+        (None, None)
+    };
     quote! {
         #[inline(always)]
         fn fast_body(
             #receiver_param,
             #(#params,)*
-            #options_param,
+            #body_options_param
         ) -> ::std::option::Option<#ret_ty> {
             let _ = #receiver;
             #(#prologue)*
@@ -411,9 +452,9 @@ fn fast_fns(
         extern "C" fn fast_fn(
             #receiver_param,
             #(#params,)*
-            #options_param,
+            #body_options_param
         ) -> #ret_ty {
-            ::runtime_core::__op::fast_return(Self::fast_body(#receiver, #(#param_idents,)* #options))
+            ::runtime_core::__op::fast_return(Self::fast_body(#receiver, #(#param_idents,)* #body_options))
         }
 
         extern "C" fn fast_fn_metered(
@@ -425,7 +466,7 @@ fn fast_fns(
             // `Runtime` registers this variant for ops with a metrics observer.
             ::runtime_core::__op::fast_return(unsafe {
                 ::runtime_core::__op::metered_fast_call(#options, || {
-                    Self::fast_body(#receiver, #(#param_idents,)* #options)
+                    Self::fast_body(#receiver, #(#param_idents,)* #body_options)
                 })
             })
         }

@@ -357,6 +357,21 @@ impl Op {
         self.args.iter().filter(|arg| arg.fast_depends_on_type())
     }
 
+    /// Whether the fast function takes V8's callback options: only when something in it may
+    /// throw (beyond a panic: see `runtime_core::__op::fast_call_guarded_current`) or reads the
+    /// op's context. V8 fills them in per call, so ops without them are cheaper to call.
+    pub fn fast_takes_options(&self) -> bool {
+        let ret_reads = match self.fast_ret() {
+            FastRet::Value { throws, .. } => throws,
+            FastRet::Void => false,
+            FastRet::Status | FastRet::Unsupported(_) => true,
+        };
+        ret_reads
+            || self.ret.fallible
+            || self.async_op.is_some()
+            || self.args.iter().any(|arg| arg.fast().reads_options())
+    }
+
     /// What the fast function returns: the value's strategy, or an async op's status.
     pub fn fast_ret(&self) -> FastRet {
         match self.async_op {

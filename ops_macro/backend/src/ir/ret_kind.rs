@@ -163,11 +163,19 @@ impl RetKind {
 
     /// The fast-path strategy.
     pub fn fast(self) -> FastRet {
-        let value = |ctype, marker| FastRet::Value { ctype, marker };
+        let value = |ctype, marker| FastRet::Value {
+            ctype,
+            marker,
+            throws: false,
+        };
         match self {
             RetKind::Unit => FastRet::Void,
             RetKind::Bool => value(CType::Bool, Marker::Bool),
-            RetKind::Number(number) => value(number.ctype(), Marker::Number),
+            RetKind::Number(number) => FastRet::Value {
+                ctype: number.ctype(),
+                marker: Marker::Number,
+                throws: number.is_wide(),
+            },
             RetKind::Smi => value(CType::Int32, Marker::Smi),
             RetKind::BigInt(bigint) => value(bigint.ctype(), Marker::BigInt),
             RetKind::External => value(CType::Pointer, Marker::External),

@@ -241,6 +241,28 @@ pub enum FastConvert {
     OptionalLocal(LocalType),
 }
 
+impl FastConvert {
+    /// Whether the conversion may throw (a wrong type, a detached buffer), which takes the
+    /// callback options V8 passes: the isolate to throw in.
+    pub fn throws(self) -> bool {
+        match self {
+            FastConvert::Direct
+            | FastConvert::Trait(_)
+            | FastConvert::Helper { .. }
+            | FastConvert::CastConst => false,
+            FastConvert::Checked { .. }
+            | FastConvert::CheckedWithStorage { .. }
+            | FastConvert::CheckedWithSource { .. }
+            | FastConvert::FromOneByte { .. }
+            | FastConvert::CheckedLocal(_)
+            | FastConvert::Cppgc
+            | FastConvert::OptionalCppgc
+            | FastConvert::OptionalNumber
+            | FastConvert::OptionalLocal(_) => true,
+        }
+    }
+}
+
 /// How an argument reaches the function on the fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FastArg {
@@ -264,6 +286,18 @@ pub enum FastArg {
     Unsupported(&'static str),
 }
 
+impl FastArg {
+    /// Whether it reads the callback options: to throw, or for the op's context (its state;
+    /// the receiver's class).
+    pub fn reads_options(self) -> bool {
+        match self {
+            FastArg::Param { convert, .. } => convert.throws(),
+            FastArg::StateRef | FastArg::StateMut | FastArg::StateRc | FastArg::Receiver => true,
+            FastArg::Unsupported(_) => false,
+        }
+    }
+}
+
 /// How the return value reaches JavaScript on the slow path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlowRet {
@@ -284,6 +318,9 @@ pub enum FastRet {
         ctype: CType,
         /// The kind.
         marker: Marker,
+        /// Whether the conversion may throw (a 64-bit number beyond 2^53 - 1), which takes
+        /// the callback options; `IntoFast` impls of the others never read them.
+        throws: bool,
     },
     /// An async op's status (`int32`; see `AsyncCall::Status`), whatever its output.
     Status,
