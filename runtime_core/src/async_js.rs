@@ -98,7 +98,7 @@ impl<'s> AsyncWrap<'s> {
             .data(data.into())
             .length(1)
             .constructor_behavior(v8::ConstructorBehavior::Throw)
-            .build_fast(scope, &CLAIM_FAST)
+            .build_fast(scope, &CLAIM_FAST.0)
             .get_function(scope)
             .expect("instantiating a function template cannot throw");
         let left = v8::Object::new(scope);
@@ -131,7 +131,7 @@ impl<'s> AsyncWrap<'s> {
 /// `claim(promise)` of the wrappers: hands the promise the wrapper made to the op the call
 /// before left (see [`crate::event_loop::EventLoop::claim`]). Its data is the runtime's
 /// `EventLoop`.
-fn claim_callback(
+pub(crate) fn claim_callback(
     scope: &mut v8::PinScope<'_, '_>,
     args: v8::FunctionCallbackArguments<'_>,
     _rv: v8::ReturnValue<'_, v8::Value>,
@@ -187,7 +187,14 @@ const CLAIM_FAST_INFO: v8::fast_api::CFunctionInfo = v8::fast_api::CFunctionInfo
     v8::fast_api::Int64Representation::Number,
 );
 
-const CLAIM_FAST: [v8::fast_api::CFunction; 1] = [v8::fast_api::CFunction::new(
+/// `claim`'s fast call, at one address: V8 keeps it, and a snapshot names it.
+pub(crate) static CLAIM_FAST: CFunctions<1> = CFunctions([v8::fast_api::CFunction::new(
     claim_fast as *const std::ffi::c_void,
     &CLAIM_FAST_INFO,
-)];
+)]);
+
+/// Fast-call overloads in a `static`.
+pub(crate) struct CFunctions<const N: usize>(pub(crate) [v8::fast_api::CFunction; N]);
+
+// SAFETY: the functions and infos the pointers name are immutable, `'static` code and data.
+unsafe impl<const N: usize> Sync for CFunctions<N> {}

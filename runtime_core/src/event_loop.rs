@@ -348,6 +348,10 @@ impl EventLoop {
     }
 
     /// Keeps the marker the wrappers compare calls' values with.
+    pub(crate) fn left_marker(&self) -> Option<v8::Global<v8::Object>> {
+        self.left_marker.borrow().clone()
+    }
+
     pub(crate) fn set_left_marker(&self, marker: v8::Global<v8::Object>) {
         *self.left_marker.borrow_mut() = Some(marker);
     }

@@ -69,6 +69,7 @@ mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
 mod simdutf_raw;
+mod snapshot;
 mod stack_trace;
 mod state;
 mod string_view;
@@ -106,6 +107,7 @@ pub use ops_macro::ToV8;
 pub use ops_macro::WebIDL;
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
+pub use snapshot::SnapshotBuilder;
 pub use stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use state::OpState;
 pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE};

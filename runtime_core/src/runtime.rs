@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::ffi::c_void;
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
@@ -10,6 +11,7 @@ use crate::heap_limit::NearHeapLimit;
 use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::modules::map::ModuleMap;
 use crate::ops::OpCtx;
+use crate::snapshot::{Meta, Startup};
 use crate::structured::limits::ConversionLimits;
 use crate::{
     init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
@@ -46,6 +48,11 @@ pub struct RuntimeOptions {
     /// `RangeError`. An array's `length` costs a script nothing, its Rust value an element per
     /// index. Default [`DEFAULT_MAX_SEQUENCE_LENGTH`](crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH).
     pub max_sequence_length: u32,
+    /// A blob made by [`SnapshotBuilder`](crate::SnapshotBuilder) with the same extensions and
+    /// options: the runtime starts from its heap instead of running the extensions'
+    /// JavaScript (and whatever bootstrap code the builder ran). A blob made for other
+    /// extensions or options is refused with an error (see [`Runtime::try_new`]).
+    pub startup_snapshot: Option<std::borrow::Cow<'static, [u8]>>,
     /// Resolves and loads ES modules: [`FsModuleLoader`](crate::modules::FsModuleLoader) when
     /// `None`. A host running other people's code gives its own.
     pub module_loader: Option<Rc<dyn crate::modules::ModuleLoader>>,
@@ -73,6 +80,7 @@ impl Default for RuntimeOptions {
             heap_limits: None,
             max_sequence_length: crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH,
             module_loader: None,
+            startup_snapshot: None,
             expose_ops: true,
             #[cfg(feature = "tokio")]
             tokio_handle: None,
@@ -92,12 +100,20 @@ impl Default for RuntimeOptions {
 pub struct Runtime {
     /// The classes installed (`#[op] impl`), for the TypeScript declarations.
     classes: Vec<&'static crate::ClassDecl>,
-    context: v8::Global<v8::Context>,
+    /// Dropped with the isolate (a snapshot may hold no handle).
+    context: ManuallyDrop<v8::Global<v8::Context>>,
     /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
     pub(crate) event_loop: Rc<EventLoop>,
     /// Its modules: dropped (in `Drop`) while the isolate lives.
     pub(crate) modules: Rc<ModuleMap>,
-    isolate: v8::OwnedIsolate,
+    /// Dropped in `Drop` (or made a snapshot of), before the fields after it.
+    isolate: ManuallyDrop<v8::OwnedIsolate>,
+    /// Whether `isolate` is still the runtime's (not taken by a snapshot).
+    isolate_owned: bool,
+    /// Whether the isolate is a snapshot creator (see `crate::SnapshotBuilder`).
+    for_snapshot: SnapshotState,
+    /// The timers' loop source (its `fire` goes into a snapshot).
+    timers: Rc<crate::timers::Timers>,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
     op_ctxs: Box<[OpCtx]>,
@@ -106,9 +122,14 @@ pub struct Runtime {
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
+    /// What a snapshot of this runtime is for (see `crate::snapshot::fingerprint`).
+    fingerprint: u64,
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
+    /// A snapshot creator's hold on the process's one (see `crate::snapshot::creator_lock`),
+    /// released after its blob is made.
+    _snapshot_lock: Option<crate::snapshot::CreatorLock>,
 }
 
 /// The isolate of a [`Runtime`], entered for as long as this guard lives.
@@ -146,6 +167,15 @@ impl std::ops::DerefMut for EnteredIsolate<'_> {
     }
 }
 
+/// Whether a runtime's isolate is a snapshot creator, and whether its default context is set
+/// (V8 allows that once, and makes no blob without it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SnapshotState {
+    No,
+    Creator,
+    ContextSet,
+}
+
 /// A JavaScript function that does nothing: calling it makes V8 check for interrupts, so a
 /// termination requested during an op takes effect when the op returns, not later.
 pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
@@ -167,23 +197,14 @@ impl Runtime {
     ///
     /// # Panics
     /// If two ops have the same name, or the ops object name is not a valid property name.
-    pub fn try_new(mut options: RuntimeOptions) -> Result<Self, JsError> {
-        init_v8();
-        // `Isolate::new` enters the isolate; it is exited again before this returns.
-        let mut params = v8::CreateParams::default();
-        if let Some(limits) = options.heap_limits {
-            params = params.heap_limits(limits.initial, limits.max);
-        }
-        let mut isolate = v8::Isolate::new(params);
-        let termination = TerminationHandle::new(isolate.thread_safe_handle());
-        let near_heap_limit = NearHeapLimit::new(termination.clone());
-        near_heap_limit.register(&mut isolate);
-        isolate.set_slot(termination.clone());
-        isolate.set_slot(ConversionLimits {
-            max_sequence_length: options.max_sequence_length,
-            termination: termination.clone(),
-        });
+    pub fn try_new(options: RuntimeOptions) -> Result<Self, JsError> {
+        Self::make(options, Startup::Fresh)
+    }
 
+    /// Makes the runtime: fresh, ready for a snapshot, or from one (in `options`).
+    pub(crate) fn make(mut options: RuntimeOptions, mut startup: Startup) -> Result<Self, JsError> {
+        init_v8();
+        let termination = TerminationHandle::new();
         let console = options.console.take();
         if let Some(sink) = &console {
             options
@@ -210,106 +231,78 @@ impl Runtime {
         let modules = Rc::new(ModuleMap::new(loader));
         event_loop.add_source(modules.clone());
         event_loop.add_source(timers.clone());
-        let mut op_index = BTreeMap::new();
-        let mut op_ctxs = Vec::new();
-        // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
-        // with contexts of their own; installing the class finds them by name.
-        for extension in &options.extensions {
-            let members = extension.class_decls().iter().flat_map(|class| {
-                class
-                    .constructor
-                    .iter()
-                    .chain(class.members.iter().map(|member| &member.decl))
-            });
-            for decl in extension.op_decls().iter().chain(members) {
-                let previous = op_index.insert(decl.name, op_ctxs.len());
-                assert!(
-                    previous.is_none(),
-                    "op `{}` (extension `{}`) is registered twice",
-                    decl.name,
-                    extension.name()
-                );
-                let observer = options
-                    .op_metrics_factory_fn
-                    .as_ref()
-                    .and_then(|factory| factory(decl));
-                let metrics = match (options.op_call_counters, observer) {
-                    (true, Some(observer)) => {
-                        Some(metrics::both(metrics::call_counter(), observer))
-                    }
-                    (true, None) => Some(metrics::call_counter()),
-                    (false, observer) => observer,
-                };
-                let stack_trace = options
-                    .op_stack_trace_callback
-                    .clone()
-                    .filter(|_| decl.flags.stack_trace);
-                op_ctxs.push(OpCtx::new(
-                    decl,
-                    metrics,
-                    stack_trace,
-                    state.clone(),
-                    event_loop.clone(),
-                    termination.clone(),
-                ));
-            }
-        }
-        let op_ctxs = op_ctxs.into_boxed_slice();
+        let (op_ctxs, op_index) = op_ctxs(&options, &state, &event_loop, &termination);
+        let classes: Vec<&'static crate::ClassDecl> = options
+            .extensions
+            .iter()
+            .flat_map(|extension| extension.class_decls())
+            .collect();
 
+        // The op contexts exist before the isolate: a snapshot's external references name
+        // their addresses.
+        let fingerprint = crate::snapshot::fingerprint(&options, &op_ctxs, &classes);
+        if let Some(blob) = options.startup_snapshot.take() {
+            startup = Startup::FromSnapshot(crate::snapshot::open(blob, fingerprint)?);
+        }
+        let mut params = v8::CreateParams::default();
+        if let Some(limits) = options.heap_limits {
+            params = params.heap_limits(limits.initial, limits.max);
+        }
+        let references = || {
+            std::borrow::Cow::Owned(crate::snapshot::external_references(
+                &op_ctxs,
+                Rc::as_ptr(&event_loop),
+            ))
+        };
+        // Each enters the isolate; it is exited again before this returns.
+        let snapshot_lock = match startup {
+            Startup::ForSnapshot => Some(crate::snapshot::creator_lock()?),
+            Startup::Fresh | Startup::FromSnapshot(_) => None,
+        };
+        let isolate_lock = snapshot_lock
+            .is_none()
+            .then(crate::snapshot::isolate_lock)
+            .flatten();
+        let for_snapshot = match startup {
+            Startup::ForSnapshot => SnapshotState::Creator,
+            Startup::Fresh | Startup::FromSnapshot(_) => SnapshotState::No,
+        };
+        let (mut isolate, restore) = match startup {
+            Startup::Fresh => (v8::Isolate::new(params), None),
+            Startup::ForSnapshot => (
+                v8::Isolate::snapshot_creator(Some(references()), Some(params)),
+                None,
+            ),
+            Startup::FromSnapshot(restore) => {
+                let params = params
+                    .external_references(references())
+                    .snapshot_blob(v8::StartupData::from(restore.v8_blob));
+                (v8::Isolate::new(params), Some(restore.meta))
+            }
+        };
+        termination.attach(isolate.thread_safe_handle());
+        let near_heap_limit = NearHeapLimit::new(termination.clone());
+        near_heap_limit.register(&mut isolate);
+        isolate.set_slot(termination.clone());
+        isolate.set_slot(ConversionLimits {
+            max_sequence_length: options.max_sequence_length,
+            termination: termination.clone(),
+        });
+
+        let parts = Parts {
+            op_ctxs: &op_ctxs,
+            op_index: &op_index,
+            event_loop: &event_loop,
+            modules: &modules,
+            timers: &timers,
+            classes: &classes,
+        };
         let (context, interrupt_check) = {
             v8::scope!(let scope, &mut isolate);
-            let context = v8::Context::new(scope, Default::default());
-            let scope = &mut v8::ContextScope::new(scope, context);
-            let ops_object = v8::Object::new(scope);
-            let wrap = crate::async_js::AsyncWrap::install(scope, &event_loop);
-            // A class's members are reached through the class (`new ops.Foo`,
-            // `foo.method()`), not as ops of their own.
-            for op_ctx in op_ctxs
-                .iter()
-                .filter(|op_ctx| !is_class_member(op_ctx.decl))
-            {
-                install_op(scope, ops_object, op_ctx, wrap);
+            match &restore {
+                None => install(scope, &parts, options.ops_object_name, console.is_some()),
+                Some(meta) => restore_context(scope, &parts, meta)?,
             }
-            let key = v8::String::new(scope, options.ops_object_name)
-                .expect("ops object name fits in a V8 string");
-            context
-                .global(scope)
-                .set(scope, key.into(), ops_object.into())
-                .expect("defining the ops object on a fresh global cannot throw");
-            if console.is_some() {
-                let install = run_script(scope, "<console>", crate::console::CONSOLE_JS)
-                    .ok()
-                    .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-                    .expect("the console script evaluates to a function");
-                let receiver = v8::undefined(scope).into();
-                install
-                    .call(scope, receiver, &[ops_object.into()])
-                    .expect("installing the console cannot throw");
-            }
-            let install = run_script(scope, "<timers>", crate::timers::TIMERS_JS)
-                .ok()
-                .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-                .expect("the timers script evaluates to a function");
-            let receiver = v8::undefined(scope).into();
-            let fire = install
-                .call(scope, receiver, &[ops_object.into()])
-                .and_then(|fire| v8::Local::<v8::Function>::try_from(fire).ok())
-                .expect("installing the timers returns their fire function");
-            timers.set_fire(v8::Global::new(scope, fire));
-            for extension in &options.extensions {
-                for class in extension.class_decls() {
-                    crate::class::install(scope, ops_object, class, &op_ctxs, &op_index, wrap);
-                }
-            }
-            let noop = run_script(scope, "<interrupt check>", "(function () {})")
-                .ok()
-                .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-                .expect("a function expression evaluates to a function");
-            modules.add_ops_module(scope, ops_object);
-            (
-                v8::Global::new(scope, context),
-                v8::Global::new(scope, noop),
-            )
         };
         isolate.set_slot(InterruptCheck(interrupt_check));
         isolate.set_slot(event_loop.clone());
@@ -323,12 +316,8 @@ impl Runtime {
         );
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
+        drop(isolate_lock);
 
-        let classes = options
-            .extensions
-            .iter()
-            .flat_map(|extension| extension.class_decls())
-            .collect();
         for extension in &options.extensions {
             for source in extension.esm_sources() {
                 modules.add_ext_module(
@@ -339,34 +328,53 @@ impl Runtime {
         }
         let mut runtime = Self {
             classes,
-            context,
+            context: ManuallyDrop::new(context),
             event_loop,
             modules,
-            isolate,
+            isolate: ManuallyDrop::new(isolate),
+            isolate_owned: true,
+            for_snapshot,
+            timers,
             near_heap_limit,
             op_ctxs,
             op_index,
             ops_object_name: options.ops_object_name,
             state,
             termination,
+            fingerprint,
             #[cfg(feature = "tokio")]
             tokio: options
                 .tokio_handle
                 .take()
                 .or_else(|| tokio::runtime::Handle::try_current().ok()),
+            _snapshot_lock: snapshot_lock,
         };
-        runtime.run_extension_javascript(&options.extensions)?;
-        if !options.expose_ops {
-            let name = runtime.ops_object_name;
-            runtime.try_with_scope(|scope| {
-                let key = v8::String::new(scope, name)?;
-                scope
-                    .get_current_context()
-                    .global(scope)
-                    .delete(scope, key.into())
-            })?;
+        if restore.is_none() {
+            runtime.run_extension_javascript(&options.extensions)?;
+        }
+        if restore.is_some() || !options.expose_ops {
+            runtime.expose_ops(options.expose_ops)?;
         }
         Ok(runtime)
+    }
+
+    /// Puts the ops object on the global object, or takes it off (`RuntimeOptions::expose_ops`;
+    /// a snapshot keeps whichever it was made with).
+    fn expose_ops(&mut self, expose: bool) -> Result<(), JsError> {
+        let name = self.ops_object_name;
+        let ops_object = self.modules.ops_object();
+        self.try_with_scope(|scope| {
+            let key = v8::String::new(scope, name)?;
+            let global = scope.get_current_context().global(scope);
+            match (&ops_object, expose) {
+                (Some(ops_object), true) => {
+                    let ops_object = v8::Local::new(scope, ops_object);
+                    global.set(scope, key.into(), ops_object.into())
+                }
+                _ => global.delete(scope, key.into()),
+            }
+        })?;
+        Ok(())
     }
 
     /// The extensions' classic scripts, in order, then their module entry points, evaluated
@@ -469,7 +477,7 @@ impl Runtime {
         let mut isolate = EnteredIsolate::new(&mut self.isolate);
         let result = {
             v8::scope!(let scope, &mut *isolate);
-            let context = v8::Local::new(scope, &self.context);
+            let context = v8::Local::new(scope, &*self.context);
             let scope = &mut v8::ContextScope::new(scope, context);
             f(scope)
         };
@@ -537,8 +545,117 @@ impl Runtime {
     }
 }
 
+impl Runtime {
+    /// Saves the heap as a startup snapshot (see [`crate::SnapshotBuilder`]); consumes the
+    /// runtime.
+    pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
+        if !self.event_loop.is_idle() {
+            return Err(JsError::exception(
+                "Error",
+                "cannot snapshot while ops, timers or imports are pending: run the event loop first",
+            ));
+        }
+        let ops_object = self.modules.ops_object();
+        let fire = self.timers.fire();
+        let left = self.event_loop.left_marker();
+        let classes = self.classes.clone();
+        let modules = self.modules.clone();
+        let context = (*self.context).clone();
+        let meta = {
+            let mut isolate = EnteredIsolate::new(&mut self.isolate);
+            let noop = isolate
+                .get_slot::<InterruptCheck>()
+                .map(|InterruptCheck(noop)| noop.clone());
+            let templates: Option<Vec<_>> = {
+                let slot = isolate.get_slot::<crate::__op::ClassTemplates>();
+                classes
+                    .iter()
+                    .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
+                    .collect()
+            };
+            let (Some(ops_object), Some(fire), Some(left), Some(noop), Some(templates)) =
+                (ops_object, fire, left, noop, templates)
+            else {
+                return Err(JsError::exception("Error", "the runtime is not fully made"));
+            };
+            v8::scope!(let scope, &mut *isolate);
+            let context = v8::Local::new(scope, &context);
+            let scope = &mut v8::ContextScope::new(scope, context);
+            scope.set_default_context(context);
+            self.for_snapshot = SnapshotState::ContextSet;
+            let keep = |scope: &mut v8::PinScope<'_, '_>, data: v8::Local<'_, v8::Data>| {
+                scope.add_context_data(context, data)
+            };
+            let ops_object = v8::Local::new(scope, ops_object);
+            let fire = v8::Local::new(scope, fire);
+            let noop = v8::Local::new(scope, noop);
+            let left = v8::Local::new(scope, left);
+            let mut meta = Meta {
+                ops_object: keep(scope, ops_object.into()),
+                timers_fire: keep(scope, fire.into()),
+                interrupt_check: keep(scope, noop.into()),
+                left_marker: keep(scope, left.into()),
+                ..Meta::default()
+            };
+            for template in templates {
+                let template = v8::Local::new(scope, template);
+                meta.class_templates.push(scope.add_isolate_data(template));
+            }
+            meta.modules = modules.snapshot_records(scope, |scope, module| {
+                scope.add_context_data(context, module)
+            })?;
+            meta
+        };
+        drop((context, modules));
+        let blob = self
+            .take_blob()
+            .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))?;
+        Ok(crate::snapshot::seal(&blob, &meta, self.fingerprint))
+    }
+}
+
+impl Runtime {
+    /// Makes the snapshot creator's blob, which ends the isolate: the handles Rust holds go
+    /// first (a snapshot may hold none), then the isolate, taken out of the runtime, whose
+    /// other fields drop once V8 is done with their addresses.
+    fn take_blob(&mut self) -> Option<v8::StartupData> {
+        self.event_loop.clear();
+        self.modules.clear();
+        self.timers.clear_fire();
+        self.isolate_owned = false;
+        // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
+        unsafe { ManuallyDrop::drop(&mut self.context) };
+        for op_ctx in self.op_ctxs.iter() {
+            op_ctx.static_str_cache.take();
+        }
+        self.isolate.remove_slot::<InterruptCheck>();
+        self.isolate.remove_slot::<crate::__op::ClassTemplates>();
+        crate::structured::keys::forget_caches(&mut self.isolate);
+        // SAFETY: taken once, as above.
+        let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
+        // SAFETY: the snapshot creator exits the isolate when `create_blob` disposes of it.
+        unsafe { isolate.enter() };
+        isolate.create_blob(v8::FunctionCodeHandling::Keep)
+    }
+}
+
 impl Drop for Runtime {
     fn drop(&mut self) {
+        if !self.isolate_owned {
+            return;
+        }
+        if self.for_snapshot != SnapshotState::No {
+            // A snapshot creator's isolate ends only by making its blob, of a default context.
+            if self.for_snapshot == SnapshotState::Creator {
+                let context = (*self.context).clone();
+                let mut isolate = EnteredIsolate::new(&mut self.isolate);
+                v8::scope!(let scope, &mut *isolate);
+                let context = v8::Local::new(scope, context);
+                scope.set_default_context(context);
+            }
+            drop(self.take_blob());
+            return;
+        }
         // SAFETY: `OwnedIsolate`'s own `Drop` requires its isolate to be the current one and
         // exits it; entering here pairs with that exit.
         unsafe { self.isolate.enter() };
@@ -546,7 +663,192 @@ impl Drop for Runtime {
         // handles belong to the isolate.
         self.event_loop.clear();
         self.modules.clear();
+        // SAFETY: dropped once, here, as the isolate.
+        unsafe { ManuallyDrop::drop(&mut self.context) };
+        // SAFETY: dropped once, here; the other fields' handles drop after it, which V8 allows
+        // (a `Global` of a disposed isolate does nothing), and the op contexts outlive it.
+        unsafe { ManuallyDrop::drop(&mut self.isolate) };
     }
+}
+
+/// The op contexts of every op and class member of the extensions, in order, and their
+/// index by name.
+fn op_ctxs(
+    options: &RuntimeOptions,
+    state: &Rc<RefCell<OpState>>,
+    event_loop: &Rc<EventLoop>,
+    termination: &TerminationHandle,
+) -> (Box<[OpCtx]>, BTreeMap<&'static str, usize>) {
+    let mut op_index = BTreeMap::new();
+    let mut op_ctxs = Vec::new();
+    // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
+    // with contexts of their own; installing the class finds them by name.
+    for extension in &options.extensions {
+        let members = extension.class_decls().iter().flat_map(|class| {
+            class
+                .constructor
+                .iter()
+                .chain(class.members.iter().map(|member| &member.decl))
+        });
+        for decl in extension.op_decls().iter().chain(members) {
+            let previous = op_index.insert(decl.name, op_ctxs.len());
+            assert!(
+                previous.is_none(),
+                "op `{}` (extension `{}`) is registered twice",
+                decl.name,
+                extension.name()
+            );
+            let observer = options
+                .op_metrics_factory_fn
+                .as_ref()
+                .and_then(|factory| factory(decl));
+            let metrics = match (options.op_call_counters, observer) {
+                (true, Some(observer)) => Some(metrics::both(metrics::call_counter(), observer)),
+                (true, None) => Some(metrics::call_counter()),
+                (false, observer) => observer,
+            };
+            let stack_trace = options
+                .op_stack_trace_callback
+                .clone()
+                .filter(|_| decl.flags.stack_trace);
+            op_ctxs.push(OpCtx::new(
+                decl,
+                metrics,
+                stack_trace,
+                state.clone(),
+                event_loop.clone(),
+                termination.clone(),
+            ));
+        }
+    }
+    (op_ctxs.into_boxed_slice(), op_index)
+}
+
+/// What installing or restoring a context fills in.
+struct Parts<'a> {
+    op_ctxs: &'a [OpCtx],
+    op_index: &'a BTreeMap<&'static str, usize>,
+    event_loop: &'a EventLoop,
+    modules: &'a ModuleMap,
+    timers: &'a crate::timers::Timers,
+    classes: &'a [&'static crate::ClassDecl],
+}
+
+/// A new context: the ops object with every op and class, the async wrappers, console and
+/// timers, `ext:core/ops`. Returns the context and the interrupt check function.
+fn install(
+    scope: &mut v8::PinScope<'_, '_, ()>,
+    parts: &Parts<'_>,
+    ops_object_name: &str,
+    console: bool,
+) -> (v8::Global<v8::Context>, v8::Global<v8::Function>) {
+    let context = v8::Context::new(scope, Default::default());
+    let scope = &mut v8::ContextScope::new(scope, context);
+    let ops_object = v8::Object::new(scope);
+    let wrap = crate::async_js::AsyncWrap::install(scope, parts.event_loop);
+    // A class's members are reached through the class (`new ops.Foo`, `foo.method()`), not
+    // as ops of their own.
+    for op_ctx in parts
+        .op_ctxs
+        .iter()
+        .filter(|op_ctx| !is_class_member(op_ctx.decl))
+    {
+        install_op(scope, ops_object, op_ctx, wrap);
+    }
+    let key = v8::String::new(scope, ops_object_name).expect("ops object name fits in a V8 string");
+    context
+        .global(scope)
+        .set(scope, key.into(), ops_object.into())
+        .expect("defining the ops object on a fresh global cannot throw");
+    if console {
+        let install = run_script(scope, "<console>", crate::console::CONSOLE_JS)
+            .ok()
+            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+            .expect("the console script evaluates to a function");
+        let receiver = v8::undefined(scope).into();
+        install
+            .call(scope, receiver, &[ops_object.into()])
+            .expect("installing the console cannot throw");
+    }
+    let install = run_script(scope, "<timers>", crate::timers::TIMERS_JS)
+        .ok()
+        .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+        .expect("the timers script evaluates to a function");
+    let receiver = v8::undefined(scope).into();
+    let fire = install
+        .call(scope, receiver, &[ops_object.into()])
+        .and_then(|fire| v8::Local::<v8::Function>::try_from(fire).ok())
+        .expect("installing the timers returns their fire function");
+    parts.timers.set_fire(v8::Global::new(scope, fire));
+    for &class in parts.classes {
+        crate::class::install(
+            scope,
+            ops_object,
+            class,
+            parts.op_ctxs,
+            parts.op_index,
+            wrap,
+        );
+    }
+    let noop = run_script(scope, "<interrupt check>", "(function () {})")
+        .ok()
+        .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+        .expect("a function expression evaluates to a function");
+    parts.modules.add_ops_module(scope, ops_object);
+    (
+        v8::Global::new(scope, context),
+        v8::Global::new(scope, noop),
+    )
+}
+
+/// The context of a snapshot, and the handles Rust keeps of it, from its data.
+fn restore_context(
+    scope: &mut v8::PinScope<'_, '_, ()>,
+    parts: &Parts<'_>,
+    meta: &Meta,
+) -> Result<(v8::Global<v8::Context>, v8::Global<v8::Function>), JsError> {
+    let corrupt = || JsError::exception("Error", "startup snapshot: its data is missing");
+    let context = v8::Context::new(scope, Default::default());
+    let scope = &mut v8::ContextScope::new(scope, context);
+    let mut templates = crate::__op::ClassTemplates::default();
+    for (class, &index) in parts.classes.iter().zip(&meta.class_templates) {
+        let template = scope
+            .get_isolate_data_from_snapshot_once::<v8::FunctionTemplate>(index)
+            .map_err(|_| corrupt())?;
+        templates
+            .0
+            .insert((class.type_id)(), v8::Global::new(scope, template));
+    }
+    scope.set_slot(templates);
+    let ops_object = scope
+        .get_context_data_from_snapshot_once::<v8::Object>(meta.ops_object)
+        .map_err(|_| corrupt())?;
+    let fire = scope
+        .get_context_data_from_snapshot_once::<v8::Function>(meta.timers_fire)
+        .map_err(|_| corrupt())?;
+    let noop = scope
+        .get_context_data_from_snapshot_once::<v8::Function>(meta.interrupt_check)
+        .map_err(|_| corrupt())?;
+    let left = scope
+        .get_context_data_from_snapshot_once::<v8::Object>(meta.left_marker)
+        .map_err(|_| corrupt())?;
+    parts.timers.set_fire(v8::Global::new(scope, fire));
+    parts
+        .event_loop
+        .set_left_marker(v8::Global::new(scope, left));
+    parts
+        .modules
+        .set_ops_object(v8::Global::new(scope, ops_object));
+    for record in &meta.modules {
+        let module = scope
+            .get_context_data_from_snapshot_once::<v8::Module>(record.module)
+            .map_err(|_| corrupt())?;
+        parts.modules.restore_record(scope, record, module);
+    }
+    Ok((
+        v8::Global::new(scope, context),
+        v8::Global::new(scope, noop),
+    ))
 }
 
 /// Whether `decl` is a class's member (`Foo.prototype.x`, `new Foo`: never a Rust name).

@@ -1,7 +1,7 @@
 //! Stopping a runtime's JavaScript from any thread, and from inside an op.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Stops the JavaScript a [`crate::Runtime`] is running, from any thread (a watchdog) or from
 /// inside an op. Cheap to clone; `Send` and `Sync`.
@@ -32,11 +32,13 @@ use std::sync::{Arc, Mutex};
 /// ```
 #[derive(Clone)]
 pub struct TerminationHandle {
-    isolate: v8::IsolateHandle,
     shared: Arc<Shared>,
 }
 
 struct Shared {
+    /// The runtime's isolate, set once it exists (the op contexts, which hold this handle,
+    /// are made first: a snapshot's external references name their addresses).
+    isolate: OnceLock<v8::IsolateHandle>,
     /// Set by `terminate`, cleared when a finished call spends the request.
     requested: AtomicBool,
     /// Set with `requested` when the heap reached its limit (see `crate::heap_limit`).
@@ -47,10 +49,10 @@ struct Shared {
 }
 
 impl TerminationHandle {
-    pub(crate) fn new(isolate: v8::IsolateHandle) -> Self {
+    pub(crate) fn new() -> Self {
         Self {
-            isolate,
             shared: Arc::new(Shared {
+                isolate: OnceLock::new(),
                 requested: AtomicBool::new(false),
                 out_of_memory: AtomicBool::new(false),
                 lock: Mutex::new(()),
@@ -58,11 +60,24 @@ impl TerminationHandle {
         }
     }
 
+    /// The isolate's handle, once: the runtime attaches it as soon as the isolate exists.
+    pub(crate) fn attach(&self, isolate: v8::IsolateHandle) {
+        let _ = self.shared.isolate.set(isolate);
+    }
+
     /// Asks the runtime to stop its JavaScript. Returns `false` if the runtime is gone.
     pub fn terminate(&self) -> bool {
         let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.shared.requested.store(true, Ordering::SeqCst);
-        self.isolate.terminate_execution()
+        self.ask_v8()
+    }
+
+    /// Asks V8 to terminate; before the isolate exists, the flag alone stops the first script.
+    fn ask_v8(&self) -> bool {
+        self.shared
+            .isolate
+            .get()
+            .is_none_or(|isolate| isolate.terminate_execution())
     }
 
     /// Terminates because the heap is near its limit: the call's error says so.
@@ -70,7 +85,7 @@ impl TerminationHandle {
         let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.shared.out_of_memory.store(true, Ordering::SeqCst);
         self.shared.requested.store(true, Ordering::SeqCst);
-        self.isolate.terminate_execution()
+        self.ask_v8()
     }
 
     /// The error of a call this handle's request stopped.

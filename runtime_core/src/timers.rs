@@ -123,6 +123,14 @@ impl Timers {
         }
     }
 
+    pub(crate) fn fire(&self) -> Option<v8::Global<v8::Function>> {
+        self.fire.borrow().clone()
+    }
+
+    pub(crate) fn clear_fire(&self) {
+        self.fire.borrow_mut().take();
+    }
+
     pub(crate) fn set_fire(&self, fire: v8::Global<v8::Function>) {
         *self.fire.borrow_mut() = Some(fire);
     }

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::rc::Rc;
 
-use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
+use common::{call_both_ways, DESCRIBE_JS};
 use runtime_core::class::Held;
 use runtime_core::{
     op, v8, ByteString, DetachedBuffer, Extension, FromV8, JsBuffer, OpDecl, OpError, OpState,
@@ -67,20 +67,26 @@ fn ret_external() -> *const c_void {
 
 include!("../../testdata/every_kind.rs");
 
-#[test]
-fn every_kind_runs_on_both_paths() {
+fn every_kind_options() -> runtime_core::RuntimeOptions {
+    common::init_test_flags();
     let decls: Vec<OpDecl> = std::iter::once(ret_external::DECL)
         .chain(every_decl())
         .collect();
     let decls: &'static [OpDecl] = Box::leak(decls.into_boxed_slice());
-    let mut runtime = counting_runtime(vec![Extension::new("every_kind")
-        .ops(decls)
-        .classes(&[Widget::CLASS])]);
-    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
     assert_eq!(ROWS.len() + 1, decls.len());
+    runtime_core::RuntimeOptions {
+        extensions: vec![Extension::new("every_kind")
+            .ops(decls)
+            .classes(&[Widget::CLASS])],
+        op_call_counters: true,
+        ..Default::default()
+    }
+}
+
+fn assert_every_kind_runs(runtime: &mut runtime_core::Runtime) {
     let mut failures = Vec::new();
     for &(op, args, expected) in ROWS {
-        let [(slow, _), (optimized, path)] = call_both_ways(&mut runtime, op, args, args);
+        let [(slow, _), (optimized, path)] = call_both_ways(runtime, op, args, args);
         let has_fast_path = runtime.op_decl(op).unwrap().has_fast_path();
         if slow != expected || optimized != expected || (has_fast_path && path != "fast") {
             failures.push(format!(
@@ -89,6 +95,33 @@ fn every_kind_runs_on_both_paths() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn every_kind_runs_on_both_paths() {
+    let mut runtime = runtime_core::Runtime::new(every_kind_options());
+    runtime.execute_script("describe", DESCRIBE_JS).unwrap();
+    assert_every_kind_runs(&mut runtime);
+}
+
+/// The same from a startup snapshot: every op's functions (both paths, metered variants),
+/// the class and `describe` (bootstrap code) come back from the blob.
+#[test]
+fn every_kind_runs_on_both_paths_from_a_snapshot() {
+    let mut builder = runtime_core::SnapshotBuilder::new(every_kind_options()).unwrap();
+    builder.execute_script("describe", DESCRIBE_JS).unwrap();
+    let blob = builder.build().unwrap();
+    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
+        startup_snapshot: Some(blob.into()),
+        ..every_kind_options()
+    });
+    assert_eq!(
+        runtime
+            .execute_script_to_string("check.js", "typeof describe + ' ' + typeof ops.Widget")
+            .unwrap(),
+        "function function"
+    );
+    assert_every_kind_runs(&mut runtime);
 }
 
 #[test]

@@ -403,6 +403,64 @@ impl ModuleMap {
         settled
     }
 
+    /// For a snapshot: each record, its module handed to `keep` (which returns the index
+    /// it is kept at), and the ops object; refused while an import is loading or a JSON
+    /// module has not been evaluated.
+    pub(crate) fn snapshot_records<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+        mut keep: impl FnMut(&mut v8::PinScope<'s, '_>, v8::Local<'s, v8::Module>) -> usize,
+    ) -> Result<Vec<crate::snapshot::ModuleRecord>, JsError> {
+        if self.has_dynamic_imports() {
+            return Err(JsError::exception(
+                "Error",
+                "cannot snapshot while an import() is loading",
+            ));
+        }
+        let records = self.records.borrow();
+        let mut kept = Vec::with_capacity(records.len());
+        for record in records.iter() {
+            if record.json.is_some() {
+                return Err(JsError::exception(
+                    "Error",
+                    &format!(
+                        "cannot snapshot {}: a JSON module not evaluated",
+                        record.url
+                    ),
+                ));
+            }
+            let module = v8::Local::new(scope, &record.module);
+            kept.push(crate::snapshot::ModuleRecord {
+                url: record.url.clone(),
+                imports: record.imports.clone(),
+                main: record.main,
+                module: keep(scope, module),
+            });
+        }
+        Ok(kept)
+    }
+
+    /// Restores a snapshotted record (in the snapshot's order, so ids are kept).
+    pub(crate) fn restore_record(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        record: &crate::snapshot::ModuleRecord,
+        module: v8::Local<'_, v8::Module>,
+    ) {
+        let id = self.register(scope, &record.url, module, record.imports.clone(), None);
+        self.records.borrow_mut()[id].main = record.main;
+    }
+
+    /// The ops object `ext:core/ops` exports from (restored from a snapshot).
+    pub(crate) fn set_ops_object(&self, ops_object: v8::Global<v8::Object>) {
+        *self.ops_object.borrow_mut() = Some(ops_object);
+    }
+
+    /// The ops object.
+    pub(crate) fn ops_object(&self) -> Option<v8::Global<v8::Object>> {
+        self.ops_object.borrow().clone()
+    }
+
     /// Drops every pending load and handle (the runtime goes).
     pub(crate) fn clear(&self) {
         self.dynamic.borrow_mut().clear();
@@ -452,18 +510,24 @@ fn settle_with_namespace(
         let _ = resolver.resolve(scope, namespace);
         return;
     };
-    let Some(to_namespace) = v8::Function::builder(
-        |_: &mut v8::PinScope, args: v8::FunctionCallbackArguments, mut rv: v8::ReturnValue| {
-            rv.set(args.data());
-        },
-    )
-    .data(namespace)
-    .build(scope) else {
+    let Some(to_namespace) = v8::Function::builder(to_namespace)
+        .data(namespace)
+        .build(scope)
+    else {
         return;
     };
     if let Some(chained) = evaluated.then(scope, to_namespace) {
         let _ = resolver.resolve(scope, chained.into());
     }
+}
+
+/// `() => namespace`, the namespace being the function's data.
+pub(crate) fn to_namespace(
+    _: &mut v8::PinScope<'_, '_>,
+    args: v8::FunctionCallbackArguments<'_>,
+    mut rv: v8::ReturnValue<'_, v8::Value>,
+) {
+    rv.set(args.data());
 }
 
 fn reject_with(
@@ -642,7 +706,7 @@ pub(crate) extern "C" fn import_meta_callback(
     }
 }
 
-fn import_meta_resolve(
+pub(crate) fn import_meta_resolve(
     scope: &mut v8::PinScope<'_, '_>,
     args: v8::FunctionCallbackArguments<'_>,
     mut rv: v8::ReturnValue<'_, v8::Value>,
@@ -693,6 +757,15 @@ impl crate::event_loop::LoopSource for ModuleMap {
     fn keeps_alive(&self) -> bool {
         self.has_dynamic_imports()
     }
+}
+
+/// The synthetic modules' evaluation steps, as the addresses V8 holds (for a snapshot's
+/// external references).
+pub(crate) fn evaluation_steps_addresses() -> [*mut std::ffi::c_void; 2] {
+    use v8::MapFnTo;
+    let ops: v8::SyntheticModuleEvaluationSteps<'static> = ops_evaluation_steps.map_fn_to();
+    let json: v8::SyntheticModuleEvaluationSteps<'static> = json_evaluation_steps.map_fn_to();
+    [ops as *mut std::ffi::c_void, json as *mut std::ffi::c_void]
 }
 
 /// The ops object's keys that can be exported by name (an op, a class; not `new Foo`).

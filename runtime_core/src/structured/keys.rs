@@ -186,3 +186,11 @@ fn make_static_names(
     let lists = scope.get_slot_mut::<StaticLists>().expect("set above");
     &**lists.0.entry(address).or_insert(list)
 }
+
+/// Drops the isolate's caches of property names (a snapshot may hold no handle; a runtime
+/// made from it fills them again).
+pub(crate) fn forget_caches(isolate: &mut v8::Isolate) {
+    isolate.remove_slot::<KeyCache>();
+    isolate.remove_slot::<StaticNames>();
+    isolate.remove_slot::<StaticLists>();
+}
