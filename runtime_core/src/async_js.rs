@@ -88,7 +88,7 @@ impl<'s> AsyncWrap<'s> {
         scope: &mut v8::PinScope<'s, '_>,
         event_loop: &crate::event_loop::EventLoop,
     ) -> Self {
-        let factory = crate::runtime::run_script(scope, "<async ops>", ASYNC_OPS_JS)
+        let factory = crate::runtime::run_builtin_script(scope, "<async ops>", ASYNC_OPS_JS)
             .ok()
             .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
             .expect("the async machinery evaluates to a function");

@@ -127,9 +127,6 @@ pub struct Runtime {
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
-    /// A snapshot creator's hold on the process's one (see `crate::snapshot::creator_lock`),
-    /// released after its blob is made.
-    _snapshot_lock: Option<crate::snapshot::CreatorLock>,
 }
 
 /// The isolate of a [`Runtime`], entered for as long as this guard lives.
@@ -255,14 +252,6 @@ impl Runtime {
             ))
         };
         // Each enters the isolate; it is exited again before this returns.
-        let snapshot_lock = match startup {
-            Startup::ForSnapshot => Some(crate::snapshot::creator_lock()?),
-            Startup::Fresh | Startup::FromSnapshot(_) => None,
-        };
-        let isolate_lock = snapshot_lock
-            .is_none()
-            .then(crate::snapshot::isolate_lock)
-            .flatten();
         let for_snapshot = match startup {
             Startup::ForSnapshot => SnapshotState::Creator,
             Startup::Fresh | Startup::FromSnapshot(_) => SnapshotState::No,
@@ -281,6 +270,9 @@ impl Runtime {
             }
         };
         termination.attach(isolate.thread_safe_handle());
+        if for_snapshot == SnapshotState::Creator {
+            isolate.set_slot(CreatingSnapshot);
+        }
         let near_heap_limit = NearHeapLimit::new(termination.clone());
         near_heap_limit.register(&mut isolate);
         isolate.set_slot(termination.clone());
@@ -316,7 +308,6 @@ impl Runtime {
         );
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
-        drop(isolate_lock);
 
         for extension in &options.extensions {
             for source in extension.esm_sources() {
@@ -347,7 +338,6 @@ impl Runtime {
                 .tokio_handle
                 .take()
                 .or_else(|| tokio::runtime::Handle::try_current().ok()),
-            _snapshot_lock: snapshot_lock,
         };
         if restore.is_none() {
             runtime.run_extension_javascript(&options.extensions)?;
@@ -744,24 +734,32 @@ fn install(
 ) -> (v8::Global<v8::Context>, v8::Global<v8::Function>) {
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
-    let ops_object = v8::Object::new(scope);
     let wrap = crate::async_js::AsyncWrap::install(scope, parts.event_loop);
     // A class's members are reached through the class (`new ops.Foo`, `foo.method()`), not
-    // as ops of their own.
-    for op_ctx in parts
+    // as ops of their own. The object is made with all of them at once: a property set per
+    // op would cost V8 a lookup and a map transition each.
+    let (names, functions): (Vec<v8::Local<v8::Name>>, Vec<v8::Local<v8::Value>>) = parts
         .op_ctxs
         .iter()
         .filter(|op_ctx| !is_class_member(op_ctx.decl))
-    {
-        install_op(scope, ops_object, op_ctx, wrap);
-    }
+        .map(|op_ctx| {
+            let name = op_name(scope, op_ctx.decl);
+            let function = op_function(scope, name, op_ctx, wrap);
+            (v8::Local::<v8::Name>::from(name), function)
+        })
+        .unzip();
+    let object_prototype = v8::Object::new(scope)
+        .get_prototype(scope)
+        .expect("a plain object has Object.prototype");
+    let ops_object =
+        v8::Object::with_prototype_and_properties(scope, object_prototype, &names, &functions);
     let key = v8::String::new(scope, ops_object_name).expect("ops object name fits in a V8 string");
     context
         .global(scope)
         .set(scope, key.into(), ops_object.into())
         .expect("defining the ops object on a fresh global cannot throw");
     if console {
-        let install = run_script(scope, "<console>", crate::console::CONSOLE_JS)
+        let install = run_builtin_script(scope, "<console>", crate::console::CONSOLE_JS)
             .ok()
             .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
             .expect("the console script evaluates to a function");
@@ -770,7 +768,7 @@ fn install(
             .call(scope, receiver, &[ops_object.into()])
             .expect("installing the console cannot throw");
     }
-    let install = run_script(scope, "<timers>", crate::timers::TIMERS_JS)
+    let install = run_builtin_script(scope, "<timers>", crate::timers::TIMERS_JS)
         .ok()
         .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
         .expect("the timers script evaluates to a function");
@@ -790,11 +788,17 @@ fn install(
             wrap,
         );
     }
-    let noop = run_script(scope, "<interrupt check>", "(function () {})")
+    let noop = run_builtin_script(scope, "<interrupt check>", "(function () {})")
         .ok()
         .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
         .expect("a function expression evaluates to a function");
-    parts.modules.add_ops_module(scope, ops_object);
+    let exports = parts
+        .op_ctxs
+        .iter()
+        .filter(|op_ctx| !is_class_member(op_ctx.decl))
+        .map(|op_ctx| op_ctx.decl.name)
+        .chain(parts.classes.iter().map(|class| class.name));
+    parts.modules.add_ops_module(scope, ops_object, exports);
     (
         v8::Global::new(scope, context),
         v8::Global::new(scope, noop),
@@ -856,28 +860,31 @@ fn is_class_member(decl: &OpDecl) -> bool {
     decl.name.contains(['.', ' '])
 }
 
-fn install_op<'s>(
+/// An op's name, as the property key it is installed under.
+fn op_name<'s>(scope: &mut v8::PinScope<'s, '_>, decl: &OpDecl) -> v8::Local<'s, v8::String> {
+    v8::String::new_from_utf8(scope, decl.name.as_bytes(), v8::NewStringType::Internalized)
+        .expect("op name fits in a V8 string")
+}
+
+/// The function JavaScript calls for an op: its template's, or an async op's wrapper.
+fn op_function<'s>(
     scope: &mut v8::PinScope<'s, '_>,
-    ops_object: v8::Local<'s, v8::Object>,
+    name: v8::Local<'s, v8::String>,
     op_ctx: &OpCtx,
     async_wrap: crate::async_js::AsyncWrap<'s>,
-) {
+) -> v8::Local<'s, v8::Value> {
     let decl = op_ctx.decl;
     let template = op_template(scope, op_ctx, None);
-    let name = v8::String::new(scope, decl.name).expect("op name fits in a V8 string");
     template.set_class_name(name);
     let function = template
         .get_function(scope)
         .expect("instantiating an op function template cannot throw");
     function.set_name(name);
     // An async op is called through its JavaScript wrapper, which makes its promise.
-    let function = match decl.flags.async_op {
+    match decl.flags.async_op {
         Some(call) => async_wrap.wrap(scope, function, call, false),
         None => function.into(),
-    };
-    ops_object
-        .set(scope, name.into(), function)
-        .expect("defining an op on a plain object cannot throw");
+    }
 }
 
 /// The function template of an op: its slow and (where it has one) fast path, the variants
@@ -933,6 +940,57 @@ pub(crate) fn run_script<'s>(
     name: &str,
     source: &str,
 ) -> Result<v8::Local<'s, v8::Value>, JsError> {
+    run_script_cached(scope, name, source, None)
+}
+
+/// Runs one of runtime_core's own scripts (the async wrappers, console, timers), compiled
+/// from the code cache the process's first runtime made of it: every new isolate would parse
+/// and compile it again.
+pub(crate) fn run_builtin_script<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: &str,
+    source: &'static str,
+) -> Result<v8::Local<'s, v8::Value>, JsError> {
+    /// By the source's address: each cache made once, kept for the process.
+    static CACHES: std::sync::Mutex<Vec<(usize, &'static [u8])>> =
+        std::sync::Mutex::new(Vec::new());
+    // V8 makes no code cache in a snapshot creator (the snapshot keeps the code).
+    if scope.get_slot::<CreatingSnapshot>().is_some() {
+        return run_script(scope, name, source);
+    }
+    let key = source.as_ptr() as usize;
+    let caches = || {
+        CACHES
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    let cached = caches()
+        .iter()
+        .find(|(at, _)| *at == key)
+        .map(|(_, bytes)| *bytes);
+    let mut made = None;
+    let result = run_script_cached(scope, name, source, Some((cached, &mut made)));
+    if let Some(bytes) = made {
+        let mut caches = caches();
+        if !caches.iter().any(|(at, _)| *at == key) {
+            caches.push((key, Box::leak(bytes)));
+        }
+    }
+    result
+}
+
+/// Marks a snapshot creator's isolate.
+struct CreatingSnapshot;
+
+/// A code cache to compile from (`None`: none yet), and where to put the one made then.
+type CodeCache<'a> = (Option<&'static [u8]>, &'a mut Option<Box<[u8]>>);
+
+fn run_script_cached<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: &str,
+    source: &str,
+    cache: Option<CodeCache<'_>>,
+) -> Result<v8::Local<'s, v8::Value>, JsError> {
     v8::tc_scope!(let try_catch, scope);
     let source = v8::String::new(try_catch, source).ok_or_else(|| {
         JsError::exception("RangeError", "script source is too long for a V8 string")
@@ -951,9 +1009,43 @@ pub(crate) fn run_script<'s>(
         false,
         None,
     );
-    let result = v8::Script::compile(try_catch, source, Some(&origin))
-        .and_then(|script| script.run(try_catch))
-        .filter(|_| check_interrupts(try_catch));
+    let script = match &cache {
+        None => v8::Script::compile(try_catch, source, Some(&origin)),
+        Some((cached, _)) => {
+            let (mut source, options) = match cached {
+                Some(bytes) => (
+                    v8::script_compiler::Source::new_with_cached_data(
+                        source,
+                        Some(&origin),
+                        v8::script_compiler::CachedData::new(bytes),
+                    ),
+                    v8::script_compiler::CompileOptions::ConsumeCodeCache,
+                ),
+                None => (
+                    v8::script_compiler::Source::new(source, Some(&origin)),
+                    v8::script_compiler::CompileOptions::NoCompileOptions,
+                ),
+            };
+            v8::script_compiler::compile(
+                try_catch,
+                &mut source,
+                options,
+                v8::script_compiler::NoCacheReason::NoReason,
+            )
+        }
+    };
+    let result = script.and_then(|script| {
+        let result = script.run(try_catch);
+        // Made after the run, the cache holds the functions it compiled too.
+        if let Some((None, made)) = cache {
+            *made = script
+                .get_unbound_script(try_catch)
+                .create_code_cache()
+                .map(|data| data.to_vec().into_boxed_slice());
+        }
+        result
+    });
+    let result = result.filter(|_| check_interrupts(try_catch));
     match result {
         Some(value) => Ok(value),
         None if try_catch.has_terminated() => Err(JsError::terminated_in(try_catch)),

@@ -15,6 +15,11 @@
 //! module records) goes in as snapshot data, with the indices in a trailer after V8's blob:
 //! `[V8 blob][meta][meta length: u32][fingerprint: u64][format: u32][MAGIC]`. A trailer, so
 //! that the V8 blob is a prefix of a `Vec` the runtime can hand V8 without a copy.
+//!
+//! Isolates of a process share V8's read-only space. V8 would extend it with objects of the
+//! snapshotted heap, making blobs that cannot be used beside isolates made without them (and
+//! racing with isolates being made while the blob is); `crate::init_v8` turns that off
+//! (`--no-extensible-ro-snapshot`), so snapshots can be made and used beside any runtime.
 
 use std::borrow::Cow;
 
@@ -92,48 +97,6 @@ impl std::ops::DerefMut for SnapshotBuilder {
     fn deref_mut(&mut self) -> &mut Runtime {
         self.runtime.as_mut().expect("not built yet")
     }
-}
-
-/// V8 makes a blob by moving objects into the process's shared read-only space, which
-/// isolates being made (deserialized from it) read: a snapshot creator holds this lock for
-/// its whole life, exclusively; making any other isolate takes it shared. A thread holding a
-/// creator may make runtimes itself (it reads nothing V8 is writing then).
-static ISOLATES: std::sync::RwLock<()> = std::sync::RwLock::new(());
-
-thread_local! {
-    static HOLDS_CREATOR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// The hold of a snapshot creator (see [`ISOLATES`]).
-pub(crate) struct CreatorLock(#[allow(dead_code)] std::sync::RwLockWriteGuard<'static, ()>);
-
-impl Drop for CreatorLock {
-    fn drop(&mut self) {
-        HOLDS_CREATOR.with(|holds| holds.set(false));
-    }
-}
-
-pub(crate) fn creator_lock() -> Result<CreatorLock, JsError> {
-    if HOLDS_CREATOR.with(|holds| holds.get()) {
-        return Err(JsError::exception(
-            "Error",
-            "one SnapshotBuilder at a time: build or drop the other first",
-        ));
-    }
-    let guard = ISOLATES
-        .write()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    HOLDS_CREATOR.with(|holds| holds.set(true));
-    Ok(CreatorLock(guard))
-}
-
-/// Held while an isolate (not a snapshot creator) is made; `None` on a creator's thread.
-pub(crate) fn isolate_lock() -> Option<std::sync::RwLockReadGuard<'static, ()>> {
-    (!HOLDS_CREATOR.with(|holds| holds.get())).then(|| {
-        ISOLATES
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    })
 }
 
 /// How a runtime starts.

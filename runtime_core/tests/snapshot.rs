@@ -257,22 +257,31 @@ fn a_runtime_with_work_pending_cannot_be_snapshotted() {
 }
 
 #[test]
-fn one_snapshot_builder_at_a_time_per_thread() {
-    let first = SnapshotBuilder::new(options(true)).unwrap();
-    let err = SnapshotBuilder::new(options(true))
-        .err()
-        .expect("a second one on this thread");
-    assert!(err.message.contains("one SnapshotBuilder at a time"));
-    // The builder's thread may still make runtimes.
+fn snapshots_are_made_beside_other_runtimes_and_builders() {
+    // Two builders on one thread, interleaved, and a runtime made between them: V8 is told
+    // to leave the shared read-only space alone (`--no-extensible-ro-snapshot`), so a blob is
+    // made without touching what other isolates read.
+    let mut first = SnapshotBuilder::new(options(true)).unwrap();
+    let mut second = SnapshotBuilder::new(options(true)).unwrap();
+    first
+        .execute_script("a.js", "globalThis.which = 'first'")
+        .unwrap();
     let mut runtime = Runtime::new(options(true));
     assert_eq!(
         runtime.execute_script_to_string("x.js", "1 + 1").unwrap(),
         "2"
     );
-    drop(runtime);
-    first.build().unwrap();
-    SnapshotBuilder::new(options(true))
-        .unwrap()
-        .build()
+    second
+        .execute_script("b.js", "globalThis.which = 'second'")
         .unwrap();
+    let second = second.build().unwrap();
+    let first = first.build().unwrap();
+    for (blob, which) in [(first, "first"), (second, "second")] {
+        let mut restored = restored(blob, true);
+        assert_eq!(
+            restored.execute_script_to_string("w.js", "which").unwrap(),
+            which
+        );
+    }
+    drop(runtime);
 }

@@ -94,12 +94,20 @@ impl ModuleMap {
 
     /// `ext:core/ops`: a module exporting each op and class of the ops object (read when it
     /// is evaluated), for extension glue that hides the object from user code.
+    /// `names` are the ops' and classes' (what the object holds then); those that are no
+    /// JavaScript identifier are left out.
     pub(crate) fn add_ops_module<'s>(
         &self,
         scope: &mut v8::PinScope<'s, '_>,
         ops_object: v8::Local<'s, v8::Object>,
+        names: impl Iterator<Item = &'static str>,
     ) {
-        let names = ops_export_names(scope, ops_object);
+        let names: Vec<v8::Local<v8::String>> = names
+            .filter(|name| is_export_name(name))
+            .filter_map(|name| {
+                v8::String::new_from_utf8(scope, name.as_bytes(), v8::NewStringType::Internalized)
+            })
+            .collect();
         let url = OPS_MODULE;
         let name = v8::String::new(scope, url).expect("a short string");
         let module = v8::Module::create_synthetic_module(scope, name, &names, ops_evaluation_steps);
@@ -779,14 +787,16 @@ fn ops_export_names<'s>(
     (0..keys.length())
         .filter_map(|index| keys.get_index(scope, index))
         .filter_map(|key| v8::Local::<v8::String>::try_from(key).ok())
-        .filter(|key| {
-            let name = key.to_rust_string_lossy(scope);
-            !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
-        })
+        .filter(|key| is_export_name(&key.to_rust_string_lossy(scope)))
         .collect()
+}
+
+/// Whether `name` can be exported by name (an op or a class; not `new Foo`).
+fn is_export_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
 }
 
 /// `ext:core/ops`'s evaluation: each export is the ops object's property of its name.
