@@ -30,16 +30,6 @@ pub const BENCHES: &[EmbedBench] = &[
         run: rust_call,
     },
     EmbedBench {
-        name: "startup_bare_isolate",
-        count: 1,
-        run: startup_bare_isolate,
-    },
-    EmbedBench {
-        name: "startup_runtime",
-        count: 1,
-        run: startup_runtime,
-    },
-    EmbedBench {
         name: "load_modules_1000",
         count: 1,
         run: load_modules,
@@ -140,40 +130,6 @@ fn load_modules(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
                     .expect("the graph loads");
                 runtime.mod_evaluate(id).await.expect("the graph evaluates");
             });
-        }
-    };
-    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
-    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
-}
-
-/// The floor of a runtime's start: an isolate, a context, one script run, all dropped.
-fn startup_bare_isolate(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
-    runtime_core::init_v8();
-    let call = |times: u64| {
-        for _ in 0..times * u64::from(count) {
-            let mut isolate = v8::Isolate::new(v8::CreateParams::default());
-            {
-                v8::scope!(let scope, &mut isolate);
-                let context = v8::Context::new(scope, Default::default());
-                let scope = &mut v8::ContextScope::new(scope, context);
-                let source = v8::String::new(scope, "1 + 1").expect("a short string");
-                let script = v8::Script::compile(scope, source, None).expect("it compiles");
-                std::hint::black_box(script.run(scope));
-            }
-            drop(isolate);
-        }
-    };
-    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
-    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
-}
-
-/// `Runtime::new` with the default options (console, timers, no extension), one script run,
-/// dropped.
-fn startup_runtime(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
-    let call = |times: u64| {
-        for _ in 0..times * u64::from(count) {
-            let mut runtime = Runtime::new(RuntimeOptions::default());
-            std::hint::black_box(runtime.execute_script("one.js", "1 + 1").expect("it runs"));
         }
     };
     let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);

@@ -22,6 +22,7 @@ mod embed_benches;
 mod ops;
 mod report;
 mod rounds;
+mod startup_benches;
 mod structured_ops;
 
 use std::path::PathBuf;
@@ -242,8 +243,8 @@ fn bench_source(bench: &Bench, count: u32) -> String {
 struct Options {
     filter: Option<String>,
     quick: bool,
-    /// `--async`: deno's `ops_async` suite instead of `ops_sync`.
-    async_suite: bool,
+    /// Which suite: deno's `ops_sync` (default), `--async` (its `ops_async`), `--startup`.
+    suite: Suite,
     save_baseline: Option<String>,
     baseline: Option<String>,
     reference: Option<PathBuf>,
@@ -253,14 +254,14 @@ struct Options {
 }
 
 const USAGE: &str =
-    "usage: bench-ops [--async] [--filter <substring>|=<name>[,...]] [--quick] [--save-baseline <name>] \
+    "usage: bench-ops [--async|--startup] [--filter <substring>|=<name>[,...]] [--quick] [--save-baseline <name>] \
                      [--baseline <name>] [--reference <results.json>] [--out-dir <dir>] [--rounds <n>]";
 
 fn parse_options() -> Result<Options, String> {
     let mut options = Options {
         filter: None,
         quick: false,
-        async_suite: false,
+        suite: Suite::Sync,
         save_baseline: None,
         baseline: None,
         reference: None,
@@ -276,7 +277,8 @@ fn parse_options() -> Result<Options, String> {
         match arg.as_str() {
             "--filter" => options.filter = Some(value("--filter")?),
             "--quick" => options.quick = true,
-            "--async" => options.async_suite = true,
+            "--async" => options.suite = Suite::Async,
+            "--startup" => options.suite = Suite::Startup,
             "--save-baseline" => options.save_baseline = Some(value("--save-baseline")?),
             "--baseline" => options.baseline = Some(value("--baseline")?),
             "--reference" => options.reference = Some(PathBuf::from(value("--reference")?)),
@@ -345,25 +347,36 @@ fn main() {
                 })
         })
     };
-    let (selected, selected_async): (Vec<&Bench>, Vec<&async_benches::AsyncBench>) =
-        if options.async_suite {
-            let benches = async_benches::BENCHES.iter().filter(|b| wanted(b.name));
-            (Vec::new(), benches.collect())
-        } else {
-            (
-                BENCHES.iter().filter(|b| wanted(b.name)).collect(),
-                Vec::new(),
-            )
-        };
-    let selected_embed: Vec<&embed_benches::EmbedBench> = if options.async_suite {
-        Vec::new()
-    } else {
-        embed_benches::BENCHES
+    let selected: Vec<&Bench> = match options.suite {
+        Suite::Sync => BENCHES.iter().filter(|b| wanted(b.name)).collect(),
+        Suite::Async | Suite::Startup => Vec::new(),
+    };
+    let selected_async: Vec<&async_benches::AsyncBench> = match options.suite {
+        Suite::Async => async_benches::BENCHES
             .iter()
             .filter(|b| wanted(b.name))
-            .collect()
+            .collect(),
+        Suite::Sync | Suite::Startup => Vec::new(),
     };
-    if selected.is_empty() && selected_async.is_empty() && selected_embed.is_empty() {
+    let selected_embed: Vec<&embed_benches::EmbedBench> = match options.suite {
+        Suite::Sync => embed_benches::BENCHES
+            .iter()
+            .filter(|b| wanted(b.name))
+            .collect(),
+        Suite::Async | Suite::Startup => Vec::new(),
+    };
+    let selected_startup: Vec<&startup_benches::StartupBench> = match options.suite {
+        Suite::Startup => startup_benches::BENCHES
+            .iter()
+            .filter(|b| wanted(b.name))
+            .collect(),
+        Suite::Sync | Suite::Async => Vec::new(),
+    };
+    if selected.is_empty()
+        && selected_async.is_empty()
+        && selected_embed.is_empty()
+        && selected_startup.is_empty()
+    {
         eprintln!("no bench matches the filter");
         std::process::exit(2);
     }
@@ -372,22 +385,26 @@ fn main() {
         let args = rounds::RoundArgs {
             filter: options.filter.as_deref(),
             quick: options.quick,
-            async_suite: options.async_suite,
+            suite: options.suite,
             out_dir: &options.out_dir,
         };
         rounds::best_of(options.rounds, &args).unwrap_or_else(|message| {
             eprintln!("{message}");
             std::process::exit(1);
         })
+    } else if options.suite == Suite::Startup {
+        startup_benches::run(&selected_startup, &plan)
     } else {
         run_selected(&selected, &selected_async, &selected_embed, &plan)
     };
 
-    let mode = match (options.quick, options.async_suite) {
-        (false, false) => "full",
-        (true, false) => "quick",
-        (false, true) => "async full",
-        (true, true) => "async quick",
+    let mode = match (options.quick, options.suite) {
+        (false, Suite::Sync) => "full",
+        (true, Suite::Sync) => "quick",
+        (false, Suite::Async) => "async full",
+        (true, Suite::Async) => "async quick",
+        (false, Suite::Startup) => "startup full",
+        (true, Suite::Startup) => "startup quick",
     };
     let results = Results {
         mode: match options.rounds {
@@ -405,7 +422,7 @@ fn main() {
             .out_dir
             .join("baselines")
             .join(format!("{name}.json")),
-        None => options.out_dir.join(results_file(options.async_suite)),
+        None => options.out_dir.join(options.suite.results_file()),
     };
     let previous = Results::load(&previous_path);
     if options.baseline.is_some() && previous.is_none() {
@@ -429,13 +446,9 @@ fn main() {
     );
 
     std::fs::create_dir_all(&options.out_dir).expect("create the output directory");
-    results.save(&options.out_dir.join(results_file(options.async_suite)));
+    results.save(&options.out_dir.join(options.suite.results_file()));
     std::fs::write(
-        options.out_dir.join(if options.async_suite {
-            "report-async.svg"
-        } else {
-            "report.svg"
-        }),
+        options.out_dir.join(options.suite.report_file()),
         report::svg(&results, reference.as_ref()),
     )
     .expect("write report.svg");
@@ -447,7 +460,7 @@ fn main() {
     eprintln!(
         "wrote {}/{}",
         options.out_dir.display(),
-        results_file(options.async_suite)
+        options.suite.results_file()
     );
 }
 
@@ -503,12 +516,42 @@ fn run_selected(
     (results, pending)
 }
 
-/// Where a suite's results go.
-fn results_file(async_suite: bool) -> &'static str {
-    if async_suite {
-        "results-async.json"
-    } else {
-        "results.json"
+/// A set of benches run together, with files of its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Suite {
+    /// deno's `ops_sync` rows, the floors and the embedding rows.
+    Sync,
+    /// deno's `ops_async` rows.
+    Async,
+    /// What a runtime costs to make (`startup_benches.rs`).
+    Startup,
+}
+
+impl Suite {
+    /// Where its results go.
+    pub fn results_file(self) -> &'static str {
+        match self {
+            Suite::Sync => "results.json",
+            Suite::Async => "results-async.json",
+            Suite::Startup => "results-startup.json",
+        }
+    }
+
+    fn report_file(self) -> &'static str {
+        match self {
+            Suite::Sync => "report.svg",
+            Suite::Async => "report-async.svg",
+            Suite::Startup => "report-startup.svg",
+        }
+    }
+
+    /// Its command-line flag, if any.
+    pub fn flag(self) -> Option<&'static str> {
+        match self {
+            Suite::Sync => None,
+            Suite::Async => Some("--async"),
+            Suite::Startup => Some("--startup"),
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use crate::report::{BenchResult, Pending, Results};
 pub struct RoundArgs<'a> {
     pub filter: Option<&'a str>,
     pub quick: bool,
-    pub async_suite: bool,
+    pub suite: crate::Suite,
     /// Where the rounds' own results go, one directory each.
     pub out_dir: &'a Path,
 }
@@ -40,8 +40,8 @@ pub fn best_of(
         if args.quick {
             command.arg("--quick");
         }
-        if args.async_suite {
-            command.arg("--async");
+        if let Some(flag) = args.suite.flag() {
+            command.arg(flag);
         }
         // The round's own table would compare it with its previous round: only progress shows.
         let status = command
@@ -51,7 +51,7 @@ pub fn best_of(
         if !status.success() {
             return Err(format!("round {round} failed: {status}"));
         }
-        let path = dir.join(crate::results_file(args.async_suite));
+        let path = dir.join(args.suite.results_file());
         let results = Results::load(&path)
             .ok_or_else(|| format!("round {round} wrote no results at {}", path.display()))?;
         merge(&mut best, results.results);

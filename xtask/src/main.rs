@@ -1,8 +1,9 @@
 //! `cargo xtask <task>`: project tasks that need more than one cargo command.
 //!
-//! - `bench-ops [--async] [--filter S] [--quick] [--rounds N] [--save-baseline NAME] [--baseline NAME]`:
-//!   builds the op-call benchmark in release mode and runs it (deno's `ops_sync` suite, or its
-//!   `ops_async` one); results go to `target/bench-ops/`.
+//! - `bench-ops [--async|--startup] [--filter S] [--quick] [--rounds N] [--save-baseline NAME] [--baseline NAME]`:
+//!   builds the op-call benchmark in release mode and runs it (deno's `ops_sync` suite, its
+//!   `ops_async` one, or the cost of making a runtime, with 1,000 generated ops compiled in);
+//!   results go to `target/bench-ops/`.
 //! - `bench-http [--quick]`: the edge workload under load (`examples/edge_server`, oha 1.16.0
 //!   installed into the target directory when missing); results go to `target/bench-http/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
@@ -37,7 +38,7 @@ fn main() {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask bench-ops [--async] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
+const USAGE: &str = "usage: cargo xtask bench-ops [--async|--startup] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask bench-http [--quick]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
@@ -59,17 +60,17 @@ fn bench_ops(args: Vec<String>) {
     let target_dir =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The startup suite's 1,000 generated ops are compiled only for it.
+    let features: &[&str] = if args.iter().any(|arg| arg == "--startup") {
+        &["--features", "startup_ops"]
+    } else {
+        &[]
+    };
     let status = Command::new(cargo)
         .current_dir(&root)
-        .args([
-            "run",
-            "--release",
-            "--package",
-            "opwire_benches",
-            "--bin",
-            "bench-ops",
-            "--",
-        ])
+        .args(["run", "--release", "--package", "opwire_benches"])
+        .args(features)
+        .args(["--bin", "bench-ops", "--"])
         .arg("--out-dir")
         .arg(target_dir.join("bench-ops"))
         .args(&args)
