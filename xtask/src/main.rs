@@ -6,6 +6,9 @@
 //!   results go to `target/bench-ops/`.
 //! - `bench-http [--quick]`: the edge workload under load (`examples/edge_server`, oha 1.16.0
 //!   installed into the target directory when missing); results go to `target/bench-http/`.
+//! - `bench-build [--ops N]`: rebuild times of a generated crate of N ops (default 500) in
+//!   release, dev and check, beside deno_core's, and the LLVM IR its ops make; results go to
+//!   `target/bench-build/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
 //! - `dts [--out DIR] [FILE.rs...]`: the TypeScript declarations of the ops in each file (by
@@ -17,6 +20,7 @@
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
+mod bench_build;
 mod bench_http;
 
 use std::path::PathBuf;
@@ -27,6 +31,7 @@ fn main() {
     match args.next().as_deref() {
         Some("bench-ops") => bench_ops(args.collect()),
         Some("bench-http") => bench_http::bench_http(&workspace_root(), args.collect()),
+        Some("bench-build") => bench_build::bench_build(&workspace_root(), args.collect()),
         Some("fuzz") => fuzz(args.collect()),
         Some("expand") => expand(args.collect()),
         Some("docs") => docs(),
@@ -40,6 +45,7 @@ fn main() {
 
 const USAGE: &str = "usage: cargo xtask bench-ops [--async|--startup] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask bench-http [--quick]
+       cargo xtask bench-build [--ops <n>]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
        cargo xtask dts [--out <dir>] [<file.rs>...]
