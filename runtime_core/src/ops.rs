@@ -21,10 +21,9 @@ pub struct OpDecl {
     /// Names of the JavaScript-visible arguments, in order (scope and state arguments are
     /// not JavaScript-visible); their count is the function's `length`.
     pub(crate) arg_names: &'static [&'static str],
-    /// The `FunctionCallback` for calls that do not take the fast path.
+    /// The `FunctionCallback` for calls that do not take the fast path (for an op with a
+    /// metrics observer, called by runtime_core's one metered callback).
     pub(crate) slow_fn: v8::FunctionCallback,
-    /// The same, reporting to the op's metrics observer (registered for ops that have one).
-    pub(crate) slow_fn_metered: v8::FunctionCallback,
     /// The Fast API functions, when the signature allows a fast call.
     pub(crate) fast_fn: Option<FastFn>,
     /// Flags from the attribute (`#[op(no_side_effects)]`).
@@ -38,8 +37,8 @@ impl OpDecl {
     /// What `#[op]` writes.
     ///
     /// # Safety
-    /// `slow_fn` and `slow_fn_metered` must be `FunctionCallback`s that read their data as
-    /// the [`OpCtx`] `Runtime` registers them with; each `CFunction` of `fast_fn` must pair a
+    /// `slow_fn` must be a `FunctionCallback` that reads its data as the [`OpCtx`] `Runtime`
+    /// registers it with; each `CFunction` of `fast_fn` must pair a
     /// function with the `CFunctionInfo` of its exact C signature, reading its options' data
     /// likewise; `flags.async_op` must be the protocol the functions speak.
     #[doc(hidden)]
@@ -48,7 +47,6 @@ impl OpDecl {
         name: &'static str,
         arg_names: &'static [&'static str],
         slow_fn: v8::FunctionCallback,
-        slow_fn_metered: v8::FunctionCallback,
         fast_fn: Option<FastFn>,
         flags: OpFlags,
         typescript: &'static str,
@@ -57,7 +55,6 @@ impl OpDecl {
             name,
             arg_names,
             slow_fn,
-            slow_fn_metered,
             fast_fn,
             flags,
             typescript,
@@ -103,6 +100,14 @@ impl OpDecl {
     #[doc(hidden)]
     pub const fn fast_fn(&self) -> Option<FastFn> {
         self.fast_fn
+    }
+}
+
+impl OpDecl {
+    /// The `FunctionCallback` registered for an op with a metrics observer or a stack trace
+    /// callback: one for all ops, reaching the op's body through its context.
+    pub(crate) fn slow_fn_metered(&self) -> v8::FunctionCallback {
+        crate::__op::metered_slow_fn
     }
 }
 

@@ -908,7 +908,7 @@ pub(crate) fn op_template<'s>(
     let traced = op_ctx.stack_trace.is_some();
     let metered = op_ctx.metrics.is_some() || traced;
     let slow_fn = if metered {
-        decl.slow_fn_metered
+        decl.slow_fn_metered()
     } else {
         decl.slow_fn
     };

@@ -328,6 +328,7 @@ pub(crate) fn external_references(
         function(crate::async_js::claim_callback.map_fn_to()),
         pointer(crate::async_js::CLAIM_FAST.0.as_ptr().cast()),
         function(crate::__op::constructor_trampoline),
+        function(crate::__op::metered_slow_fn),
         function(crate::__op::illegal_constructor.map_fn_to()),
         function(crate::modules::map::import_meta_resolve.map_fn_to()),
         function(crate::modules::map::to_namespace.map_fn_to()),
@@ -340,7 +341,6 @@ pub(crate) fn external_references(
         let decl = op_ctx.decl;
         refs.push(pointer((op_ctx as *const OpCtx).cast()));
         refs.push(function(decl.slow_fn));
-        refs.push(function(decl.slow_fn_metered));
         // V8 keeps the address of the `CFunction` itself (in the `'static` decl).
         if let Some(fast_fn) = &decl.fast_fn {
             refs.push(pointer(

@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use common::{init_test_flags, quiet_expected_panics};
 use runtime_core::{
-    op, Extension, OpCallCounts, OpError, OpMetricsEvent, OpMetricsFn, OpMetricsSource, Runtime,
-    RuntimeOptions,
+    op, v8, Extension, OpCallCounts, OpError, OpMetricsEvent, OpMetricsFn, OpMetricsSource,
+    Runtime, RuntimeOptions,
 };
 
 #[op]
@@ -31,6 +31,13 @@ fn op_half_nofast(x: u32) -> Result<u32, OpError> {
 #[op]
 fn op_unobserved() {}
 
+/// Calls `callback` (which may call other ops, and catch what they throw).
+#[op(nofast)]
+fn op_run<'s>(scope: &mut v8::PinScope<'s, '_>, callback: v8::Local<'s, v8::Function>) {
+    let receiver = v8::undefined(scope).into();
+    let _ = callback.call(scope, receiver, &[]);
+}
+
 type Log = Rc<RefCell<Vec<(&'static str, OpMetricsEvent, OpMetricsSource)>>>;
 
 fn runtime(log: &Log, counters: bool) -> Runtime {
@@ -41,6 +48,7 @@ fn runtime(log: &Log, counters: bool) -> Runtime {
             op_half::DECL,
             op_half_nofast::DECL,
             op_unobserved::DECL,
+            op_run::DECL,
         ])],
         op_call_counters: counters,
         op_metrics_factory_fn: Some(Box::new(move |decl| {
@@ -115,6 +123,48 @@ fn observers_see_dispatch_and_outcome_on_both_paths() {
         log.borrow().is_empty(),
         "an op without an observer is not reported"
     );
+}
+
+/// An op whose JavaScript callback calls a throwing op and catches: the inner call is an
+/// error, the outer completes. An exception the callback lets through reaches the outer's
+/// caller, but the op itself completed (as deno reports it: by the op's own result).
+#[test]
+fn outcomes_of_nested_calls_are_their_own() {
+    let log: Log = Rc::default();
+    let mut runtime = runtime(&log, false);
+    use OpMetricsEvent::{Completed, Dispatched, Error};
+    let caught = runtime
+        .execute_script_to_string(
+            "nested.js",
+            "let seen; ops.op_run(() => { try { ops.op_half_nofast(3); } catch (e) { seen = e.name; } }); seen",
+        )
+        .unwrap();
+    assert_eq!(caught, "RangeError");
+    let events: Vec<_> = log.borrow().iter().map(|&(name, e, _)| (name, e)).collect();
+    assert_eq!(
+        events,
+        [
+            ("op_run", Dispatched),
+            ("op_half_nofast", Dispatched),
+            ("op_half_nofast", Error),
+            ("op_run", Completed),
+        ]
+    );
+    log.borrow_mut().clear();
+    let thrown = runtime
+        .execute_script_to_string(
+            "through.js",
+            "try { ops.op_run(() => ops.op_half_nofast(5)); 'no' } catch (e) { e.name + ': ' + e.message }",
+        )
+        .unwrap();
+    assert_eq!(thrown, "RangeError: odd");
+    let outer: Vec<_> = log
+        .borrow()
+        .iter()
+        .filter(|&&(name, _, _)| name == "op_run")
+        .map(|&(_, e, _)| e)
+        .collect();
+    assert_eq!(outer, [Dispatched, Completed]);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::callback_values::{callback_isolate, InCallback};
-use crate::metrics::OpMetricsSource;
+use crate::metrics::{OpMetricsEvent, OpMetricsSource};
 use crate::ops::OpCtx;
 use crate::{ErrorProperty, OpDecl, OpError};
 
@@ -121,26 +121,29 @@ pub(super) fn run_guarded<'a, 's>(
     // The landing pad costs nothing until a panic (bench-ops: `op_void_nofast` against
     // `floor_raw_slow_call`).
     match catch_unwind(AssertUnwindSafe(|| body(call))) {
-        Ok(result) => result.is_ok(),
+        Ok(Ok(())) => true,
+        Ok(Err(Thrown(()))) => {
+            note_slow_call_threw(call.info);
+            false
+        }
         Err(payload) => {
             call.throw_panic(payload);
+            note_slow_call_threw(call.info);
             false
         }
     }
 }
 
-/// Runs a slow call through the op's metrics observer: dispatch, then completion or error.
-///
-/// An op with a stack trace callback reports its stack first.
+/// The `FunctionCallback` of every op with a metrics observer or a stack trace callback:
+/// the stack reported first, then the op's own callback between the dispatch and outcome
+/// events. One function for all ops, so each op's body is compiled once. Whether the call
+/// threw is what its slow call noted (`run_guarded`, on its cold paths): that the call with
+/// this very `FunctionCallbackInfo` did not complete (a call nested in it has its own).
 ///
 /// # Safety
-/// As [`slow_call`]; the op must have an observer or a stack trace callback (`Runtime`
-/// registers this variant only then).
-#[inline(always)]
-pub unsafe fn metered_slow_call(
-    info: *const v8::FunctionCallbackInfo,
-    call: unsafe fn(*const v8::FunctionCallbackInfo) -> bool,
-) {
+/// V8 calls it with a `FunctionCallbackInfo` whose data is the op's context (`Runtime`
+/// registers it so).
+pub unsafe extern "C" fn metered_slow_fn(info: *const v8::FunctionCallbackInfo) {
     // SAFETY: V8 keeps `info` alive for the duration of the callback; its data is the op's
     // context (see `Runtime::new`).
     let op_ctx = unsafe {
@@ -148,13 +151,27 @@ pub unsafe fn metered_slow_call(
     };
     if let Some(callback) = &op_ctx.stack_trace {
         // SAFETY: as above.
-        let info = unsafe { &*info };
-        report_stack(info, op_ctx.decl, callback);
+        report_stack(unsafe { &*info }, op_ctx.decl, callback);
     }
     op_ctx.metered(OpMetricsSource::Slow, || {
-        // SAFETY: forwarded from the caller.
-        unsafe { call(info) }.then_some(())
+        SLOW_CALL_THREW.set(std::ptr::null());
+        // SAFETY: the op's own callback, with the info of its own call.
+        unsafe { (op_ctx.decl.slow_fn)(info) };
+        let threw = std::ptr::eq(SLOW_CALL_THREW.replace(std::ptr::null()), info);
+        (!threw).then_some(())
     });
+}
+
+thread_local! {
+    /// The info of the last slow call that threw (see `run_guarded`).
+    static SLOW_CALL_THREW: std::cell::Cell<*const v8::FunctionCallbackInfo> =
+        const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+#[cold]
+#[inline(never)]
+fn note_slow_call_threw(info: &v8::FunctionCallbackInfo) {
+    SLOW_CALL_THREW.set(info);
 }
 
 /// Hands the JavaScript stack of this call to an op's stack trace callback.
@@ -192,8 +209,9 @@ pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a O
     unsafe { op_ctx_from_data((*options).data) }
 }
 
-/// Runs a fast call through the op's metrics observer: dispatch, then completion or error
-/// (`None`: the call threw).
+/// Runs a fast call through the op's metrics observer: dispatch, then completion or error.
+/// `call` is the op's plain fast function; whether it threw is what `fast_return` noted (a
+/// fast call runs no JavaScript, so no other op's call comes between).
 ///
 /// # Safety
 /// As [`fast_op_ctx`]; the op must have an observer (`Runtime` registers this variant only
@@ -201,11 +219,47 @@ pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a O
 #[inline(always)]
 pub unsafe fn metered_fast_call<R>(
     options: *mut FastApiCallbackOptions<'_>,
-    call: impl FnOnce() -> Option<R>,
-) -> Option<R> {
+    call: impl FnOnce() -> R,
+) -> R {
     // SAFETY: forwarded from the caller.
     let op_ctx = unsafe { fast_op_ctx(options) };
-    op_ctx.metered(OpMetricsSource::Fast, call)
+    metered_fast_dispatch(op_ctx);
+    let result = call();
+    metered_fast_outcome(op_ctx);
+    result
+}
+
+/// The dispatch event of a metered fast call (out of line: one copy for all ops).
+#[inline(never)]
+fn metered_fast_dispatch(op_ctx: &OpCtx) {
+    FAST_CALL_THREW.set(false);
+    if let Some(metrics) = &op_ctx.metrics {
+        metrics(op_ctx, OpMetricsEvent::Dispatched, OpMetricsSource::Fast);
+    }
+}
+
+/// The outcome event of a metered fast call: whether `fast_return` noted a throw.
+#[inline(never)]
+fn metered_fast_outcome(op_ctx: &OpCtx) {
+    let outcome = if FAST_CALL_THREW.replace(false) {
+        OpMetricsEvent::Error
+    } else {
+        OpMetricsEvent::Completed
+    };
+    if let Some(metrics) = &op_ctx.metrics {
+        metrics(op_ctx, outcome, OpMetricsSource::Fast);
+    }
+}
+
+thread_local! {
+    /// Set by a fast function that threw (see `fast_return`); read by `metered_fast_call`.
+    static FAST_CALL_THREW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cold]
+#[inline(never)]
+fn note_fast_call_threw() {
+    FAST_CALL_THREW.set(true);
 }
 
 #[cold]
@@ -416,7 +470,10 @@ impl FastDefault for () {
 pub fn fast_return<R: FastDefault>(result: Option<R>) -> R {
     match result {
         Some(value) => value,
-        None => R::fast_default(),
+        None => {
+            note_fast_call_threw();
+            R::fast_default()
+        }
     }
 }
 

@@ -369,7 +369,7 @@ pub(crate) unsafe extern "C" fn constructor_trampoline(info: *const v8::Function
     }
     // As `op_template` picks: the metered variant when the runtime observes the op.
     let slow_fn = if op_ctx.metrics.is_some() || op_ctx.stack_trace.is_some() {
-        op_ctx.decl.slow_fn_metered
+        op_ctx.decl.slow_fn_metered()
     } else {
         op_ctx.decl.slow_fn
     };

@@ -72,7 +72,6 @@ pub fn decl(op: &Op) -> TokenStream {
                     #name,
                     &[#(#arg_names),*],
                     Self::slow_fn,
-                    Self::slow_fn_metered,
                     fast_fn,
                     flags,
                     #typescript,

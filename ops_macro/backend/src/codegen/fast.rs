@@ -1,9 +1,10 @@
 //! The fast path: V8 Fast API functions and their `CFunctionInfo`s.
 //!
-//! Two functions per op: `fast_fn`, registered when op call counters are off, and
-//! `fast_fn_counted`, which counts the call, then forwards to it. V8 152 lets a fast call throw
-//! (tested in `runtime_core/tests/errors.rs`), so arguments that need checking, `Err` returns
-//! and panics throw right there, exactly as the slow path would, and the op never runs twice.
+//! Two functions per op: `fast_fn`, registered for ops without a metrics observer, and
+//! `fast_fn_metered`, which reports the call to the observer around a call of `fast_fn`. V8
+//! 152 lets a fast call throw (tested in `runtime_core/tests/errors.rs`), so arguments that
+//! need checking, `Err` returns and panics throw right there, exactly as the slow path
+//! would, and the op never runs twice.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -93,7 +94,7 @@ pub fn fast_fn_info(op: &Op) -> TokenStream {
 
 /// `fn fast_body(receiver, params.., options) -> Option<ret>`,
 /// `extern "C" fn fast_fn(receiver, params.., options) -> ret` and
-/// `extern "C" fn fast_fn_metered(receiver, params.., options) -> ret`.
+/// `extern "C" fn fast_fn_metered(receiver, params.., options) -> ret`, which calls `fast_fn`.
 pub fn fast_fn(op: &Op) -> TokenStream {
     let options = internal_ident("options");
     let op_ctx = internal_ident("op_ctx");
@@ -449,6 +450,9 @@ fn fast_fns(
             #call
         }
 
+        // Never inlined: V8 calls it through its address, and the metered variant calls it
+        // rather than compile the body again.
+        #[inline(never)]
         extern "C" fn fast_fn(
             #receiver_param,
             #(#params,)*
@@ -464,11 +468,11 @@ fn fast_fns(
         ) -> #ret_ty {
             // SAFETY: V8 passes the options of this call, whose data is the op's context;
             // `Runtime` registers this variant for ops with a metrics observer.
-            ::runtime_core::__op::fast_return(unsafe {
+            unsafe {
                 ::runtime_core::__op::metered_fast_call(#options, || {
-                    Self::fast_body(#receiver, #(#param_idents,)* #body_options)
+                    Self::fast_fn(#receiver, #(#param_idents,)* #body_options)
                 })
-            })
+            }
         }
     }
 }

@@ -220,8 +220,8 @@ fn async_slow_fn(op: &Op, async_op: &AsyncOp, call_block: TokenStream) -> TokenS
     )
 }
 
-/// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
-/// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer).
+/// `slow_call_body` (the op's call, its arguments read and its return set) and `slow_fn`
+/// (the `FunctionCallback` around it).
 pub fn slow_fn(op: &Op) -> TokenStream {
     let call = internal_ident("call");
     let result = internal_ident("result");
@@ -307,9 +307,9 @@ pub fn slow_fn(op: &Op) -> TokenStream {
     body_fns(op, body, op.slow_access())
 }
 
-/// `slow_body` (the call, reporting whether it completed), `slow_fn` (the
-/// `FunctionCallback`) and `slow_fn_metered` (the same through the op's metrics observer),
-/// around `body`, run with `access` to V8.
+/// `slow_fn`, the `FunctionCallback`, around `body`, run with `access` to V8. An op with a
+/// metrics observer is called through runtime_core's one metered callback, which calls
+/// `slow_fn`: the body is compiled once.
 fn body_fns(op: &Op, body: TokenStream, access: V8Access) -> TokenStream {
     let call = internal_ident("call");
     // `required(n)`: checked on the slow path only (V8 takes a fast call only with every
@@ -335,21 +335,10 @@ fn body_fns(op: &Op, body: TokenStream, access: V8Access) -> TokenStream {
             #body
         }
 
-        #[inline(always)]
-        unsafe fn slow_body(#info: #info_ty) -> bool {
-            // SAFETY: the caller passes the `FunctionCallbackInfo` V8 gave it.
-            unsafe { ::runtime_core::__op::#entry(#info, Self::slow_call_body) }
-        }
-
         unsafe extern "C" fn slow_fn(#info: #info_ty) {
             // SAFETY: V8 calls this with the `FunctionCallbackInfo` of a call to the function
             // `Runtime` registered with this op's context as its data.
-            unsafe { Self::slow_body(#info) };
-        }
-
-        unsafe extern "C" fn slow_fn_metered(#info: #info_ty) {
-            // SAFETY: as `slow_fn`; `Runtime` registers this variant for ops with an observer.
-            unsafe { ::runtime_core::__op::metered_slow_call(#info, Self::slow_body) }
+            unsafe { ::runtime_core::__op::#entry(#info, Self::slow_call_body) };
         }
     }
 }
