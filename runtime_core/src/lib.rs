@@ -53,7 +53,7 @@ mod callback_values;
 pub mod class;
 pub mod console;
 pub mod convert;
-mod error;
+mod errors;
 mod event_loop;
 mod extension;
 #[cfg(feature = "fuzzing")]
@@ -62,7 +62,6 @@ mod heap_limit;
 mod js_call;
 mod metrics;
 pub mod modules;
-mod op_error;
 mod ops;
 mod platform;
 mod runtime;
@@ -89,13 +88,13 @@ extern crate self as runtime_core;
 pub use __op::Element;
 pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
-pub use error::{JsError, JsErrorKind};
+pub use errors::js_error::{JsError, JsErrorKind};
+pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use extension::{typescript_declarations, Extension, ExtensionSource};
 pub use heap_limit::HeapLimits;
 pub use js_call::JsArgs;
 pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
-pub use op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
 /// enum of unit variants (a string); fields convert through their own `FromV8`.

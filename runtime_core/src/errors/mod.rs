@@ -1,0 +1,6 @@
+//! Errors both ways across the boundary: [`JsError`](crate::JsError), JavaScript's errors as
+//! Rust values (`js_error.rs`), and [`OpError`](crate::OpError), the Rust errors ops throw
+//! into JavaScript (`op_error.rs`).
+
+pub(crate) mod js_error;
+pub(crate) mod op_error;
