@@ -48,8 +48,6 @@
 
 pub mod alloc_counter;
 mod async_js;
-mod buffer;
-mod callback_values;
 pub mod class;
 pub mod console;
 pub mod convert;
@@ -67,16 +65,13 @@ mod platform;
 mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
-mod simdutf_raw;
 mod snapshot;
 mod stack_trace;
 mod state;
-mod string_view;
-mod strings;
 pub mod structured;
 mod termination;
 mod timers;
-mod v8_traits;
+mod values;
 pub mod webidl;
 
 #[doc(hidden)]
@@ -86,7 +81,6 @@ pub mod __op;
 extern crate self as runtime_core;
 
 pub use __op::Element;
-pub use buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
@@ -109,9 +103,12 @@ pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use snapshot::SnapshotBuilder;
 pub use stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use state::OpState;
-pub use strings::{ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE};
 pub use termination::TerminationHandle;
-pub use v8_traits::{FromV8, ToV8};
+pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
+pub use values::string_buffers::{
+    ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,
+};
+pub use values::v8_traits::{FromV8, ToV8};
 
 /// TypeScript declarations of the globals every runtime installs besides its ops: `console`,
 /// `setTimeout` and the other timers, `queueMicrotask`, `unrefTimer`/`refTimer`.

@@ -7,9 +7,9 @@ use std::borrow::Cow;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::callback_values::{callback_isolate, InCallback};
 use crate::metrics::{OpMetricsEvent, OpMetricsSource};
 use crate::ops::OpCtx;
+use crate::values::callback_values::{callback_isolate, InCallback};
 use crate::{ErrorProperty, OpDecl, OpError};
 
 use super::FastApiCallbackOptions;
@@ -34,7 +34,7 @@ pub(super) enum Access<'a, 's> {
     /// Nothing: the op reads its arguments and sets numbers only.
     Nothing,
     /// The isolate: strings are read through it (a `ValueView` needs no handle scope), and
-    /// the return values `crate::callback_values` makes are made through it.
+    /// the return values `crate::values::callback_values` makes are made through it.
     Isolate(v8::Isolate),
     /// A handle scope: the op takes one, makes other values on the V8 heap, or runs
     /// JavaScript.

@@ -71,7 +71,7 @@ pub trait IntoReturn<K>: Sized {
 /// A value made on the V8 heap by kind `K`: what an async op's promise is resolved with, and,
 /// for buffers, what a sync op returns (see the `IntoReturn` impls below). A sync op's
 /// BigInts, ASCII and Latin-1 strings, externals and kept static strings are made from the
-/// isolate alone (`crate::callback_values`). An `Err` is thrown (or rejects).
+/// isolate alone (`crate::values::callback_values`). An `Err` is thrown (or rejects).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an op's result of this kind",
     label = "not convertible to JavaScript this way"

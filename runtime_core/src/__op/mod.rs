@@ -33,5 +33,5 @@ pub use strings::*;
 pub use typed_arrays::*;
 
 pub use crate::ops::{AsyncCall, FastFn, OpFlags};
-pub use crate::strings::StringBuffer;
+pub use crate::values::string_buffers::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

@@ -1,11 +1,13 @@
 //! String arguments and returns: borrowed in place, read into a `StringBuffer`, or one exact
-//! allocation (see the crate's `strings` module); the fast path gets sequential one-byte
+//! allocation (see `crate::values::string_buffers`); the fast path gets sequential one-byte
 //! strings only.
 
 use std::borrow::Cow;
 
 use crate::ops::StaticStrEntry;
-use crate::strings::{is_ascii, latin1_to_string, narrow_to_latin1_in, v8_to_string};
+use crate::values::string_buffers::{
+    is_ascii, latin1_to_string, narrow_to_latin1_in, v8_to_string,
+};
 use crate::ByteString;
 
 use crate::OpError;
@@ -250,7 +252,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[inline(always)]
     pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
-        let mut slot = crate::string_view::ViewSlot::new();
+        let mut slot = crate::values::string_view::ViewSlot::new();
         let view = slot.build(self.isolate(), string);
         let bytes = match view.data() {
             v8::ValueViewData::OneByte(bytes) => Some(bytes.to_vec()),

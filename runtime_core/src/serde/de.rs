@@ -3,8 +3,8 @@
 use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
-use crate::strings::{v8_to_string, Room};
 use crate::structured::{__derive, limits, Depth, ValueError};
+use crate::values::string_buffers::{v8_to_string, Room};
 
 /// A V8 value, read by serde.
 pub(super) struct Deserializer<'a, 's, 'i> {

@@ -8,8 +8,8 @@
 use ::serde::de::{self, IntoDeserializer, Visitor};
 
 use super::Error;
-use crate::strings::{latin1_to_string, Room};
 use crate::structured::__derive;
+use crate::values::string_buffers::{latin1_to_string, Room};
 
 /// `fn $method(self, _) { Err(expected $what) }`: the requests a string never satisfies.
 macro_rules! refuse {

@@ -165,14 +165,14 @@ pub mod __derive {
         value: v8::Local<'_, v8::Value>,
     ) -> Option<String> {
         let string = v8::Local::<v8::String>::try_from(value).ok()?;
-        Some(crate::strings::v8_to_string(scope, string))
+        Some(crate::values::string_buffers::v8_to_string(scope, string))
     }
 
     /// A one-byte string's contents as a `&str` (ASCII in place, other Latin-1 transcoded into
     /// a stack buffer), handed to `f`: how `from_one_byte` reads a variant's name.
     #[inline]
     pub fn with_one_byte_str<R>(latin1: &[u8], f: impl FnOnce(&str) -> R) -> R {
-        f(crate::strings::Room::new().latin1_as_str(latin1))
+        f(crate::values::string_buffers::Room::new().latin1_as_str(latin1))
     }
 
     /// A string that is none of an enum's forms (as [`unexpected`] says of one).

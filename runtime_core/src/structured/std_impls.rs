@@ -110,7 +110,7 @@ impl<'s> FromV8<'s> for String {
     const READS_ONE_BYTE: bool = true;
 
     fn from_one_byte(latin1: &[u8]) -> Result<Self, OpError> {
-        Ok(crate::strings::latin1_to_string(latin1))
+        Ok(crate::values::string_buffers::latin1_to_string(latin1))
     }
 
     fn from_v8(
@@ -118,7 +118,7 @@ impl<'s> FromV8<'s> for String {
         value: v8::Local<'s, v8::Value>,
     ) -> Result<Self, OpError> {
         v8::Local::<v8::String>::try_from(value)
-            .map(|string| crate::strings::v8_to_string(scope, string))
+            .map(|string| crate::values::string_buffers::v8_to_string(scope, string))
             .map_err(|_| expected("a string", value))
     }
 }

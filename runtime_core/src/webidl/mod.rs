@@ -195,7 +195,9 @@ pub mod __derive {
                 .to_string(scope)
                 .ok_or_else(crate::structured::__derive::threw)?,
         };
-        Ok(f(crate::strings::Room::new().copy_string(scope, string)))
+        Ok(f(
+            crate::values::string_buffers::Room::new().copy_string(scope, string)
+        ))
     }
 
     /// A string that names no value of the enum.

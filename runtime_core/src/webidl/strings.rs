@@ -41,7 +41,7 @@ impl<'s> WebIdlConverter<'s> for String {
         options: &StringOptions,
     ) -> Result<Self, OpError> {
         Ok(match to_string(scope, value, options)? {
-            Some(string) => crate::strings::v8_to_string(scope, string),
+            Some(string) => crate::values::string_buffers::v8_to_string(scope, string),
             None => String::new(),
         })
     }

@@ -63,7 +63,7 @@ pub(crate) fn utf16_to_utf8<'o>(units: &[u16], out: &'o mut [MaybeUninit<u8>]) -
         )
     };
     if result.error != 0 {
-        return crate::strings::utf16_to_utf8_in(units, out);
+        return crate::values::string_buffers::utf16_to_utf8_in(units, out);
     }
     // SAFETY: without an error, simdutf wrote `count` bytes of valid UTF-8 at the start of
     // `out`.

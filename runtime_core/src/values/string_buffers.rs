@@ -91,7 +91,7 @@ impl Drop for LentBuffer {
 pub struct StringBuffer<'s> {
     // (Dropped by hand, in `Drop`: most calls build no view, and the drop is then a test
     // inlined in the op, not a call.)
-    pub(crate) view: ManuallyDrop<crate::string_view::ViewSlot<'s>>,
+    pub(crate) view: ManuallyDrop<crate::values::string_view::ViewSlot<'s>>,
     /// A field of its own, so that a view built in `view` is read while `room` is written:
     /// moving the view out instead copies it right after V8 wrote it, a store-forwarding stall.
     pub(crate) room: Room,
@@ -116,7 +116,7 @@ impl StringBuffer<'_> {
     #[inline(always)]
     pub fn new() -> Self {
         Self {
-            view: ManuallyDrop::new(crate::string_view::ViewSlot::new()),
+            view: ManuallyDrop::new(crate::values::string_view::ViewSlot::new()),
             room: Room::new(),
         }
     }
@@ -173,7 +173,7 @@ impl Room {
         isolate: &mut v8::Isolate,
         string: v8::Local<'_, v8::String>,
     ) -> &str {
-        let mut slot = crate::string_view::ViewSlot::new();
+        let mut slot = crate::values::string_view::ViewSlot::new();
         let view = slot.build(isolate, string);
         self.copy_utf8(view.data())
     }
@@ -214,13 +214,13 @@ impl Room {
 
     /// Latin-1 to UTF-8, with SIMD (simdutf).
     pub(crate) fn latin1_to_utf8(&mut self, latin1: &[u8]) -> &str {
-        crate::simdutf_raw::latin1_to_utf8(latin1, self.uninit(latin1.len() * 2))
+        crate::values::simdutf_raw::latin1_to_utf8(latin1, self.uninit(latin1.len() * 2))
     }
 
     /// UTF-16 to UTF-8, with SIMD (simdutf); a scalar loop where a lone surrogate needs
     /// replacing.
     pub(crate) fn utf16_to_utf8(&mut self, units: &[u16]) -> &str {
-        crate::simdutf_raw::utf16_to_utf8(units, self.uninit(units.len() * 3))
+        crate::values::simdutf_raw::utf16_to_utf8(units, self.uninit(units.len() * 3))
     }
 }
 
@@ -251,7 +251,7 @@ pub(crate) fn utf16_to_utf8_in<'b>(units: &[u16], out: &'b mut [MaybeUninit<u8>]
 /// A V8 string as a `String`: one allocation of the exact UTF-8 length, lone surrogates
 /// replaced (U+FFFD), as `#[string] String` arguments.
 pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::String>) -> String {
-    let mut slot = crate::string_view::ViewSlot::new();
+    let mut slot = crate::values::string_view::ViewSlot::new();
     let view = slot.build(isolate, string);
     match view.data() {
         v8::ValueViewData::OneByte(latin1) => latin1_to_string(latin1),
