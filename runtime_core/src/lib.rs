@@ -58,7 +58,6 @@ mod extension;
 pub mod fuzzing;
 mod heap_limit;
 mod js_call;
-mod metrics;
 pub mod modules;
 mod ops;
 mod platform;
@@ -66,7 +65,6 @@ mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
 mod snapshot;
-mod stack_trace;
 mod state;
 pub mod structured;
 mod termination;
@@ -87,8 +85,9 @@ pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use extension::{typescript_declarations, Extension, ExtensionSource};
 pub use heap_limit::HeapLimits;
 pub use js_call::JsArgs;
-pub use metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
+pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
+pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
 /// enum of unit variants (a string); fields convert through their own `FromV8`.
@@ -101,7 +100,6 @@ pub use ops_macro::WebIDL;
 pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use snapshot::SnapshotBuilder;
-pub use stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use state::OpState;
 pub use termination::TerminationHandle;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};

@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
 use crate::heap_limit::NearHeapLimit;
-use crate::metrics::{self, OpMetricsFactoryFn};
 use crate::modules::map::ModuleMap;
+use crate::ops::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
 use crate::snapshot::{Meta, Startup};
 use crate::structured::limits::ConversionLimits;

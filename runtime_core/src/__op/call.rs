@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::metrics::{OpMetricsEvent, OpMetricsSource};
+use crate::ops::metrics::{OpMetricsEvent, OpMetricsSource};
 use crate::ops::OpCtx;
 use crate::values::callback_values::{callback_isolate, InCallback};
 use crate::{ErrorProperty, OpDecl, OpError};
@@ -182,7 +182,7 @@ fn report_stack(info: &v8::FunctionCallbackInfo, decl: &OpDecl, callback: &crate
         // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
         v8::callback_scope!(unsafe scope, info);
         v8::scope!(let scope, scope);
-        crate::stack_trace::capture(scope)
+        crate::ops::stack_trace::capture(scope)
     };
     callback(decl, &frames);
 }

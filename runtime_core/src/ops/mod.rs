@@ -1,13 +1,18 @@
-//! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets.
+//! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets; the
+//! metrics observers of op calls (`metrics.rs`) and the stack traces ops can capture
+//! (`stack_trace.rs`).
+
+pub(crate) mod metrics;
+pub(crate) mod stack_trace;
 
 use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
-use crate::metrics::OpMetricsFn;
-use crate::stack_trace::OpStackTraceFn;
 use crate::{OpState, TerminationHandle};
+use metrics::OpMetricsFn;
+use stack_trace::OpStackTraceFn;
 
 /// What `#[op]` generates for one op: everything `Runtime` needs to install it.
 ///
