@@ -114,7 +114,7 @@ pub(crate) fn install<'s>(
     class: &'static ClassDecl,
     op_ctxs: &[crate::OpCtx],
     op_index: &std::collections::BTreeMap<&'static str, usize>,
-    async_wrap: crate::async_js::AsyncWrap<'s>,
+    async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) {
     use crate::__op::{constructor_trampoline, illegal_constructor, ClassTemplates};
 

@@ -47,7 +47,6 @@
 #![warn(missing_docs)]
 
 pub mod alloc_counter;
-mod async_js;
 pub mod class;
 pub mod console;
 pub mod convert;
@@ -68,7 +67,6 @@ mod snapshot;
 mod state;
 pub mod structured;
 mod termination;
-mod timers;
 mod values;
 pub mod webidl;
 

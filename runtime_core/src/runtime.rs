@@ -113,7 +113,7 @@ pub struct Runtime {
     /// Whether the isolate is a snapshot creator (see `crate::SnapshotBuilder`).
     for_snapshot: SnapshotState,
     /// The timers' loop source (its `fire` goes into a snapshot).
-    timers: Rc<crate::timers::Timers>,
+    timers: Rc<crate::event_loop::timers::Timers>,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
     op_ctxs: Box<[OpCtx]>,
@@ -208,10 +208,10 @@ impl Runtime {
                 .extensions
                 .push(crate::console::extension(sink.clone()));
         }
-        let timers = Rc::new(crate::timers::Timers::default());
+        let timers = Rc::new(crate::event_loop::timers::Timers::default());
         options
             .extensions
-            .push(crate::timers::extension(timers.clone()));
+            .push(crate::event_loop::timers::extension(timers.clone()));
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
@@ -517,7 +517,7 @@ impl Runtime {
                 // Class members are declared with their class.
                 .filter(|decl| !is_class_member(decl))
                 .filter(|decl| decl.name != crate::console::PRINT_OP)
-                .filter(|decl| !crate::timers::TIMER_OPS.contains(&decl.name)),
+                .filter(|decl| !crate::event_loop::timers::TIMER_OPS.contains(&decl.name)),
             self.classes.iter().copied(),
         );
         format!("{}\n{ops}", crate::GLOBALS_DTS)
@@ -720,7 +720,7 @@ struct Parts<'a> {
     op_index: &'a BTreeMap<&'static str, usize>,
     event_loop: &'a EventLoop,
     modules: &'a ModuleMap,
-    timers: &'a crate::timers::Timers,
+    timers: &'a crate::event_loop::timers::Timers,
     classes: &'a [&'static crate::ClassDecl],
 }
 
@@ -734,7 +734,7 @@ fn install(
 ) -> (v8::Global<v8::Context>, v8::Global<v8::Function>) {
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
-    let wrap = crate::async_js::AsyncWrap::install(scope, parts.event_loop);
+    let wrap = crate::event_loop::async_wrap::AsyncWrap::install(scope, parts.event_loop);
     // A class's members are reached through the class (`new ops.Foo`, `foo.method()`), not
     // as ops of their own. The object is made with all of them at once: a property set per
     // op would cost V8 a lookup and a map transition each.
@@ -768,7 +768,7 @@ fn install(
             .call(scope, receiver, &[ops_object.into()])
             .expect("installing the console cannot throw");
     }
-    let install = run_builtin_script(scope, "<timers>", crate::timers::TIMERS_JS)
+    let install = run_builtin_script(scope, "<timers>", crate::event_loop::timers::TIMERS_JS)
         .ok()
         .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
         .expect("the timers script evaluates to a function");
@@ -871,7 +871,7 @@ fn op_function<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     name: v8::Local<'s, v8::String>,
     op_ctx: &OpCtx,
-    async_wrap: crate::async_js::AsyncWrap<'s>,
+    async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) -> v8::Local<'s, v8::Value> {
     let decl = op_ctx.decl;
     let template = op_template(scope, op_ctx, None);

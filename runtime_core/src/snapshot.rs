@@ -325,8 +325,8 @@ pub(crate) fn external_references(
         pointer: pointer.cast_mut(),
     };
     let mut refs = vec![
-        function(crate::async_js::claim_callback.map_fn_to()),
-        pointer(crate::async_js::CLAIM_FAST.0.as_ptr().cast()),
+        function(crate::event_loop::async_wrap::claim_callback.map_fn_to()),
+        pointer(crate::event_loop::async_wrap::CLAIM_FAST.0.as_ptr().cast()),
         function(crate::__op::constructor_trampoline),
         function(crate::__op::metered_slow_fn),
         function(crate::__op::illegal_constructor.map_fn_to()),

@@ -1,7 +1,7 @@
 //! Async ops: the call starts the op's future (the op's JavaScript wrapper makes its promise
-//! if it goes pending, see [`crate::async_js`]); the future is polled during the call (eager,
-//! deferred) or first by the event loop (lazy), and its outcome settles the promise through
-//! the result's [`IntoValue`] impl.
+//! if it goes pending, see [`crate::event_loop::async_wrap`]); the future is polled during the
+//! call (eager, deferred) or first by the event loop (lazy), and its outcome settles the
+//! promise through the result's [`IntoValue`] impl.
 
 use std::any::Any;
 use std::future::Future;
@@ -269,7 +269,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// promise settles). Done during the call (eager): its value is the call's return value
     /// (its error thrown), which the JavaScript wrapper makes a settled promise of. Else the
     /// call leaves the op, and returns the wrappers' marker: the wrapper then makes the promise
-    /// and hands it to the op (see [`crate::async_js`]).
+    /// and hands it to the op (see [`crate::event_loop::async_wrap`]).
     #[inline(always)]
     pub fn start_async<K, T, F, S>(
         &mut self,

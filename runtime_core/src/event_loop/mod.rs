@@ -16,8 +16,10 @@ use std::task::{Context, Poll, Waker};
 use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
 
+pub(crate) mod async_wrap;
 mod pending;
 mod rejections;
+pub(crate) mod timers;
 
 /// An async op after its call: its future and the resolver of its promise.
 pub(crate) trait PendingOp {
@@ -201,10 +203,10 @@ pub(crate) struct EventLoop {
     /// The batch being settled (kept to reuse its memory).
     batch: RefCell<Vec<BoxedOp>>,
     /// The op a call left, until its wrapper claims it with the promise it made (see
-    /// [`crate::async_js`]), and whether it is done (deferred).
+    /// [`async_wrap`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
     /// What a call speaking [`crate::__op::AsyncCall::Value`] returns when it left an op to claim:
-    /// an object only the wrappers hold (set by [`crate::async_js::AsyncWrap::install`]).
+    /// an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
@@ -325,7 +327,7 @@ impl EventLoop {
     }
 
     /// Leaves an op for its wrapper to claim, at once, in the same turn of JavaScript (see
-    /// [`crate::async_js`]).
+    /// [`async_wrap`]).
     pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
         let previous = self.unclaimed.replace(Some((op, ready)));
         self.run_unclaimed(previous);
