@@ -52,21 +52,14 @@ pub mod console;
 pub mod convert;
 mod errors;
 mod event_loop;
-mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
-mod heap_limit;
-mod js_call;
 pub mod modules;
 mod ops;
-mod platform;
 mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
-mod snapshot;
-mod state;
 pub mod structured;
-mod termination;
 mod values;
 pub mod webidl;
 
@@ -80,9 +73,6 @@ pub use __op::Element;
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
-pub use extension::{typescript_declarations, Extension, ExtensionSource};
-pub use heap_limit::HeapLimits;
-pub use js_call::JsArgs;
 pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
@@ -95,11 +85,14 @@ pub use ops_macro::ToV8;
 /// Derives [`webidl::WebIdlConverter`] for a dictionary (`#[webidl(dictionary)]` struct) or an
 /// enum (`#[webidl(enum)]`).
 pub use ops_macro::WebIDL;
-pub use platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
+pub use runtime::extension::{typescript_declarations, Extension, ExtensionSource};
+pub use runtime::heap_limit::HeapLimits;
+pub use runtime::js_call::JsArgs;
+pub use runtime::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
+pub use runtime::snapshot::SnapshotBuilder;
+pub use runtime::state::OpState;
+pub use runtime::termination::TerminationHandle;
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
-pub use snapshot::SnapshotBuilder;
-pub use state::OpState;
-pub use termination::TerminationHandle;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use values::string_buffers::{
     ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,

@@ -418,7 +418,7 @@ impl ModuleMap {
         &self,
         scope: &mut v8::PinScope<'s, '_>,
         mut keep: impl FnMut(&mut v8::PinScope<'s, '_>, v8::Local<'s, v8::Module>) -> usize,
-    ) -> Result<Vec<crate::snapshot::ModuleRecord>, JsError> {
+    ) -> Result<Vec<crate::runtime::snapshot::ModuleRecord>, JsError> {
         if self.has_dynamic_imports() {
             return Err(JsError::exception(
                 "Error",
@@ -438,7 +438,7 @@ impl ModuleMap {
                 ));
             }
             let module = v8::Local::new(scope, &record.module);
-            kept.push(crate::snapshot::ModuleRecord {
+            kept.push(crate::runtime::snapshot::ModuleRecord {
                 url: record.url.clone(),
                 imports: record.imports.clone(),
                 main: record.main,
@@ -452,7 +452,7 @@ impl ModuleMap {
     pub(crate) fn restore_record(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
-        record: &crate::snapshot::ModuleRecord,
+        record: &crate::runtime::snapshot::ModuleRecord,
         module: v8::Local<'_, v8::Module>,
     ) {
         let id = self.register(scope, &record.url, module, record.imports.clone(), None);

@@ -1,4 +1,16 @@
-//! `Runtime`: one isolate, one context, and the ops of its extensions.
+//! `Runtime`: one isolate, one context, and the ops of its extensions. Beside it: the
+//! [`Extension`]s it is built from (`extension.rs`), the [`OpState`] it lends ops
+//! (`state.rs`), starting V8 (`platform.rs`), startup snapshots (`snapshot.rs`), heap limits
+//! (`heap_limit.rs`), stopping its JavaScript (`termination.rs`) and calling into it
+//! (`js_call.rs`).
+
+pub(crate) mod extension;
+pub(crate) mod heap_limit;
+pub(crate) mod js_call;
+pub(crate) mod platform;
+pub(crate) mod snapshot;
+pub(crate) mod state;
+pub(crate) mod termination;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -7,15 +19,15 @@ use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
-use crate::heap_limit::NearHeapLimit;
 use crate::modules::map::ModuleMap;
 use crate::ops::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
-use crate::snapshot::{Meta, Startup};
 use crate::structured::limits::ConversionLimits;
 use crate::{
     init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
 };
+use heap_limit::NearHeapLimit;
+use snapshot::{Meta, Startup};
 
 /// How to build a [`Runtime`].
 pub struct RuntimeOptions {
@@ -122,7 +134,7 @@ pub struct Runtime {
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
-    /// What a snapshot of this runtime is for (see `crate::snapshot::fingerprint`).
+    /// What a snapshot of this runtime is for (see `snapshot::fingerprint`).
     fingerprint: u64,
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
@@ -237,16 +249,16 @@ impl Runtime {
 
         // The op contexts exist before the isolate: a snapshot's external references name
         // their addresses.
-        let fingerprint = crate::snapshot::fingerprint(&options, &op_ctxs, &classes);
+        let fingerprint = snapshot::fingerprint(&options, &op_ctxs, &classes);
         if let Some(blob) = options.startup_snapshot.take() {
-            startup = Startup::FromSnapshot(crate::snapshot::open(blob, fingerprint)?);
+            startup = Startup::FromSnapshot(snapshot::open(blob, fingerprint)?);
         }
         let mut params = v8::CreateParams::default();
         if let Some(limits) = options.heap_limits {
             params = params.heap_limits(limits.initial, limits.max);
         }
         let references = || {
-            std::borrow::Cow::Owned(crate::snapshot::external_references(
+            std::borrow::Cow::Owned(snapshot::external_references(
                 &op_ctxs,
                 Rc::as_ptr(&event_loop),
             ))
@@ -600,7 +612,7 @@ impl Runtime {
         let blob = self
             .take_blob()
             .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))?;
-        Ok(crate::snapshot::seal(&blob, &meta, self.fingerprint))
+        Ok(snapshot::seal(&blob, &meta, self.fingerprint))
     }
 }
 

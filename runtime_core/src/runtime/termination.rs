@@ -41,7 +41,7 @@ struct Shared {
     isolate: OnceLock<v8::IsolateHandle>,
     /// Set by `terminate`, cleared when a finished call spends the request.
     requested: AtomicBool,
-    /// Set with `requested` when the heap reached its limit (see `crate::heap_limit`).
+    /// Set with `requested` when the heap reached its limit (see `crate::runtime::heap_limit`).
     out_of_memory: AtomicBool,
     /// Held across setting the flag and asking V8, and across spending both, so that a
     /// request is never half spent (flag cleared, V8's request left to stop a later script).

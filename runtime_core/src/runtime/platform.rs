@@ -59,7 +59,7 @@ pub fn init_v8() {
     }
     // A startup snapshot must leave the read-only space as it is: isolates share it, so a
     // blob that extends it (V8's default) cannot be used beside isolates made without it, and
-    // making one moves objects into it under other isolates' feet (see `crate::snapshot`).
+    // making one moves objects into it under other isolates' feet (see `crate::runtime::snapshot`).
     // The user's flags come after, and may say otherwise.
     v8::V8::set_flags_from_string("--no-extensible-ro-snapshot");
     if !init.pending_flags.is_empty() {
