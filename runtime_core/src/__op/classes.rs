@@ -21,7 +21,7 @@ const TAG: u16 = 1;
 ///
 /// The value is dropped by `Instance`'s own `Drop`, which cppgc's finalizer runs from C++: a
 /// panic there would cross an `extern "C"` frame and abort the process, so it is caught and
-/// reported (see [`report_drop_panic`]).
+/// reported (see `report_drop_panic`).
 #[repr(C)]
 pub struct Instance<T> {
     header: Header,
