@@ -134,8 +134,6 @@ pub struct Runtime {
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
-    /// What a snapshot of this runtime is for (see `snapshot::fingerprint`).
-    fingerprint: u64,
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
@@ -249,8 +247,8 @@ impl Runtime {
 
         // The op contexts exist before the isolate: a snapshot's external references name
         // their addresses.
-        let fingerprint = snapshot::fingerprint(&options, &op_ctxs, &classes);
         if let Some(blob) = options.startup_snapshot.take() {
+            let fingerprint = snapshot::fingerprint(options.ops_object_name, &op_ctxs, &classes);
             startup = Startup::FromSnapshot(snapshot::open(blob, fingerprint)?);
         }
         let mut params = v8::CreateParams::default();
@@ -344,7 +342,6 @@ impl Runtime {
             ops_object_name: options.ops_object_name,
             state,
             termination,
-            fingerprint,
             #[cfg(feature = "tokio")]
             tokio: options
                 .tokio_handle
@@ -612,7 +609,8 @@ impl Runtime {
         let blob = self
             .take_blob()
             .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))?;
-        Ok(snapshot::seal(&blob, &meta, self.fingerprint))
+        let fingerprint = snapshot::fingerprint(self.ops_object_name, &self.op_ctxs, &self.classes);
+        Ok(snapshot::seal(&blob, &meta, fingerprint))
     }
 }
 

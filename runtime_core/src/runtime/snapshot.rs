@@ -281,7 +281,7 @@ impl Reader<'_> {
 /// the ops object's name, and per op its name, shape and which of its functions the runtime
 /// registers; the classes.
 pub(crate) fn fingerprint(
-    options: &RuntimeOptions,
+    ops_object_name: &str,
     op_ctxs: &[OpCtx],
     classes: &[&crate::ClassDecl],
 ) -> u64 {
@@ -294,7 +294,7 @@ pub(crate) fn fingerprint(
     };
     feed(v8::VERSION_STRING.as_bytes());
     feed(env!("CARGO_PKG_VERSION").as_bytes());
-    feed(options.ops_object_name.as_bytes());
+    feed(ops_object_name.as_bytes());
     for op_ctx in op_ctxs {
         let decl = op_ctx.decl;
         feed(decl.name.as_bytes());
