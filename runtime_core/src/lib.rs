@@ -69,7 +69,6 @@ pub mod __op;
 // `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the console).
 extern crate self as runtime_core;
 
-pub use __op::Element;
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
@@ -93,6 +92,7 @@ pub use runtime::snapshot::SnapshotBuilder;
 pub use runtime::state::OpState;
 pub use runtime::termination::TerminationHandle;
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
+pub use values::element::Element;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use values::string_buffers::{
     ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,

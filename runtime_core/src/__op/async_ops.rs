@@ -11,28 +11,13 @@ use std::pin::Pin;
 use std::ptr::{addr_of_mut, NonNull};
 use std::task::{Context, Poll};
 
-use crate::event_loop::{PendingOp, Started};
+use crate::event_loop::{AsyncMode, PendingOp, Started};
 use crate::ops::OpCtx;
 use crate::OpError;
 
-use super::call::{new_error, op_error_value, panic_message};
 use super::kinds::IntoValue;
 use super::{SlowCall, Thrown};
-
-/// When an async op's future is first polled and its promise settled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsyncMode {
-    /// Polled during the call; a ready outcome settles the promise before the call returns
-    /// (no event-loop round trip). The default: best for ops that often finish at once.
-    Eager,
-    /// First polled by the event loop (`#[op(async(lazy))]`): for ops that never finish at
-    /// once, saving a useless poll.
-    Lazy,
-    /// Polled during the call, but settled on the next turn of the event loop
-    /// (`#[op(async(deferred))]`): the caller's code after the call runs first, as if the op
-    /// were truly asynchronous.
-    Deferred,
-}
+use crate::errors::throw::{new_error, op_error_value, panic_message};
 
 /// What an async op's output settles its promise with: the macro maps `Result`, `Option` and
 /// `()` outputs to this.
@@ -171,7 +156,7 @@ where
     }
 }
 
-/// Starts an async op that speaks [`crate::__op::AsyncCall::Status`], on either path: `Ok(0)` when
+/// Starts an async op that speaks [`crate::ops::AsyncCall::Status`], on either path: `Ok(0)` when
 /// it finished during the call with `undefined`, `Ok(1)` when it did not (left for its wrapper
 /// to claim the promise of), `Err` when it failed during the call (thrown, so rejected). The
 /// macro gives this protocol to eager ops only when they return nothing; an eager op that

@@ -7,6 +7,7 @@ use super::kinds::{kind, IntoValue};
 use super::owned_buffers::store_buffer_value;
 use super::{call::*, handles::*};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
+use crate::errors::throw::throw_error_of_class;
 
 /// Room for the bytes of an on-heap typed array, which V8 copies out rather than lend
 /// (`ArrayBufferView::GetContents`): small arrays only.
@@ -120,7 +121,7 @@ pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_
     let message = format!(
         "{}: {} is backed by a detached ArrayBuffer",
         decl.name,
-        super::call::argument(decl, index)
+        crate::errors::throw::argument(decl, index)
     );
     throw_error_of_class(scope, "TypeError", &message);
 }
@@ -344,7 +345,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.throw_type_error(&format!(
             "{}: {} is backed by a detached ArrayBuffer",
             decl.name,
-            super::call::argument(decl, index)
+            crate::errors::throw::argument(decl, index)
         ))
     }
 

@@ -1,18 +1,23 @@
-//! The call and throw machinery: a slow call's `SlowCall` (scope, op context and return value,
-//! each read only when needed), the guards that turn panics into exceptions, metering, and the
-//! errors both paths throw (built here once, so that both paths say the same).
+//! The call frames: a slow call's `SlowCall` (scope, op context and return value, each read
+//! only when needed), a fast call's options, the guards that turn panics into exceptions, and
+//! the metered fast call. The errors both paths throw are made in `crate::errors::throw`; the
+//! metering itself is `crate::ops::metrics`.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::ops::metrics::{OpMetricsEvent, OpMetricsSource};
-use crate::ops::OpCtx;
-use crate::values::callback_values::{callback_isolate, InCallback};
-use crate::{ErrorProperty, OpDecl, OpError};
-
 use super::FastApiCallbackOptions;
+use crate::errors::throw::{
+    arg_error_prefix, arg_type_error_message, panic_message, panic_text, throw_error_of_class,
+    throw_op_error,
+};
+use crate::ops::metrics::{
+    metered_fast_dispatch, metered_fast_outcome, note_fast_call_threw, note_slow_call_threw,
+};
+use crate::ops::{op_ctx_from_data, OpCtx};
+use crate::values::callback_values::{callback_isolate, InCallback};
+use crate::OpError;
 
 /// A JavaScript exception is pending on the isolate; the op must return without a value.
 #[derive(Debug)]
@@ -134,70 +139,6 @@ pub(super) fn run_guarded<'a, 's>(
     }
 }
 
-/// The `FunctionCallback` of every op with a metrics observer or a stack trace callback:
-/// the stack reported first, then the op's own callback between the dispatch and outcome
-/// events. One function for all ops, so each op's body is compiled once. Whether the call
-/// threw is what its slow call noted (`run_guarded`, on its cold paths): that the call with
-/// this very `FunctionCallbackInfo` did not complete (a call nested in it has its own).
-///
-/// # Safety
-/// V8 calls it with a `FunctionCallbackInfo` whose data is the op's context (`Runtime`
-/// registers it so).
-pub unsafe extern "C" fn metered_slow_fn(info: *const v8::FunctionCallbackInfo) {
-    // SAFETY: V8 keeps `info` alive for the duration of the callback; its data is the op's
-    // context (see `Runtime::new`).
-    let op_ctx = unsafe {
-        op_ctx_from_data(v8::FunctionCallbackArguments::from_function_callback_info(&*info).data())
-    };
-    if let Some(callback) = &op_ctx.stack_trace {
-        // SAFETY: as above.
-        report_stack(unsafe { &*info }, op_ctx.decl, callback);
-    }
-    op_ctx.metered(OpMetricsSource::Slow, || {
-        SLOW_CALL_THREW.set(std::ptr::null());
-        // SAFETY: the op's own callback, with the info of its own call.
-        unsafe { (op_ctx.decl.slow_fn)(info) };
-        let threw = std::ptr::eq(SLOW_CALL_THREW.replace(std::ptr::null()), info);
-        (!threw).then_some(())
-    });
-}
-
-thread_local! {
-    /// The info of the last slow call that threw (see `run_guarded`).
-    static SLOW_CALL_THREW: std::cell::Cell<*const v8::FunctionCallbackInfo> =
-        const { std::cell::Cell::new(std::ptr::null()) };
-}
-
-#[cold]
-#[inline(never)]
-fn note_slow_call_threw(info: &v8::FunctionCallbackInfo) {
-    SLOW_CALL_THREW.set(info);
-}
-
-/// Hands the JavaScript stack of this call to an op's stack trace callback.
-#[cold]
-#[inline(never)]
-fn report_stack(info: &v8::FunctionCallbackInfo, decl: &OpDecl, callback: &crate::OpStackTraceFn) {
-    let frames = {
-        // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
-        v8::callback_scope!(unsafe scope, info);
-        v8::scope!(let scope, scope);
-        crate::ops::stack_trace::capture(scope)
-    };
-    callback(decl, &frames);
-}
-
-/// # Safety
-/// `data` must be the External that `Runtime::new` made for an op's `OpCtx`.
-#[inline(always)]
-pub(crate) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
-    // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.
-    unsafe {
-        let external = v8::Local::<v8::External>::cast_unchecked(data);
-        &*(external.value() as *const OpCtx)
-    }
-}
-
 /// The op context of a fast call.
 ///
 /// # Safety
@@ -229,97 +170,10 @@ pub unsafe fn metered_fast_call<R>(
     result
 }
 
-/// The dispatch event of a metered fast call (out of line: one copy for all ops).
-#[inline(never)]
-fn metered_fast_dispatch(op_ctx: &OpCtx) {
-    FAST_CALL_THREW.set(false);
-    if let Some(metrics) = &op_ctx.metrics {
-        metrics(op_ctx, OpMetricsEvent::Dispatched, OpMetricsSource::Fast);
-    }
-}
-
-/// The outcome event of a metered fast call: whether `fast_return` noted a throw.
-#[inline(never)]
-fn metered_fast_outcome(op_ctx: &OpCtx) {
-    let outcome = if FAST_CALL_THREW.replace(false) {
-        OpMetricsEvent::Error
-    } else {
-        OpMetricsEvent::Completed
-    };
-    if let Some(metrics) = &op_ctx.metrics {
-        metrics(op_ctx, outcome, OpMetricsSource::Fast);
-    }
-}
-
-thread_local! {
-    /// Set by a fast function that threw (see `fast_return`); read by `metered_fast_call`.
-    static FAST_CALL_THREW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cold]
-#[inline(never)]
-fn note_fast_call_threw() {
-    FAST_CALL_THREW.set(true);
-}
-
 #[cold]
 #[inline(never)]
 pub(super) fn no_scope() -> ! {
     unreachable!("the macro gives the isolate or a handle scope to every op whose kinds need one")
-}
-
-/// What the `received` part of a `TypeError` says about a value (ops' arguments and structured
-/// values alike).
-pub(crate) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str {
-    if value.is_undefined() {
-        "undefined"
-    } else if value.is_null() {
-        "null"
-    } else if value.is_boolean() {
-        "a boolean"
-    } else if value.is_number() {
-        "a number"
-    } else if value.is_big_int() {
-        "a BigInt"
-    } else if value.is_string() {
-        "a string"
-    } else if value.is_symbol() {
-        "a symbol"
-    } else if value.is_function() {
-        "a function"
-    } else if value.is_array() {
-        "an array"
-    } else {
-        "an object"
-    }
-}
-
-/// `<op>: argument <n> (<name>)`: what a conversion's error is prefixed with.
-pub(super) fn arg_error_prefix(decl: &OpDecl, index: i32) -> String {
-    format!("{}: {}", decl.name, argument(decl, index))
-}
-
-/// `argument <n> (<name>)`, or `argument <n>` for a `_` argument.
-pub(super) fn argument(decl: &OpDecl, index: i32) -> String {
-    match decl.arg_names.get(index as usize).copied() {
-        Some("") => format!("argument {}", index + 1),
-        name => format!("argument {} ({})", index + 1, name.unwrap_or("?")),
-    }
-}
-
-/// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
-pub(super) fn arg_type_error_message(
-    decl: &OpDecl,
-    index: i32,
-    expected: &str,
-    value: v8::Local<'_, v8::Value>,
-) -> String {
-    format!(
-        "{}: {} must be {expected}, received {}",
-        decl.name,
-        argument(decl, index),
-        describe_received(value)
-    )
 }
 
 /// Runs `f`, which may run JavaScript, under a `TryCatch`: if JavaScript threw (or execution
@@ -340,105 +194,6 @@ pub(super) fn keep_pending_exception<'s, R>(
         return Err(Thrown(()));
     }
     Ok(result)
-}
-
-/// `<op> panicked: <message>`.
-pub(super) fn panic_message(decl: &OpDecl, payload: &(dyn Any + Send)) -> String {
-    format!("{} panicked: {}", decl.name, panic_text(payload))
-}
-
-/// A panic's message (`panic!`'s text), or what stands for one.
-pub(super) fn panic_text(payload: &(dyn Any + Send)) -> &str {
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(non-string panic payload)")
-}
-
-/// Makes an error object of `class` (a built-in constructor where there is one, else an
-/// `Error` named `class`).
-pub(super) fn new_error<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    class: &str,
-    message: &str,
-) -> v8::Local<'s, v8::Value> {
-    let text = v8::String::new(scope, message).unwrap_or_else(|| v8::String::empty(scope));
-    let error = match class {
-        "TypeError" => v8::Exception::type_error(scope, text),
-        "RangeError" => v8::Exception::range_error(scope, text),
-        "SyntaxError" => v8::Exception::syntax_error(scope, text),
-        "ReferenceError" => v8::Exception::reference_error(scope, text),
-        _ => v8::Exception::error(scope, text),
-    };
-    if !matches!(
-        class,
-        "Error" | "TypeError" | "RangeError" | "SyntaxError" | "ReferenceError"
-    ) {
-        set_error_property(
-            scope,
-            error,
-            "name",
-            ErrorProperty::String(Cow::Borrowed(class)),
-        );
-    }
-    error
-}
-
-pub(super) fn set_error_property(
-    scope: &mut v8::PinScope<'_, '_>,
-    error: v8::Local<'_, v8::Value>,
-    name: &str,
-    value: ErrorProperty<'_>,
-) {
-    let Ok(object) = v8::Local::<v8::Object>::try_from(error) else {
-        return;
-    };
-    let Some(key) = v8::String::new(scope, name) else {
-        return;
-    };
-    let value: v8::Local<v8::Value> = match value {
-        ErrorProperty::String(text) => match v8::String::new(scope, &text) {
-            Some(text) => text.into(),
-            None => return,
-        },
-        ErrorProperty::Number(number) => v8::Number::new(scope, number).into(),
-        ErrorProperty::Bool(flag) => v8::Boolean::new(scope, flag).into(),
-    };
-    // Setting a data property on a fresh error object cannot run JavaScript.
-    let _ = object.set(scope, key.into(), value);
-}
-
-pub(crate) fn throw_error_of_class(scope: &mut v8::PinScope<'_, '_>, class: &str, message: &str) {
-    let error = new_error(scope, class, message);
-    scope.throw_exception(error);
-}
-
-/// The error object of `error` (its class, message and properties); with `prefix`, its
-/// message is `<prefix>: <message>`.
-pub(super) fn op_error_value<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    error: &OpError,
-    prefix: Option<&str>,
-) -> v8::Local<'s, v8::Value> {
-    let message = error.message();
-    let message = match prefix {
-        Some(prefix) => Cow::Owned(format!("{prefix}: {message}")),
-        None => message,
-    };
-    let exception = new_error(scope, &error.class(), &message);
-    error.properties(&mut |name, value| set_error_property(scope, exception, name, value));
-    exception
-}
-
-/// Throws `error`; with `prefix`, its message becomes `<prefix>: <message>`.
-pub(super) fn throw_op_error(
-    scope: &mut v8::PinScope<'_, '_>,
-    error: &OpError,
-    prefix: Option<&str>,
-) {
-    let exception = op_error_value(scope, error, prefix);
-    scope.throw_exception(exception);
 }
 
 /// What a fast function returns after it has thrown; V8 ignores it.

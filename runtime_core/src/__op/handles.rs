@@ -10,6 +10,7 @@ use crate::{FromV8, OpError, OpState, ToV8};
 use super::call::*;
 use super::kinds::{kind, IntoFast, IntoReturn, IntoValue};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
+use crate::errors::throw::{throw_error_of_class, throw_op_error};
 
 /// Why a shared borrow of the op state failed (both paths throw it, after the op's name).
 pub(super) const STATE_HELD_EXCLUSIVELY: &str = "OpState is borrowed mutably elsewhere";
@@ -203,7 +204,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     fn throw_arg_error(&mut self, index: i32, error: OpError) -> Thrown {
-        let prefix = super::call::arg_error_prefix(self.op_ctx().decl, index);
+        let prefix = crate::errors::throw::arg_error_prefix(self.op_ctx().decl, index);
         self.with_scope(|scope| throw_op_error(scope, &error, Some(&prefix)));
         Thrown(())
     }

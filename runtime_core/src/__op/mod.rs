@@ -1,12 +1,13 @@
-//! Support for `#[op]`-generated code. Not a public API: names and signatures change with
-//! the macro. Every conversion strategy the macro can pick is one function here, so the
-//! generated code stays small and the logic is tested once.
-
+//! The glue `#[op]`-generated code calls. Not a public API: names and signatures change with
+//! the macro. Every conversion strategy the macro can pick is one function or trait impl here,
+//! so the generated code stays small and the logic is tested once.
 //!
-//! One file per value family, each with its slow and fast conversions side by side (the rule
-//! is that both agree): [`numbers`](self) (booleans, numbers, BigInts), strings, buffers, and
-//! handles (V8 locals, externals, `FromV8`/`ToV8` user types, the op state); `call` holds the
-//! machinery they share (the `SlowCall`, panics, throwing, metering).
+//! Only glue: one file per value family, each with its slow and fast conversions side by side
+//! (the rule is that both agree), and `call` with the call frames they share. What they stand
+//! on is defined where it belongs and re-exported below for generated code: errors are made in
+//! `crate::errors::throw`, metering and op contexts are `crate::ops`', class instances and
+//! templates `crate::class`'s, the async modes the event loop's. Nothing outside this module
+//! names anything in it.
 
 mod async_ops;
 mod buffer_sources;
@@ -17,6 +18,8 @@ mod handles;
 mod kinds;
 mod numbers;
 mod owned_buffers;
+#[cfg(feature = "serde")]
+mod serde;
 mod strings;
 mod typed_arrays;
 
@@ -32,6 +35,8 @@ pub use owned_buffers::*;
 pub use strings::*;
 pub use typed_arrays::*;
 
+pub use crate::event_loop::AsyncMode;
 pub use crate::ops::{AsyncCall, FastFn, OpFlags};
+pub use crate::values::element::Element;
 pub use crate::values::string_buffers::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

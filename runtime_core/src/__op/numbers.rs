@@ -6,6 +6,7 @@ use crate::convert::FromJsNumber;
 use crate::convert::to_int32;
 
 use super::call::*;
+use crate::errors::throw::throw_error_of_class;
 use crate::OpError;
 
 use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoReturn, IntoValue};

@@ -6,11 +6,12 @@ use std::ops::Range;
 use crate::{DetachedBuffer, JsBuffer, OpError, V8Slice};
 
 use super::buffers::view_is_detached;
-use super::call::{fast_op_ctx, fast_throw_arg_type_error, throw_error_of_class};
+use super::call::{fast_op_ctx, fast_throw_arg_type_error};
 use super::kinds::{kind, IntoValue};
 use super::typed_arrays::{fast_check_array, fast_throw_misaligned, typed_range_value};
-use super::Element;
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
+use crate::errors::throw::throw_error_of_class;
+use crate::values::element::Element;
 
 /// Where the memory of a buffer argument may come from.
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +111,7 @@ fn refusal_message(decl: &crate::OpDecl, index: i32, what: &str) -> String {
     format!(
         "{}: {} {what}",
         decl.name,
-        super::call::argument(decl, index)
+        crate::errors::throw::argument(decl, index)
     )
 }
 

@@ -1,6 +1,7 @@
 //! Errors both ways across the boundary: [`JsError`](crate::JsError), JavaScript's errors as
 //! Rust values (`js_error.rs`), and [`OpError`](crate::OpError), the Rust errors ops throw
-//! into JavaScript (`op_error.rs`).
+//! into JavaScript (`op_error.rs`); `throw.rs` makes the error objects both paths throw.
 
 pub(crate) mod js_error;
 pub(crate) mod op_error;
+pub(crate) mod throw;

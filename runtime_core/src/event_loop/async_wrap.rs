@@ -1,6 +1,6 @@
 //! The JavaScript side of async ops, as deno_core does it (`setUpAsyncStub`): each async op is
 //! installed behind a wrapper that turns its raw result into a promise, following the protocol
-//! of [`crate::__op::AsyncCall`]. An op that finishes during its call returns its value (or throws
+//! of [`crate::ops::AsyncCall`]. An op that finishes during its call returns its value (or throws
 //! its error), and the wrapper makes a settled promise of it in JavaScript: no promise made
 //! through the V8 API, no handle kept. An op still running is left for its wrapper to claim,
 //! which the call says by returning a marker object only the wrappers hold (or, with a fast
@@ -18,7 +18,7 @@
 
 /// `async_wrap.js`: evaluates to a function that takes `claim` and the marker `left` and gives
 /// the wrapping function `wrap(op, status, method)`: `status` for
-/// [`crate::__op::AsyncCall::Status`] ops, `method` for class methods (the receiver passed on).
+/// [`crate::ops::AsyncCall::Status`] ops, `method` for class methods (the receiver passed on).
 pub(crate) const ASYNC_OPS_JS: &str = include_str!("async_wrap.js");
 
 /// The wrapping of async ops in one context.
@@ -60,11 +60,11 @@ impl<'s> AsyncWrap<'s> {
         self,
         scope: &mut v8::PinScope<'s, '_>,
         function: v8::Local<'s, v8::Function>,
-        call: crate::__op::AsyncCall,
+        call: crate::ops::AsyncCall,
         method: bool,
     ) -> v8::Local<'s, v8::Value> {
         let receiver = v8::undefined(scope).into();
-        let status = v8::Boolean::new(scope, call == crate::__op::AsyncCall::Status).into();
+        let status = v8::Boolean::new(scope, call == crate::ops::AsyncCall::Status).into();
         let method = v8::Boolean::new(scope, method).into();
         self.0
             .call(scope, receiver, &[function.into(), status, method])
@@ -118,7 +118,7 @@ extern "C" fn claim_fast(
 /// while terminating, when it never runs).
 #[cold]
 fn throw_nothing_to_claim(scope: &mut v8::PinScope<'_, '_>) {
-    crate::__op::throw_error_of_class(scope, "Error", "no async op to claim");
+    crate::errors::throw::throw_error_of_class(scope, "Error", "no async op to claim");
 }
 
 const CLAIM_FAST_INFO: v8::fast_api::CFunctionInfo = v8::fast_api::CFunctionInfo::new(

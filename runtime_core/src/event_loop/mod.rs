@@ -13,13 +13,27 @@ use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
 
-use crate::__op::AsyncMode;
 use crate::{JsError, Runtime};
 
 pub(crate) mod async_wrap;
 mod pending;
 mod rejections;
 pub(crate) mod timers;
+
+/// When an async op's future is first polled and its promise settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncMode {
+    /// Polled during the call; a ready outcome settles the promise before the call returns
+    /// (no event-loop round trip). The default: best for ops that often finish at once.
+    Eager,
+    /// First polled by the event loop (`#[op(async(lazy))]`): for ops that never finish at
+    /// once, saving a useless poll.
+    Lazy,
+    /// Polled during the call, but settled on the next turn of the event loop
+    /// (`#[op(async(deferred))]`): the caller's code after the call runs first, as if the op
+    /// were truly asynchronous.
+    Deferred,
+}
 
 /// An async op after its call: its future and the resolver of its promise.
 pub(crate) trait PendingOp {
@@ -75,7 +89,10 @@ impl Drop for BoxedOp {
             unsafe { std::ptr::drop_in_place(self.op.as_ptr()) }
         }));
         if let Err(payload) = dropped {
-            crate::__op::report_drop_panic(&format!("the future of async op {name}"), &*payload);
+            crate::errors::throw::report_drop_panic(
+                &format!("the future of async op {name}"),
+                &*payload,
+            );
         }
         // SAFETY: as above.
         unsafe { (*self.pool).give(self.layout, self.op.cast()) };
@@ -205,7 +222,7 @@ pub(crate) struct EventLoop {
     /// The op a call left, until its wrapper claims it with the promise it made (see
     /// [`async_wrap`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
-    /// What a call speaking [`crate::__op::AsyncCall::Value`] returns when it left an op to claim:
+    /// What a call speaking [`crate::ops::AsyncCall::Value`] returns when it left an op to claim:
     /// an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
@@ -333,7 +350,7 @@ impl EventLoop {
         self.run_unclaimed(previous);
     }
 
-    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::__op::AsyncCall::Value`]:
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::ops::AsyncCall::Value`]:
     /// the value it returns to say so.
     pub(crate) fn leave_marked<'s>(
         &self,

@@ -76,3 +76,78 @@ pub(crate) fn both(first: OpMetricsFn, second: OpMetricsFn) -> OpMetricsFn {
         second(op_ctx, event, source);
     })
 }
+
+/// The `FunctionCallback` of every op with a metrics observer or a stack trace callback:
+/// the stack reported first, then the op's own callback between the dispatch and outcome
+/// events. One function for all ops, so each op's body is compiled once. Whether the call
+/// threw is what its slow call noted (`run_guarded`, on its cold paths): that the call with
+/// this very `FunctionCallbackInfo` did not complete (a call nested in it has its own).
+///
+/// # Safety
+/// V8 calls it with a `FunctionCallbackInfo` whose data is the op's context (`Runtime`
+/// registers it so).
+pub(crate) unsafe extern "C" fn metered_slow_fn(info: *const v8::FunctionCallbackInfo) {
+    // SAFETY: V8 keeps `info` alive for the duration of the callback; its data is the op's
+    // context (see `Runtime::new`).
+    let op_ctx = unsafe {
+        super::op_ctx_from_data(
+            v8::FunctionCallbackArguments::from_function_callback_info(&*info).data(),
+        )
+    };
+    if let Some(callback) = &op_ctx.stack_trace {
+        // SAFETY: as above.
+        super::stack_trace::report_stack(unsafe { &*info }, op_ctx.decl, callback);
+    }
+    op_ctx.metered(OpMetricsSource::Slow, || {
+        SLOW_CALL_THREW.set(std::ptr::null());
+        // SAFETY: the op's own callback, with the info of its own call.
+        unsafe { (op_ctx.decl.slow_fn)(info) };
+        let threw = std::ptr::eq(SLOW_CALL_THREW.replace(std::ptr::null()), info);
+        (!threw).then_some(())
+    });
+}
+
+thread_local! {
+    /// The info of the last slow call that threw (see `run_guarded`).
+    static SLOW_CALL_THREW: std::cell::Cell<*const v8::FunctionCallbackInfo> =
+        const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn note_slow_call_threw(info: &v8::FunctionCallbackInfo) {
+    SLOW_CALL_THREW.set(info);
+}
+
+/// The dispatch event of a metered fast call (out of line: one copy for all ops).
+#[inline(never)]
+pub(crate) fn metered_fast_dispatch(op_ctx: &OpCtx) {
+    FAST_CALL_THREW.set(false);
+    if let Some(metrics) = &op_ctx.metrics {
+        metrics(op_ctx, OpMetricsEvent::Dispatched, OpMetricsSource::Fast);
+    }
+}
+
+/// The outcome event of a metered fast call: whether `fast_return` noted a throw.
+#[inline(never)]
+pub(crate) fn metered_fast_outcome(op_ctx: &OpCtx) {
+    let outcome = if FAST_CALL_THREW.replace(false) {
+        OpMetricsEvent::Error
+    } else {
+        OpMetricsEvent::Completed
+    };
+    if let Some(metrics) = &op_ctx.metrics {
+        metrics(op_ctx, outcome, OpMetricsSource::Fast);
+    }
+}
+
+thread_local! {
+    /// Set by a fast function that threw (see `fast_return`); read by `metered_fast_call`.
+    static FAST_CALL_THREW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cold]
+#[inline(never)]
+pub(crate) fn note_fast_call_threw() {
+    FAST_CALL_THREW.set(true);
+}

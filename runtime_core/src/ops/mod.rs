@@ -112,7 +112,7 @@ impl OpDecl {
     /// The `FunctionCallback` registered for an op with a metrics observer or a stack trace
     /// callback: one for all ops, reaching the op's body through its context.
     pub(crate) fn slow_fn_metered(&self) -> v8::FunctionCallback {
-        crate::__op::metered_slow_fn
+        metrics::metered_slow_fn
     }
 }
 
@@ -290,5 +290,16 @@ impl OpCtx {
     pub(crate) fn reset_counts(&self) {
         self.fast_calls.set(0);
         self.slow_calls.set(0);
+    }
+}
+
+/// # Safety
+/// `data` must be the External that `Runtime::new` made for an op's `OpCtx`.
+#[inline(always)]
+pub(crate) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
+    // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.
+    unsafe {
+        let external = v8::Local::<v8::External>::cast_unchecked(data);
+        &*(external.value() as *const OpCtx)
     }
 }

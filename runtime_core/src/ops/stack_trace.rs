@@ -48,3 +48,20 @@ pub(crate) fn capture(scope: &mut v8::PinScope<'_, '_>) -> Vec<StackFrame> {
         })
         .collect()
 }
+
+/// Hands the JavaScript stack of this call to an op's stack trace callback.
+#[cold]
+#[inline(never)]
+pub(crate) fn report_stack(
+    info: &v8::FunctionCallbackInfo,
+    decl: &OpDecl,
+    callback: &crate::OpStackTraceFn,
+) {
+    let frames = {
+        // SAFETY: the call's `FunctionCallbackInfo`, inside its callback.
+        v8::callback_scope!(unsafe scope, info);
+        v8::scope!(let scope, scope);
+        capture(scope)
+    };
+    callback(decl, &frames);
+}

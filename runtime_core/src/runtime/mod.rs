@@ -566,7 +566,7 @@ impl Runtime {
                 .get_slot::<InterruptCheck>()
                 .map(|InterruptCheck(noop)| noop.clone());
             let templates: Option<Vec<_>> = {
-                let slot = isolate.get_slot::<crate::__op::ClassTemplates>();
+                let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
                 classes
                     .iter()
                     .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
@@ -629,7 +629,8 @@ impl Runtime {
             op_ctx.static_str_cache.take();
         }
         self.isolate.remove_slot::<InterruptCheck>();
-        self.isolate.remove_slot::<crate::__op::ClassTemplates>();
+        self.isolate
+            .remove_slot::<crate::class::templates::ClassTemplates>();
         crate::structured::keys::forget_caches(&mut self.isolate);
         // SAFETY: taken once, as above.
         let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
@@ -824,7 +825,7 @@ fn restore_context(
     let corrupt = || JsError::exception("Error", "startup snapshot: its data is missing");
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
-    let mut templates = crate::__op::ClassTemplates::default();
+    let mut templates = crate::class::templates::ClassTemplates::default();
     for (class, &index) in parts.classes.iter().zip(&meta.class_templates) {
         let template = scope
             .get_isolate_data_from_snapshot_once::<v8::FunctionTemplate>(index)

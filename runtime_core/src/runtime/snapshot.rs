@@ -327,9 +327,9 @@ pub(crate) fn external_references(
     let mut refs = vec![
         function(crate::event_loop::async_wrap::claim_callback.map_fn_to()),
         pointer(crate::event_loop::async_wrap::CLAIM_FAST.0.as_ptr().cast()),
-        function(crate::__op::constructor_trampoline),
-        function(crate::__op::metered_slow_fn),
-        function(crate::__op::illegal_constructor.map_fn_to()),
+        function(crate::class::templates::constructor_trampoline),
+        function(crate::ops::metrics::metered_slow_fn),
+        function(crate::class::templates::illegal_constructor.map_fn_to()),
         function(crate::modules::map::import_meta_resolve.map_fn_to()),
         function(crate::modules::map::to_namespace.map_fn_to()),
         pointer(event_loop.cast()),

@@ -83,27 +83,3 @@ impl<T: ::serde::Serialize> ToV8 for Serde<T> {
         to_v8(scope, &self.0)
     }
 }
-
-/// An async op's `#[serde]` result (settled under a `TryCatch`, as `ToV8` ones).
-impl<T: ::serde::Serialize> crate::__op::IntoValue<crate::__op::kind::Serde> for T {
-    const MAY_RUN_JS: bool = true;
-
-    #[inline(always)]
-    fn into_value<'s>(
-        self,
-        scope: &mut v8::PinScope<'s, '_>,
-    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        to_v8(scope, &self)
-    }
-}
-
-/// A `#[serde]` return: as a `ToV8` one, through [`Serde`].
-impl<T: ::serde::Serialize> crate::__op::IntoReturn<crate::__op::kind::Serde> for T {
-    #[inline(always)]
-    fn set_return(
-        self,
-        call: &mut crate::__op::SlowCall<'_, '_>,
-    ) -> Result<(), crate::__op::Thrown> {
-        crate::__op::IntoReturn::<crate::__op::kind::ToV8>::set_return(Serde(self), call)
-    }
-}

@@ -30,7 +30,7 @@ enum Problem {
 impl ValueError {
     /// `value` is not `what` (`"a string"`, `"an object (Request)"`).
     pub fn expected(what: impl Into<Cow<'static, str>>, value: v8::Local<'_, v8::Value>) -> Self {
-        Self::expected_received(what, crate::__op::describe_received(value))
+        Self::expected_received(what, crate::errors::throw::describe_received(value))
     }
 
     /// As [`ValueError::expected`], with the value already described (`"a string"`): for

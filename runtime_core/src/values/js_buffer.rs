@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use std::mem::{align_of, size_of};
 use std::ops::{Deref, DerefMut, Range};
 
-use crate::__op::Element;
+use crate::values::element::Element;
 
 /// Bytes `range` of a backing store, kept alive.
 struct StoreRange {

@@ -10,8 +10,11 @@
 use std::any::TypeId;
 use std::ffi::c_void;
 
-pub use crate::__op::Held;
+pub(crate) mod instance;
+pub(crate) mod templates;
+
 use crate::OpDecl;
+pub use instance::Held;
 
 /// What a member of a class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +105,7 @@ pub unsafe fn upcast<D: AsRef<B> + 'static, B: Trace + 'static>(
     }
 }
 
-/// The header-only instance type an instance is first read as (see `__op::Instance`).
+/// The header-only instance type an instance is first read as (see `instance::Instance`).
 // SAFETY: `()` holds nothing to trace and has no base.
 unsafe impl Trace for () {}
 
@@ -116,7 +119,7 @@ pub(crate) fn install<'s>(
     op_index: &std::collections::BTreeMap<&'static str, usize>,
     async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) {
-    use crate::__op::{constructor_trampoline, illegal_constructor, ClassTemplates};
+    use templates::{constructor_trampoline, illegal_constructor, ClassTemplates};
 
     let op_ctx = |decl: &OpDecl| &op_ctxs[op_index[decl.name]];
     let template = match &class.constructor {
