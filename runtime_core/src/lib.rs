@@ -52,8 +52,10 @@ pub mod console;
 pub mod convert;
 mod errors;
 mod event_loop;
+mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+mod isolate;
 pub mod modules;
 mod ops;
 mod runtime;
@@ -72,9 +74,14 @@ extern crate self as runtime_core;
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
+pub use extension::{typescript_declarations, Extension, ExtensionSource};
+pub use isolate::heap_limit::HeapLimits;
+pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
+pub use isolate::termination::TerminationHandle;
 pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
+pub use ops::state::OpState;
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
 /// enum of unit variants (a string); fields convert through their own `FromV8`.
@@ -84,13 +91,8 @@ pub use ops_macro::ToV8;
 /// Derives [`webidl::WebIdlConverter`] for a dictionary (`#[webidl(dictionary)]` struct) or an
 /// enum (`#[webidl(enum)]`).
 pub use ops_macro::WebIDL;
-pub use runtime::extension::{typescript_declarations, Extension, ExtensionSource};
-pub use runtime::heap_limit::HeapLimits;
 pub use runtime::js_call::JsArgs;
-pub use runtime::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use runtime::snapshot::SnapshotBuilder;
-pub use runtime::state::OpState;
-pub use runtime::termination::TerminationHandle;
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use values::element::Element;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};

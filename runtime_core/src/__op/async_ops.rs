@@ -17,7 +17,8 @@ use crate::OpError;
 
 use super::kinds::IntoValue;
 use super::{SlowCall, Thrown};
-use crate::errors::throw::{new_error, op_error_value, panic_message};
+use crate::errors::throw::{new_error, op_error_value};
+use crate::ops::messages::panic_message;
 
 /// What an async op's output settles its promise with: the macro maps `Result`, `Option` and
 /// `()` outputs to this.
@@ -156,7 +157,7 @@ where
     }
 }
 
-/// Starts an async op that speaks [`crate::ops::AsyncCall::Status`], on either path: `Ok(0)` when
+/// Starts an async op that speaks [`crate::event_loop::async_wrap::AsyncCall::Status`], on either path: `Ok(0)` when
 /// it finished during the call with `undefined`, `Ok(1)` when it did not (left for its wrapper
 /// to claim the promise of), `Err` when it failed during the call (thrown, so rejected). The
 /// macro gives this protocol to eager ops only when they return nothing; an eager op that

@@ -121,7 +121,7 @@ pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_
     let message = format!(
         "{}: {} is backed by a detached ArrayBuffer",
         decl.name,
-        crate::errors::throw::argument(decl, index)
+        crate::ops::messages::argument(decl, index)
     );
     throw_error_of_class(scope, "TypeError", &message);
 }
@@ -345,7 +345,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.throw_type_error(&format!(
             "{}: {} is backed by a detached ArrayBuffer",
             decl.name,
-            crate::errors::throw::argument(decl, index)
+            crate::ops::messages::argument(decl, index)
         ))
     }
 

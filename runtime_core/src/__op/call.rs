@@ -8,10 +8,8 @@ use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::FastApiCallbackOptions;
-use crate::errors::throw::{
-    arg_error_prefix, arg_type_error_message, panic_message, panic_text, throw_error_of_class,
-    throw_op_error,
-};
+use crate::errors::throw::{panic_text, throw_error_of_class, throw_op_error};
+use crate::ops::messages::{arg_error_prefix, arg_type_error_message, panic_message};
 use crate::ops::metrics::{
     metered_fast_dispatch, metered_fast_outcome, note_fast_call_threw, note_slow_call_threw,
 };
@@ -460,7 +458,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     pub(super) fn act_on_interrupts(&mut self) {
-        self.with_scope(crate::runtime::check_interrupts);
+        self.with_scope(crate::isolate::termination::check_interrupts);
     }
 
     /// Argument `index` as V8 passed it (`undefined` when missing).

@@ -204,7 +204,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[cold]
     #[inline(never)]
     fn throw_arg_error(&mut self, index: i32, error: OpError) -> Thrown {
-        let prefix = crate::errors::throw::arg_error_prefix(self.op_ctx().decl, index);
+        let prefix = crate::ops::messages::arg_error_prefix(self.op_ctx().decl, index);
         self.with_scope(|scope| throw_op_error(scope, &error, Some(&prefix)));
         Thrown(())
     }

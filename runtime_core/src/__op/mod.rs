@@ -35,8 +35,9 @@ pub use owned_buffers::*;
 pub use strings::*;
 pub use typed_arrays::*;
 
+pub use crate::event_loop::async_wrap::AsyncCall;
 pub use crate::event_loop::AsyncMode;
-pub use crate::ops::{AsyncCall, FastFn, OpFlags};
+pub use crate::ops::{FastFn, OpFlags};
 pub use crate::values::element::Element;
 pub use crate::values::string_buffers::StringBuffer;
 pub use v8::fast_api::{FastApiCallbackOptions, FastApiOneByteString};

@@ -111,7 +111,7 @@ fn refusal_message(decl: &crate::OpDecl, index: i32, what: &str) -> String {
     format!(
         "{}: {} {what}",
         decl.name,
-        crate::errors::throw::argument(decl, index)
+        crate::ops::messages::argument(decl, index)
     )
 }
 

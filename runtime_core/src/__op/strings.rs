@@ -172,7 +172,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         let message = format!(
             "{}: {} must be a string of characters up to U+00FF, received a string with wider characters",
             decl.name,
-            crate::errors::throw::argument(decl, index)
+            crate::ops::messages::argument(decl, index)
         );
         self.throw_type_error(&message)
     }

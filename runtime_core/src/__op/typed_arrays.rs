@@ -56,7 +56,7 @@ pub(super) fn misaligned_message(decl: &crate::OpDecl, index: i32, expected: &st
         "{}: {} must be {expected} aligned for its element type; this one's \
          memory is not (a buffer made from Rust bytes): copy it with #[buffer(copy)]",
         decl.name,
-        crate::errors::throw::argument(decl, index)
+        crate::ops::messages::argument(decl, index)
     )
 }
 

@@ -167,7 +167,8 @@ pub(crate) fn install<'s>(
         let key = v8::String::new(scope, member.name).expect("a member name fits in a V8 string");
         // Statics are called on the class, the rest on instances (V8 checks the receiver).
         let receiver_check = (member.kind != MemberKind::Static).then_some(signature);
-        let function = crate::runtime::op_template(scope, op_ctx(&member.decl), receiver_check);
+        let function =
+            crate::ops::template::op_template(scope, op_ctx(&member.decl), receiver_check);
         match (member.kind, member.decl.flags.async_op) {
             (MemberKind::Method, Some(call)) => async_members.push((key, function, call, true)),
             (MemberKind::Static, Some(call)) => async_members.push((key, function, call, false)),

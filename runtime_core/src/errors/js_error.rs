@@ -90,14 +90,6 @@ impl JsError {
         }
     }
 
-    /// The error of a script that V8 stopped in `isolate`: out of memory if that is why.
-    pub(crate) fn terminated_in(isolate: &v8::Isolate) -> Self {
-        match isolate.get_slot::<crate::TerminationHandle>() {
-            Some(termination) => termination.error(),
-            None => Self::terminated(),
-        }
-    }
-
     /// Whether the script was stopped rather than threw: terminated, or out of memory.
     pub fn is_terminated(&self) -> bool {
         matches!(

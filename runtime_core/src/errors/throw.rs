@@ -1,11 +1,12 @@
-//! Making and throwing errors, in one place so that every path says the same: the messages
-//! of argument errors and panics, error objects of a class, an `OpError`'s object, and what
-//! is reported of a panic no call can throw.
+//! Making and throwing errors, in one place so that every path says the same: what a
+//! `TypeError` says was received, error objects of a class, an `OpError`'s object, and what is
+//! reported of a panic no call can throw. (What they say of an op's arguments and panics is
+//! `crate::ops::messages`.)
 
 use std::any::Any;
 use std::borrow::Cow;
 
-use crate::{ErrorProperty, OpDecl, OpError};
+use crate::{ErrorProperty, OpError};
 
 /// What the `received` part of a `TypeError` says about a value (ops' arguments and structured
 /// values alike).
@@ -31,39 +32,6 @@ pub(crate) fn describe_received(value: v8::Local<'_, v8::Value>) -> &'static str
     } else {
         "an object"
     }
-}
-
-/// `<op>: argument <n> (<name>)`: what a conversion's error is prefixed with.
-pub(crate) fn arg_error_prefix(decl: &OpDecl, index: i32) -> String {
-    format!("{}: {}", decl.name, argument(decl, index))
-}
-
-/// `argument <n> (<name>)`, or `argument <n>` for a `_` argument.
-pub(crate) fn argument(decl: &OpDecl, index: i32) -> String {
-    match decl.arg_names.get(index as usize).copied() {
-        Some("") => format!("argument {}", index + 1),
-        name => format!("argument {} ({})", index + 1, name.unwrap_or("?")),
-    }
-}
-
-/// `<op>: argument <n> (<name>) must be <expected>, received <kind>`.
-pub(crate) fn arg_type_error_message(
-    decl: &OpDecl,
-    index: i32,
-    expected: &str,
-    value: v8::Local<'_, v8::Value>,
-) -> String {
-    format!(
-        "{}: {} must be {expected}, received {}",
-        decl.name,
-        argument(decl, index),
-        describe_received(value)
-    )
-}
-
-/// `<op> panicked: <message>`.
-pub(crate) fn panic_message(decl: &OpDecl, payload: &(dyn Any + Send)) -> String {
-    format!("{} panicked: {}", decl.name, panic_text(payload))
 }
 
 /// A panic's message (`panic!`'s text), or what stands for one.

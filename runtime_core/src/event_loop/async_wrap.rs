@@ -1,6 +1,6 @@
 //! The JavaScript side of async ops, as deno_core does it (`setUpAsyncStub`): each async op is
 //! installed behind a wrapper that turns its raw result into a promise, following the protocol
-//! of [`crate::ops::AsyncCall`]. An op that finishes during its call returns its value (or throws
+//! of [`AsyncCall`]. An op that finishes during its call returns its value (or throws
 //! its error), and the wrapper makes a settled promise of it in JavaScript: no promise made
 //! through the V8 API, no handle kept. An op still running is left for its wrapper to claim,
 //! which the call says by returning a marker object only the wrappers hold (or, with a fast
@@ -16,9 +16,23 @@
 //! round trip than settling through the V8 API, though within this machine's run-to-run
 //! noise.)
 
+/// How the raw call of an async op tells its JavaScript wrapper the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncCall {
+    /// The op's value when it finished during the call (its error thrown), else a marker
+    /// object only the wrappers hold, and the wrapper then claims the promise of the op the
+    /// call left. For async ops without a fast path.
+    Value,
+    /// A status, because a fast call can return neither a value nor a promise: `0` when the
+    /// op finished during the call with `undefined`, `1` when it did not, and the wrapper then
+    /// claims the promise of the op the call left (its error thrown, as above). Spoken on both
+    /// paths of async ops with a fast path.
+    Status,
+}
+
 /// `async_wrap.js`: evaluates to a function that takes `claim` and the marker `left` and gives
 /// the wrapping function `wrap(op, status, method)`: `status` for
-/// [`crate::ops::AsyncCall::Status`] ops, `method` for class methods (the receiver passed on).
+/// [`AsyncCall::Status`] ops, `method` for class methods (the receiver passed on).
 pub(crate) const ASYNC_OPS_JS: &str = include_str!("async_wrap.js");
 
 /// The wrapping of async ops in one context.
@@ -32,10 +46,11 @@ impl<'s> AsyncWrap<'s> {
         scope: &mut v8::PinScope<'s, '_>,
         event_loop: &crate::event_loop::EventLoop,
     ) -> Self {
-        let factory = crate::runtime::run_builtin_script(scope, "<async ops>", ASYNC_OPS_JS)
-            .ok()
-            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-            .expect("the async machinery evaluates to a function");
+        let factory =
+            crate::isolate::scripts::run_builtin_script(scope, "<async ops>", ASYNC_OPS_JS)
+                .ok()
+                .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+                .expect("the async machinery evaluates to a function");
         // The event loop outlives the isolate (op contexts hold it).
         let data = v8::External::new(scope, event_loop as *const _ as *mut std::ffi::c_void);
         let claim = v8::FunctionTemplate::builder(claim_callback)
@@ -60,11 +75,11 @@ impl<'s> AsyncWrap<'s> {
         self,
         scope: &mut v8::PinScope<'s, '_>,
         function: v8::Local<'s, v8::Function>,
-        call: crate::ops::AsyncCall,
+        call: AsyncCall,
         method: bool,
     ) -> v8::Local<'s, v8::Value> {
         let receiver = v8::undefined(scope).into();
-        let status = v8::Boolean::new(scope, call == crate::ops::AsyncCall::Status).into();
+        let status = v8::Boolean::new(scope, call == AsyncCall::Status).into();
         let method = v8::Boolean::new(scope, method).into();
         self.0
             .call(scope, receiver, &[function.into(), status, method])

@@ -1,19 +1,18 @@
 //! The event loop of async ops: the futures of ops still running, polled when their wakers
 //! say so (never busy-polled), and settled in batches, one microtask checkpoint per batch.
 //!
-//! It is executor-agnostic: [`Runtime::poll_event_loop`] is a plain `poll`, so the loop runs
+//! It is executor-agnostic: [`crate::Runtime::poll_event_loop`] is a plain `poll`, so the loop runs
 //! inside whatever drives it; ops that use tokio (`tokio::time`, `tokio::net`, ...) need it
 //! driven inside a tokio runtime (a current-thread one: the op futures are `!Send` and are
 //! polled here, on the isolate's thread).
 
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
-use std::future::Future;
 use std::pin::Pin;
 use std::ptr::NonNull;
 use std::task::{Context, Poll, Waker};
 
-use crate::{JsError, Runtime};
+use crate::JsError;
 
 pub(crate) mod async_wrap;
 mod pending;
@@ -222,7 +221,7 @@ pub(crate) struct EventLoop {
     /// The op a call left, until its wrapper claims it with the promise it made (see
     /// [`async_wrap`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
-    /// What a call speaking [`crate::ops::AsyncCall::Value`] returns when it left an op to claim:
+    /// What a call speaking [`crate::event_loop::async_wrap::AsyncCall::Value`] returns when it left an op to claim:
     /// an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
@@ -247,7 +246,7 @@ impl EventLoop {
 
     /// Whether the turn's JavaScript was (or is being) terminated: V8 then dropped the
     /// microtask queue, so continuations were lost and the loop must not say it finished.
-    fn terminating(&self, scope: &v8::Isolate) -> bool {
+    pub(crate) fn terminating(&self, scope: &v8::Isolate) -> bool {
         self.termination
             .as_ref()
             .is_some_and(crate::TerminationHandle::is_requested)
@@ -350,7 +349,7 @@ impl EventLoop {
         self.run_unclaimed(previous);
     }
 
-    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::ops::AsyncCall::Value`]:
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::event_loop::async_wrap::AsyncCall::Value`]:
     /// the value it returns to say so.
     pub(crate) fn leave_marked<'s>(
         &self,
@@ -557,115 +556,9 @@ pub(crate) extern "C" fn promise_reject_callback(message: v8::PromiseRejectMessa
     }
 }
 
-impl Runtime {
-    /// Runs one turn of the event loop: settles the async ops that are done (their promises'
-    /// handlers run), and is `Ready` once no op is pending. `Err` with the first promise
-    /// rejected with no handler (its stack kept).
-    pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
-        let event_loop = self.event_loop.clone();
-        event_loop.set_waker(cx.waker());
-        let ((polled, stopped), spent) = self.with_scope_spent(|scope| {
-            let polled = event_loop.poll(scope, cx);
-            let stopped = event_loop
-                .terminating(scope)
-                .then(|| JsError::terminated_in(scope));
-            (polled, stopped)
-        });
-        match (polled, stopped) {
-            (Poll::Ready(Err(error)), _) | (_, Some(error)) => Poll::Ready(Err(error)),
-            // A request that came as the turn ended: spent now, so it is this turn's (as a
-            // script's request is the script's).
-            (_, None) if spent.is_some() => Poll::Ready(Err(spent.expect("checked to be some"))),
-            (polled, None) => polled,
-        }
-    }
-
-    /// Runs the event loop until no op is pending (or a promise is rejected with no handler).
-    pub fn run_event_loop(&mut self) -> impl Future<Output = Result<(), JsError>> + '_ {
-        std::future::poll_fn(move |cx| self.poll_event_loop(cx))
-    }
-
-    /// Awaits a JavaScript value from Rust, driving the event loop: a promise's value once it
-    /// is fulfilled (its error if rejected); any other value as is. (One scope per poll: the
-    /// promise is looked at before and after the loop's turn, in the turn's scope.)
-    pub fn resolve(
-        &mut self,
-        value: v8::Global<v8::Value>,
-    ) -> impl Future<Output = Result<v8::Global<v8::Value>, JsError>> + '_ {
-        // Whether the promise was seen pending: from then on only a turn that ran JavaScript
-        // can have settled it (nothing else runs on the runtime while this borrows it).
-        let mut seen_pending = false;
-        std::future::poll_fn(move |cx| {
-            let event_loop = self.event_loop.clone();
-            event_loop.set_waker(cx.waker());
-            // `Err`: settled. `Ok((looped, looked))`: the turn's outcome, and whether the
-            // promise was looked at after it (not while terminating, when an error's
-            // properties read empty: then once the termination is spent).
-            let (turned, spent) = self.with_scope_spent(|scope| {
-                if !seen_pending {
-                    if let Some(outcome) = event_loop.outcome(scope, &value) {
-                        return Err(outcome);
-                    }
-                    // The embedder awaits it: its rejection is handled here, and must not
-                    // surface as unhandled in a later turn (after this future is dropped, say,
-                    // by a timeout) and fail whatever drives the loop then.
-                    mark_awaited(scope, &value);
-                }
-                let (looped, ran_js) = event_loop.poll_turn(scope, cx);
-                let stopped = matches!(&looped, Poll::Ready(Err(error)) if error.is_terminated());
-                if !ran_js || stopped {
-                    return Ok((looped, true));
-                }
-                if scope.is_execution_terminating() {
-                    return Ok((looped, false));
-                }
-                match event_loop.outcome(scope, &value) {
-                    Some(outcome) => Err(outcome),
-                    None => Ok((looped, true)),
-                }
-            });
-            seen_pending = true;
-            let looped = match turned {
-                Err(outcome) => return Poll::Ready(outcome),
-                Ok((Poll::Ready(Err(error)), _)) if error.is_terminated() => {
-                    return Poll::Ready(Err(error))
-                }
-                // A request that came as the turn ended (see `poll_event_loop`).
-                Ok(_) if spent.is_some() => {
-                    return Poll::Ready(Err(spent.expect("checked to be some")))
-                }
-                Ok((looped, true)) => looped,
-                Ok((looped, false)) => {
-                    match self.with_scope(|scope| event_loop.outcome(scope, &value)) {
-                        Some(outcome) => return Poll::Ready(outcome),
-                        None => looped,
-                    }
-                }
-            };
-            match looped {
-                Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
-                Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
-                    "Error",
-                    "the promise is still pending, but no op is: it never settles",
-                ))),
-                Poll::Pending => Poll::Pending,
-            }
-        })
-    }
-}
-
-/// Marks a pending promise as handled (a flag V8 keeps on it: no reaction, no allocation), so
-/// that its rejection is never reported as unhandled.
-fn mark_awaited(scope: &mut v8::PinScope<'_, '_>, value: &v8::Global<v8::Value>) {
-    let value = v8::Local::new(scope, value);
-    if let Ok(promise) = v8::Local::<v8::Promise>::try_from(value) {
-        promise.mark_as_handled();
-    }
-}
-
 impl EventLoop {
     /// Keeps the waker of the loop's poll (cloned only when it changes).
-    fn set_waker(&self, waker: &Waker) {
+    pub(crate) fn set_waker(&self, waker: &Waker) {
         let mut kept = self.waker.borrow_mut();
         if !kept.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
             *kept = Some(waker.clone());
@@ -673,7 +566,7 @@ impl EventLoop {
     }
 
     /// One turn, then whether any op is left.
-    fn poll(
+    pub(crate) fn poll(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
         cx: &mut Context<'_>,
@@ -682,7 +575,7 @@ impl EventLoop {
     }
 
     /// As [`EventLoop::poll`], and whether JavaScript ran.
-    fn poll_turn(
+    pub(crate) fn poll_turn(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
         cx: &mut Context<'_>,
@@ -695,7 +588,7 @@ impl EventLoop {
     }
 
     /// The outcome of `value`, if it is not a pending promise.
-    fn outcome(
+    pub(crate) fn outcome(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
         value: &v8::Global<v8::Value>,

@@ -1,6 +1,6 @@
-//! Timers on the event loop: `setTimeout`, `setInterval`, their `clear`s, `queueMicrotask`,
-//! and `unrefTimer`/`refTimer` (`timers.js`). Deadlines wait in a heap ordered by deadline,
-//! then by creation (timers due at the same time fire in the order they were made, as the
+//! Timers on the event loop, behind `setTimeout`, `setInterval`, their `clear`s and
+//! `unrefTimer`/`refTimer` (the globals are `crate::runtime`'s `timer_globals`). Deadlines
+//! wait in a heap ordered by deadline, then by creation (timers due at the same time fire in the order they were made, as the
 //! HTML spec says; its nesting clamp is not emulated). The loop fires each due timer as its
 //! own task, with a microtask checkpoint after it, and is woken at the next deadline by a
 //! tokio timer when it runs inside tokio, else by a thread that sleeps until then.
@@ -8,17 +8,10 @@
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::rc::Rc;
 use std::task::Context;
 use std::time::{Duration, Instant};
 
-use crate::{op, Extension, JsError, OpState};
-
-/// The JavaScript of the timer globals.
-pub(crate) const TIMERS_JS: &str = include_str!("timers.js");
-
-/// The ops' names, left out of the TypeScript declarations (scripts see the globals).
-pub(crate) const TIMER_OPS: [&str; 3] = ["op_timer_start", "op_timer_cancel", "op_timer_ref"];
+use crate::JsError;
 
 struct Timer {
     /// The sequence number of its node in the heap (an older node is stale).
@@ -37,7 +30,7 @@ pub(crate) struct Timers {
     next_seq: Cell<u64>,
     /// How many timers keep the loop alive.
     refed: Cell<usize>,
-    /// `fire(id)` of `timers.js`.
+    /// `fire(id)` of `timer_globals.js`.
     fire: RefCell<Option<v8::Global<v8::Function>>>,
     wake: RefCell<Wake>,
     /// The waker of the loop's last poll: a timer due before the armed deadline wakes it, to
@@ -62,7 +55,7 @@ enum Wake {
 }
 
 impl Timers {
-    fn start(&self, delay_ms: f64, repeat: bool) -> u32 {
+    pub(crate) fn start(&self, delay_ms: f64, repeat: bool) -> u32 {
         let delay = Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
         let mut id = self.next_id.get().wrapping_add(1).max(1);
         // After 2^32 timers, ids come round: skip the ones still live.
@@ -96,7 +89,7 @@ impl Timers {
         seq
     }
 
-    fn cancel(&self, id: u32) {
+    pub(crate) fn cancel(&self, id: u32) {
         if let Some(timer) = self.timers.borrow_mut().remove(&id) {
             if timer.refed {
                 self.refed.set(self.refed.get() - 1);
@@ -113,7 +106,7 @@ impl Timers {
         }
     }
 
-    fn set_ref(&self, id: u32, refed: bool) {
+    pub(crate) fn set_ref(&self, id: u32, refed: bool) {
         if let Some(timer) = self.timers.borrow_mut().get_mut(&id) {
             if timer.refed != refed {
                 timer.refed = refed;
@@ -267,32 +260,4 @@ impl crate::event_loop::LoopSource for Timers {
     fn keeps_alive(&self) -> bool {
         self.refed.get() > 0
     }
-}
-
-#[op(fast)]
-fn op_timer_start(state: &OpState, delay: f64, repeat: bool) -> u32 {
-    state.borrow::<Rc<Timers>>().start(delay, repeat)
-}
-
-#[op(fast)]
-fn op_timer_cancel(state: &OpState, id: u32) {
-    state.borrow::<Rc<Timers>>().cancel(id);
-}
-
-#[op(fast)]
-fn op_timer_ref(state: &OpState, id: u32, refed: bool) {
-    state.borrow::<Rc<Timers>>().set_ref(id, refed);
-}
-
-/// The extension behind the timer globals, over `timers`.
-pub(crate) fn extension(timers: Rc<Timers>) -> Extension {
-    Extension::new("timers")
-        .ops(&[
-            op_timer_start::DECL,
-            op_timer_cancel::DECL,
-            op_timer_ref::DECL,
-        ])
-        .state(move |state| {
-            state.put(timers);
-        })
 }

@@ -418,7 +418,7 @@ impl ModuleMap {
         &self,
         scope: &mut v8::PinScope<'s, '_>,
         mut keep: impl FnMut(&mut v8::PinScope<'s, '_>, v8::Local<'s, v8::Module>) -> usize,
-    ) -> Result<Vec<crate::runtime::snapshot::ModuleRecord>, JsError> {
+    ) -> Result<Vec<ModuleRecord>, JsError> {
         if self.has_dynamic_imports() {
             return Err(JsError::exception(
                 "Error",
@@ -438,7 +438,7 @@ impl ModuleMap {
                 ));
             }
             let module = v8::Local::new(scope, &record.module);
-            kept.push(crate::runtime::snapshot::ModuleRecord {
+            kept.push(ModuleRecord {
                 url: record.url.clone(),
                 imports: record.imports.clone(),
                 main: record.main,
@@ -452,7 +452,7 @@ impl ModuleMap {
     pub(crate) fn restore_record(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
-        record: &crate::runtime::snapshot::ModuleRecord,
+        record: &ModuleRecord,
         module: v8::Local<'_, v8::Module>,
     ) {
         let id = self.register(scope, &record.url, module, record.imports.clone(), None);
@@ -822,4 +822,13 @@ fn resolved_promise<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s
     let undefined = v8::undefined(scope).into();
     resolver.resolve(scope, undefined)?;
     Some(resolver.get_promise(scope).into())
+}
+
+/// A module of the snapshotted map.
+pub(crate) struct ModuleRecord {
+    pub(crate) url: String,
+    pub(crate) imports: Vec<(String, String)>,
+    pub(crate) main: bool,
+    /// Context data index of the module.
+    pub(crate) module: usize,
 }

@@ -1,14 +1,19 @@
 //! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets; the
+//! state ops share (`state.rs`), the template an op is installed from (`template.rs`), the
 //! metrics observers of op calls (`metrics.rs`) and the stack traces ops can capture
 //! (`stack_trace.rs`).
 
+pub(crate) mod messages;
 pub(crate) mod metrics;
 pub(crate) mod stack_trace;
+pub(crate) mod state;
+pub(crate) mod template;
 
 use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 use std::rc::Rc;
 
+use crate::event_loop::async_wrap::AsyncCall;
 use crate::event_loop::EventLoop;
 use crate::{OpState, TerminationHandle};
 use metrics::OpMetricsFn;
@@ -153,20 +158,6 @@ pub struct OpFlags {
     /// An async op: installed behind a JavaScript wrapper that makes its promise, following
     /// the protocol its raw call speaks.
     pub async_op: Option<AsyncCall>,
-}
-
-/// How the raw call of an async op tells its JavaScript wrapper the outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsyncCall {
-    /// The op's value when it finished during the call (its error thrown), else a marker
-    /// object only the wrappers hold, and the wrapper then claims the promise of the op the
-    /// call left. For async ops without a fast path.
-    Value,
-    /// A status, because a fast call can return neither a value nor a promise: `0` when the
-    /// op finished during the call with `undefined`, `1` when it did not, and the wrapper then
-    /// claims the promise of the op the call left (its error thrown, as above). Spoken on both
-    /// paths of async ops with a fast path.
-    Status,
 }
 
 impl OpFlags {

@@ -4,21 +4,21 @@
 //! (`heap_limit.rs`), stopping its JavaScript (`termination.rs`) and calling into it
 //! (`js_call.rs`).
 
-pub(crate) mod extension;
-pub(crate) mod heap_limit;
 pub(crate) mod js_call;
-pub(crate) mod platform;
+mod loading;
+mod polling;
 pub(crate) mod snapshot;
-pub(crate) mod state;
-pub(crate) mod termination;
+mod timer_globals;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
+use crate::isolate::heap_limit::NearHeapLimit;
+use crate::isolate::scripts::{run_builtin_script, run_script, CreatingSnapshot};
+use crate::isolate::termination::InterruptCheck;
 use crate::modules::map::ModuleMap;
 use crate::ops::metrics::{self, OpMetricsFactoryFn};
 use crate::ops::OpCtx;
@@ -26,7 +26,6 @@ use crate::structured::limits::ConversionLimits;
 use crate::{
     init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
 };
-use heap_limit::NearHeapLimit;
 use snapshot::{Meta, Startup};
 
 /// How to build a [`Runtime`].
@@ -183,10 +182,6 @@ enum SnapshotState {
     ContextSet,
 }
 
-/// A JavaScript function that does nothing: calling it makes V8 check for interrupts, so a
-/// termination requested during an op takes effect when the op returns, not later.
-pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
-
 impl Runtime {
     /// Creates the isolate and context, fills the op state, installs the ops and runs the
     /// extensions' JavaScript. Starts V8 first if needed ([`crate::init_v8`]).
@@ -221,7 +216,7 @@ impl Runtime {
         let timers = Rc::new(crate::event_loop::timers::Timers::default());
         options
             .extensions
-            .push(crate::event_loop::timers::extension(timers.clone()));
+            .push(timer_globals::extension(timers.clone()));
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
@@ -526,7 +521,7 @@ impl Runtime {
                 // Class members are declared with their class.
                 .filter(|decl| !is_class_member(decl))
                 .filter(|decl| decl.name != crate::console::PRINT_OP)
-                .filter(|decl| !crate::event_loop::timers::TIMER_OPS.contains(&decl.name)),
+                .filter(|decl| !timer_globals::TIMER_OPS.contains(&decl.name)),
             self.classes.iter().copied(),
         );
         format!("{}\n{ops}", crate::GLOBALS_DTS)
@@ -779,7 +774,7 @@ fn install(
             .call(scope, receiver, &[ops_object.into()])
             .expect("installing the console cannot throw");
     }
-    let install = run_builtin_script(scope, "<timers>", crate::event_loop::timers::TIMERS_JS)
+    let install = run_builtin_script(scope, "<timers>", timer_globals::TIMERS_JS)
         .ok()
         .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
         .expect("the timers script evaluates to a function");
@@ -885,7 +880,7 @@ fn op_function<'s>(
     async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) -> v8::Local<'s, v8::Value> {
     let decl = op_ctx.decl;
-    let template = op_template(scope, op_ctx, None);
+    let template = crate::ops::template::op_template(scope, op_ctx, None);
     template.set_class_name(name);
     let function = template
         .get_function(scope)
@@ -896,186 +891,4 @@ fn op_function<'s>(
         Some(call) => async_wrap.wrap(scope, function, call, false),
         None => function.into(),
     }
-}
-
-/// The function template of an op: its slow and (where it has one) fast path, the variants
-/// chosen by what the runtime asked for (metrics, stack traces). A class member's takes the
-/// class's `signature`, so that V8 checks the receiver.
-pub(crate) fn op_template<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    op_ctx: &OpCtx,
-    signature: Option<v8::Local<'s, v8::Signature>>,
-) -> v8::Local<'s, v8::FunctionTemplate> {
-    let decl = op_ctx.decl;
-    // The op context lives in `Runtime::op_ctxs`, which outlives the isolate.
-    let data = v8::External::new(scope, op_ctx as *const OpCtx as *mut c_void);
-    let side_effects = if decl.flags.no_side_effects {
-        v8::SideEffectType::HasNoSideEffect
-    } else {
-        v8::SideEffectType::HasSideEffect
-    };
-    // Capturing a stack allocates on the V8 heap, which a fast call must not: a traced op goes
-    // through the metered slow variant, which captures first.
-    let traced = op_ctx.stack_trace.is_some();
-    let metered = op_ctx.metrics.is_some() || traced;
-    let slow_fn = if metered {
-        decl.slow_fn_metered()
-    } else {
-        decl.slow_fn
-    };
-    let mut builder = v8::FunctionTemplate::builder_raw(slow_fn)
-        .data(data.into())
-        .length(decl.arity() as i32)
-        .side_effect_type(side_effects)
-        // An op is a function, not a class: `new ops.op_x()` throws a `TypeError`, whichever
-        // path the op has (`build_fast` does the same for ops with a fast path).
-        .constructor_behavior(v8::ConstructorBehavior::Throw);
-    if let Some(signature) = signature {
-        builder = builder.signature(signature);
-    }
-    match &decl.fast_fn {
-        Some(fast_fn) if !traced => {
-            let c_function = if metered {
-                &fast_fn.metered
-            } else {
-                &fast_fn.plain
-            };
-            builder.build_fast(scope, std::slice::from_ref(c_function))
-        }
-        Some(_) | None => builder.build(scope),
-    }
-}
-
-pub(crate) fn run_script<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    name: &str,
-    source: &str,
-) -> Result<v8::Local<'s, v8::Value>, JsError> {
-    run_script_cached(scope, name, source, None)
-}
-
-/// Runs one of runtime_core's own scripts (the async wrappers, console, timers), compiled
-/// from the code cache the process's first runtime made of it: every new isolate would parse
-/// and compile it again.
-pub(crate) fn run_builtin_script<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    name: &str,
-    source: &'static str,
-) -> Result<v8::Local<'s, v8::Value>, JsError> {
-    /// By the source's address: each cache made once, kept for the process.
-    static CACHES: std::sync::Mutex<Vec<(usize, &'static [u8])>> =
-        std::sync::Mutex::new(Vec::new());
-    // V8 makes no code cache in a snapshot creator (the snapshot keeps the code).
-    if scope.get_slot::<CreatingSnapshot>().is_some() {
-        return run_script(scope, name, source);
-    }
-    let key = source.as_ptr() as usize;
-    let caches = || {
-        CACHES
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    };
-    let cached = caches()
-        .iter()
-        .find(|(at, _)| *at == key)
-        .map(|(_, bytes)| *bytes);
-    let mut made = None;
-    let result = run_script_cached(scope, name, source, Some((cached, &mut made)));
-    if let Some(bytes) = made {
-        let mut caches = caches();
-        if !caches.iter().any(|(at, _)| *at == key) {
-            caches.push((key, Box::leak(bytes)));
-        }
-    }
-    result
-}
-
-/// Marks a snapshot creator's isolate.
-struct CreatingSnapshot;
-
-/// A code cache to compile from (`None`: none yet), and where to put the one made then.
-type CodeCache<'a> = (Option<&'static [u8]>, &'a mut Option<Box<[u8]>>);
-
-fn run_script_cached<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    name: &str,
-    source: &str,
-    cache: Option<CodeCache<'_>>,
-) -> Result<v8::Local<'s, v8::Value>, JsError> {
-    v8::tc_scope!(let try_catch, scope);
-    let source = v8::String::new(try_catch, source).ok_or_else(|| {
-        JsError::exception("RangeError", "script source is too long for a V8 string")
-    })?;
-    let resource_name = v8::String::new(try_catch, name).expect("script name fits in a V8 string");
-    let origin = v8::ScriptOrigin::new(
-        try_catch,
-        resource_name.into(),
-        0,
-        0,
-        false,
-        0,
-        None,
-        false,
-        false,
-        false,
-        None,
-    );
-    let script = match &cache {
-        None => v8::Script::compile(try_catch, source, Some(&origin)),
-        Some((cached, _)) => {
-            let (mut source, options) = match cached {
-                Some(bytes) => (
-                    v8::script_compiler::Source::new_with_cached_data(
-                        source,
-                        Some(&origin),
-                        v8::script_compiler::CachedData::new(bytes),
-                    ),
-                    v8::script_compiler::CompileOptions::ConsumeCodeCache,
-                ),
-                None => (
-                    v8::script_compiler::Source::new(source, Some(&origin)),
-                    v8::script_compiler::CompileOptions::NoCompileOptions,
-                ),
-            };
-            v8::script_compiler::compile(
-                try_catch,
-                &mut source,
-                options,
-                v8::script_compiler::NoCacheReason::NoReason,
-            )
-        }
-    };
-    let result = script.and_then(|script| {
-        let result = script.run(try_catch);
-        // Made after the run, the cache holds the functions it compiled too.
-        if let Some((None, made)) = cache {
-            *made = script
-                .get_unbound_script(try_catch)
-                .create_code_cache()
-                .map(|data| data.to_vec().into_boxed_slice());
-        }
-        result
-    });
-    let result = result.filter(|_| check_interrupts(try_catch));
-    match result {
-        Some(value) => Ok(value),
-        None if try_catch.has_terminated() => Err(JsError::terminated_in(try_catch)),
-        None => Err(match try_catch.exception() {
-            Some(exception) => JsError::from_exception(try_catch, exception),
-            None => JsError::terminated_in(try_catch),
-        }),
-    }
-}
-
-/// Lets V8 act on pending interrupts now (calling a JavaScript function checks for them on
-/// entry). Returns `false` if that terminated execution: a termination requested during a
-/// script that finished before V8 checked (e.g. `isolate.terminate_execution()` called by an
-/// op, with no loop or call after it) stops that script, not the next one.
-pub(crate) fn check_interrupts(scope: &mut v8::PinScope<'_, '_>) -> bool {
-    let Some(InterruptCheck(noop)) = scope.get_slot::<InterruptCheck>() else {
-        return true; // while the runtime is being made
-    };
-    let noop = v8::Local::new(scope, noop);
-    let receiver = v8::undefined(scope).into();
-    noop.call(scope, receiver, &[]).is_some()
 }

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 
 use v8::MapFnTo;
 
+use crate::modules::map::ModuleRecord;
 use crate::ops::OpCtx;
 use crate::{JsError, Runtime, RuntimeOptions};
 
@@ -125,15 +126,6 @@ pub(crate) struct Meta {
     /// Isolate data indices of the class templates, in registration order.
     pub(crate) class_templates: Vec<usize>,
     pub(crate) modules: Vec<ModuleRecord>,
-}
-
-/// A module of the snapshotted map.
-pub(crate) struct ModuleRecord {
-    pub(crate) url: String,
-    pub(crate) imports: Vec<(String, String)>,
-    pub(crate) main: bool,
-    /// Context data index of the module.
-    pub(crate) module: usize,
 }
 
 /// Splits `blob` into V8's part and the restore data, if its fingerprint is `expected`.

@@ -79,7 +79,7 @@ fn check_progress(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), Op
     if limits.termination.is_requested() || scope.is_execution_terminating() {
         // V8 acts on the request now, so that the conversion's error is no exception the
         // script could catch: the op's call ends in the termination.
-        crate::runtime::check_interrupts(scope);
+        crate::isolate::termination::check_interrupts(scope);
         return Err(OpError::generic(
             "the conversion was stopped: execution is terminating",
         ));

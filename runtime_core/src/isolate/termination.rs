@@ -41,7 +41,7 @@ struct Shared {
     isolate: OnceLock<v8::IsolateHandle>,
     /// Set by `terminate`, cleared when a finished call spends the request.
     requested: AtomicBool,
-    /// Set with `requested` when the heap reached its limit (see `crate::runtime::heap_limit`).
+    /// Set with `requested` when the heap reached its limit (see `crate::isolate::heap_limit`).
     out_of_memory: AtomicBool,
     /// Held across setting the flag and asking V8, and across spending both, so that a
     /// request is never half spent (flag cleared, V8's request left to stop a later script).
@@ -121,5 +121,33 @@ impl std::fmt::Debug for TerminationHandle {
         f.debug_struct("TerminationHandle")
             .field("requested", &self.is_requested())
             .finish()
+    }
+}
+
+/// A JavaScript function that does nothing: calling it makes V8 check for interrupts, so a
+/// termination requested during an op takes effect when the op returns, not later.
+pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
+
+/// Lets V8 act on pending interrupts now (calling a JavaScript function checks for them on
+/// entry). Returns `false` if that terminated execution: a termination requested during a
+/// script that finished before V8 checked (e.g. `isolate.terminate_execution()` called by an
+/// op, with no loop or call after it) stops that script, not the next one.
+pub(crate) fn check_interrupts(scope: &mut v8::PinScope<'_, '_>) -> bool {
+    let Some(InterruptCheck(noop)) = scope.get_slot::<InterruptCheck>() else {
+        return true; // while the runtime is being made
+    };
+    let noop = v8::Local::new(scope, noop);
+    let receiver = v8::undefined(scope).into();
+    noop.call(scope, receiver, &[]).is_some()
+}
+
+/// Here, not with `JsError`, because it reads the isolate's `TerminationHandle`.
+impl crate::JsError {
+    /// The error of a script that V8 stopped in `isolate`: out of memory if that is why.
+    pub(crate) fn terminated_in(isolate: &v8::Isolate) -> Self {
+        match isolate.get_slot::<TerminationHandle>() {
+            Some(termination) => termination.error(),
+            None => Self::terminated(),
+        }
     }
 }

@@ -1,0 +1,92 @@
+//! The methods of [`Runtime`] that load and evaluate ES modules (see `crate::modules`).
+
+use crate::modules::loader::cwd_url;
+use crate::modules::{ModuleId, ResolutionKind};
+use crate::{JsError, Runtime};
+
+impl Runtime {
+    /// Loads the module graph of `specifier` (relative to the working directory, or a URL) as
+    /// the main module (`import.meta.main` is `true`) and links it; [`Runtime::mod_evaluate`]
+    /// runs it.
+    pub async fn load_main_module(&mut self, specifier: &str) -> Result<ModuleId, JsError> {
+        let id = self
+            .load_module(specifier, ResolutionKind::MainModule)
+            .await?;
+        self.modules.set_main(id);
+        Ok(id)
+    }
+
+    /// Loads and links a module graph that is not the main one.
+    pub async fn load_side_module(&mut self, specifier: &str) -> Result<ModuleId, JsError> {
+        self.load_module(specifier, ResolutionKind::Import).await
+    }
+
+    async fn load_module(
+        &mut self,
+        specifier: &str,
+        kind: ResolutionKind,
+    ) -> Result<ModuleId, JsError> {
+        let modules = self.modules.clone();
+        let url = modules
+            .resolve(specifier, &cwd_url(), kind)
+            .map_err(|error| {
+                JsError::exception("TypeError", &format!("Module not found: {error}"))
+            })?;
+        let mut load = modules.start_load(&url, kind);
+        let id = std::future::poll_fn(|cx| {
+            self.with_scope(|scope| modules.poll_load(&mut load, scope, cx))
+        })
+        .await?;
+        self.try_with_scope(|scope| Some(modules.instantiate(scope, id)))??;
+        Ok(id)
+    }
+
+    /// Evaluates a loaded module, driving the event loop until its evaluation settles (its
+    /// top-level `await`s); a throw during evaluation is the `Err`, with its stack.
+    pub async fn mod_evaluate(&mut self, id: ModuleId) -> Result<(), JsError> {
+        let modules = self.modules.clone();
+        let evaluated = self.try_with_scope(|scope| {
+            Some(
+                modules
+                    .evaluate(scope, id)
+                    .map(|promise| v8::Global::new(scope, promise)),
+            )
+        })??;
+        self.resolve(evaluated).await.map(drop)
+    }
+
+    /// The namespace object of a loaded module (its exports, live).
+    pub fn get_module_namespace(
+        &mut self,
+        id: ModuleId,
+    ) -> Result<v8::Global<v8::Object>, JsError> {
+        let modules = self.modules.clone();
+        self.try_with_scope(|scope| {
+            let namespace = modules.module(scope, id).get_module_namespace();
+            let namespace = v8::Local::<v8::Object>::try_from(namespace).ok()?;
+            Some(v8::Global::new(scope, namespace))
+        })
+    }
+
+    /// The function a loaded (and evaluated) module exports as `name`; a `TypeError` if that
+    /// export is no function.
+    pub fn module_function(
+        &mut self,
+        id: ModuleId,
+        name: &str,
+    ) -> Result<v8::Global<v8::Function>, JsError> {
+        let namespace = self.get_module_namespace(id)?;
+        self.try_with_scope(|scope| {
+            let namespace = v8::Local::new(scope, &namespace);
+            let key = v8::String::new(scope, name)?;
+            let value = namespace.get(scope, key.into())?;
+            Some(v8::Local::<v8::Function>::try_from(value).map(|f| v8::Global::new(scope, f)))
+        })?
+        .map_err(|_| {
+            JsError::exception(
+                "TypeError",
+                &format!("the module's export {name} is not a function"),
+            )
+        })
+    }
+}
