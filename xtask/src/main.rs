@@ -16,12 +16,14 @@
 //!   path), into DIR
 //!   (default `target/dts`).
 //! - `docs`: rewrites what the macro's kind table generates: the supported-types tables (README,
-//!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`).
+//!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`); and
+//!   the README's drawing of runtime_core's layers (`layers.rs`).
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
 mod bench_build;
 mod bench_http;
+mod layers;
 
 use std::path::PathBuf;
 use std::process::{exit, Command};
@@ -259,6 +261,14 @@ fn docs() {
     let readme = std::fs::read_to_string(&readme_path).expect("README.md");
     let readme = ops_macro_backend::docs::replace_generated(&readme, &generated)
         .expect("README.md has the generated-kinds markers");
+    let layers = &layers::RUNTIME_CORE;
+    let edges = layers::edges(&root, layers);
+    for violation in layers::violations(layers, &edges) {
+        eprintln!("layers: {violation}");
+    }
+    let drawing = layers::drawing(layers, &edges);
+    let readme =
+        layers::replace_drawing(&readme, &drawing).expect("README.md has the layers markers");
     std::fs::write(&readme_path, readme).expect("README.md written");
     std::fs::write(root.join("runtime_core/src/kinds.md"), &generated).expect("kinds.md written");
     std::fs::write(

@@ -1,0 +1,305 @@
+//! The layers of a crate's modules, checked: which top-level module names which (from the
+//! `crate::` paths in its sources), and that every arrow points down the declared order.
+//! `cargo xtask docs` draws the result into the README; a test fails on an arrow pointing
+//! back up, a module in no layer, or a stale drawing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A crate's declared layers, top first: a module may name modules of lower layers only.
+pub struct Layering {
+    /// The crate, as violations name it.
+    pub name: &'static str,
+    /// The crate's `src/`, from the workspace root.
+    pub src: &'static str,
+    /// Top first; the modules of one layer name none of each other.
+    pub layers: &'static [&'static [&'static str]],
+}
+
+/// `runtime_core`: the runtime on top, the glue generated code calls under the modules whose
+/// ops it expands in, the conversions and errors at the bottom.
+pub const RUNTIME_CORE: Layering = Layering {
+    name: "runtime_core",
+    src: "runtime_core/src",
+    layers: &[
+        &["runtime", "fuzzing"],
+        &["console"],
+        &["extension", "__op"],
+        &["class", "modules"],
+        &["ops"],
+        &["event_loop"],
+        &["serde", "webidl"],
+        &["structured"],
+        &["convert"],
+        &["isolate"],
+        &["values"],
+        &["errors", "alloc_counter"],
+    ],
+};
+
+/// Who names whom: module → named module → the items named (for the drawing's reader).
+pub type Edges = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+
+/// The top-level module a source file belongs to (`None` for the crate root).
+fn module_of(relative: &Path) -> Option<String> {
+    let first = relative.components().next()?.as_os_str().to_str()?;
+    match first.strip_suffix(".rs") {
+        Some("lib") => None,
+        Some(file) => Some(file.to_owned()),
+        None => Some(first.to_owned()),
+    }
+}
+
+/// What each name the crate root re-exports (`pub use module::...::{A, B};`) is defined in.
+fn root_exports(lib: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
+    let mut exports = BTreeMap::new();
+    let mut rest = lib;
+    while let Some(at) = rest.find("pub use ") {
+        rest = &rest[at + "pub use ".len()..];
+        let end = rest.find(';').unwrap_or(rest.len());
+        let statement = &rest[..end];
+        let module = identifiers(statement).next().unwrap_or_default();
+        // Only the crate's own modules: a name also exported by another crate (a derive
+        // macro named as its trait) is the trait's.
+        if modules.contains(module) {
+            for name in identifiers(statement).skip(1) {
+                exports.insert(name.to_owned(), module.to_owned());
+            }
+        }
+        rest = &rest[end..];
+    }
+    exports
+}
+
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| !word.is_empty())
+}
+
+/// The code of a source file without its `//` comments (docs included).
+fn code(source: &str) -> String {
+    source
+        .lines()
+        .map(|line| match line.find("//") {
+            // `"https://..."`: a `//` inside a string is code.
+            Some(at) if line[..at].matches('"').count() % 2 == 0 => &line[..at],
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names `code` reaches through `crate::`: the first segment of each path, and each item
+/// of a `crate::{..}` group.
+fn crate_paths(code: &str) -> Vec<(String, Option<String>)> {
+    let mut named = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "crate::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let mut segments = identifiers(item);
+                if let Some(first) = segments.next() {
+                    named.push((first.to_owned(), segments.next().map(str::to_owned)));
+                }
+            }
+            continue;
+        }
+        let mut segments = rest.split("::").map(|segment| {
+            let end = segment
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(segment.len());
+            &segment[..end]
+        });
+        if let Some(first) = segments.next().filter(|first| !first.is_empty()) {
+            let second = segments.next().filter(|s| !s.is_empty());
+            named.push((first.to_owned(), second.map(str::to_owned)));
+        }
+    }
+    named
+}
+
+/// The edges between `layering`'s top-level modules, read from its sources. A file that
+/// declares ops (`#[op]`) names `__op`: its expansion calls the glue.
+pub fn edges(root: &Path, layering: &Layering) -> Edges {
+    let src = root.join(layering.src);
+    let files = rust_files(&src);
+    let modules: BTreeSet<String> = files
+        .iter()
+        .filter_map(|file| module_of(file.strip_prefix(&src).expect("under src")))
+        .collect();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    let exports = root_exports(&code(&lib), &modules);
+    let mut edges = Edges::new();
+    for file in &files {
+        let Some(module) = module_of(file.strip_prefix(&src).expect("under src")) else {
+            continue;
+        };
+        let code = code(&std::fs::read_to_string(file).expect("a source file"));
+        let mut name = |target: &str, item: &str| {
+            if target != module {
+                edges
+                    .entry(module.clone())
+                    .or_default()
+                    .entry(target.to_owned())
+                    .or_default()
+                    .insert(item.to_owned());
+            }
+        };
+        for (first, second) in crate_paths(&code) {
+            if modules.contains(&first) {
+                name(&first, second.as_deref().unwrap_or(""));
+            } else if let Some(target) = exports.get(&first) {
+                name(target, &first);
+            }
+        }
+        if code.contains("#[op]") || code.contains("#[op(") {
+            name("__op", "#[op]");
+        }
+        edges.entry(module).or_default();
+    }
+    edges
+}
+
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("a source folder")
+        .map(|entry| entry.expect("a folder entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The layer of `module` (0 on top), if it has one.
+fn layer_of(layering: &Layering, module: &str) -> Option<usize> {
+    layering
+        .layers
+        .iter()
+        .position(|layer| layer.contains(&module))
+}
+
+/// What breaks the layering: arrows to the same layer or one above, and modules in no layer.
+pub fn violations(layering: &Layering, edges: &Edges) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, targets) in edges {
+        let Some(from) = layer_of(layering, module) else {
+            found.push(format!("{module} is in no layer of {}", layering.name));
+            continue;
+        };
+        for (target, items) in targets {
+            match layer_of(layering, target) {
+                Some(to) if to > from => {}
+                _ => found.push(format!(
+                    "{module} -> {target} ({}) points up or across",
+                    items.iter().cloned().collect::<Vec<_>>().join(" ")
+                )),
+            }
+        }
+    }
+    found
+}
+
+/// The drawing: one line per module, top layer first, each with the modules it names.
+pub fn drawing(layering: &Layering, edges: &Edges) -> String {
+    let width = layering
+        .layers
+        .iter()
+        .flat_map(|layer| layer.iter())
+        .map(|module| module.len())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for layer in layering.layers {
+        let line: Vec<String> = layer
+            .iter()
+            .map(|module| {
+                let targets = edges.get(*module).map(|targets| {
+                    let mut names: Vec<&str> = targets.keys().map(String::as_str).collect();
+                    names.sort_by_key(|target| layer_of(layering, target));
+                    names.join(" ")
+                });
+                match targets.filter(|names| !names.is_empty()) {
+                    Some(names) => format!("{module:<width$} -> {names}"),
+                    None => format!("{module:<width$}    (names no other module)"),
+                }
+            })
+            .collect();
+        text.push_str(&line.join("\n"));
+        text.push('\n');
+    }
+    text
+}
+
+const BEGIN: &str = "<!-- layers: generated by `cargo xtask docs` -->\n```text\n";
+const END: &str = "```\n<!-- end of layers -->";
+
+/// `readme` with its drawing replaced by `drawing`, if it has the markers.
+pub fn replace_drawing(readme: &str, drawing: &str) -> Option<String> {
+    let start = readme.find(BEGIN)? + BEGIN.len();
+    let end = start + readme[start..].find(END)?;
+    Some(format!("{}{drawing}{}", &readme[..start], &readme[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_core_layers_point_down() {
+        let root = crate::workspace_root();
+        let edges = edges(&root, &RUNTIME_CORE);
+        assert!(edges.contains_key("__op") && edges.contains_key("runtime"));
+        let found = violations(&RUNTIME_CORE, &edges);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+
+    #[test]
+    fn readme_draws_the_layers() {
+        let root = crate::workspace_root();
+        let drawn = drawing(&RUNTIME_CORE, &edges(&root, &RUNTIME_CORE));
+        let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+        let fresh = replace_drawing(&readme, &drawn).expect("README.md has the layers markers");
+        assert!(
+            fresh == readme,
+            "README.md's layers drawing is stale: run `cargo xtask docs`"
+        );
+    }
+
+    #[test]
+    fn an_arrow_up_is_found() {
+        let edges: Edges = [(
+            "values".to_owned(),
+            [("__op".to_owned(), BTreeSet::from(["Element".to_owned()]))].into(),
+        )]
+        .into();
+        let found = violations(&RUNTIME_CORE, &edges);
+        assert_eq!(found, ["values -> __op (Element) points up or across"]);
+    }
+
+    #[test]
+    fn paths_are_read_from_code_only() {
+        let source = "use crate::{ops::OpCtx, JsError};\n// crate::runtime in a comment\n\
+                      let url = \"https://x\"; crate::values::v8(); $crate::no();";
+        assert_eq!(
+            crate_paths(&code(source)),
+            [
+                ("ops".to_owned(), Some("OpCtx".to_owned())),
+                ("JsError".to_owned(), None),
+                ("values".to_owned(), Some("v8".to_owned())),
+            ]
+        );
+    }
+}
