@@ -470,7 +470,7 @@ fn build(
         for line in member_ts.lines() {
             typescript.push_str(&format!("  {line}\n"));
         }
-        ops.push(crate::codegen::generate(&op, &op_fn));
+        ops.push(crate::codegen::generate(&op));
         let op_ident = &op_fn.sig.ident;
         let kind = match member.role {
             Role::Constructor => {

@@ -85,7 +85,7 @@ pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Ve
         },
     };
     let op = parse_op(attr, &item_fn)?;
-    Ok(codegen::generate(&op, &item_fn))
+    Ok(codegen::generate(&op))
 }
 
 /// Stages 1 and 2: parses and checks an op into its IR.
@@ -93,7 +93,7 @@ pub fn parse_op(attr: TokenStream, item_fn: &syn::ItemFn) -> Result<ir::Op, Vec<
     let cx = internals::Ctxt::new();
     let op_attrs = internals::attr::OpAttrs::from_tokens(&cx, attr);
     let op_fn = internals::ast::OpFn::from_item(&cx, item_fn);
-    let op = ir::Op::from_ast(&cx, op_attrs, op_fn);
+    let op = internals::lower::lower_op(&cx, op_attrs, op_fn, item_fn);
     if let Some(op) = &op {
         internals::check::check(&cx, op);
     }
@@ -240,14 +240,7 @@ mod tests {
             "{slow}"
         );
         assert!(slow.contains("op_x (call . scope () , y)"), "{slow}");
-        let whole = codegen::generate(
-            &op,
-            &syn::parse2(quote!(
-                fn op_x() {}
-            ))
-            .unwrap(),
-        )
-        .to_string();
+        let whole = codegen::generate(&op).to_string();
         assert!(
             !whole.contains("fast_fn <"),
             "no fast function without a fast path: {whole}"

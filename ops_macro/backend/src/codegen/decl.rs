@@ -3,22 +3,14 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::internals::attr::FastMode;
+use crate::ir::FastMode;
 use crate::ir::{AsyncCall, Op};
 
 /// `const DECL: ::runtime_core::OpDecl = ...;`
 pub fn decl(op: &Op) -> TokenStream {
     let vis = &op.vis;
     let name = op.js_name.clone().unwrap_or_else(|| op.ident.to_string());
-    // A `_` argument has no name: errors say its position alone.
-    let arg_names = op.js_args().map(|(_, arg)| {
-        let name = arg.ident.to_string();
-        if name.starts_with(crate::internals::ast::UNNAMED_PREFIX) {
-            String::new()
-        } else {
-            name
-        }
-    });
+    let arg_names = op.js_args().map(|(_, arg)| &arg.js_name);
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;
     let typescript = crate::typegen::declaration(op);

@@ -29,13 +29,11 @@ pub use slow::slow_fn;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::internals::ast::strip_op_attributes;
 use crate::ir::{BufferSource, Marker, Op};
 
 /// The whole expansion of one op.
-pub fn generate(op: &Op, item_fn: &syn::ItemFn) -> TokenStream {
-    let mut item_fn = item_fn.clone();
-    strip_op_attributes(&mut item_fn);
+pub fn generate(op: &Op) -> TokenStream {
+    let item_fn = &op.item;
     let ident = &op.ident;
     let vis = &op.vis;
     let doc = format!(

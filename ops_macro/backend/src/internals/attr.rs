@@ -7,17 +7,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Meta, Token};
 
 use super::Ctxt;
-
-/// Whether the op gets a fast path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FastMode {
-    /// Inferred from the signature (`#[op]`).
-    Auto,
-    /// Demanded (`#[op(fast)]`): an error if the signature cannot be fast.
-    Required,
-    /// Refused (`#[op(nofast)]`).
-    Disabled,
-}
+use crate::ir::{AsyncMode, FastMode, WebIdlArgs};
 
 /// The options inside `#[op(...)]`.
 #[derive(Clone, Debug)]
@@ -36,28 +26,6 @@ pub struct OpAttrs {
     pub async_mode: Option<(proc_macro2::Span, AsyncMode)>,
     /// `required(n)`: a call with fewer than `n` arguments is a `TypeError` (deno's).
     pub required: Option<(proc_macro2::Span, u32)>,
-}
-
-/// When an async op's future is first polled and its promise settled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsyncMode {
-    /// During the call; a ready outcome settles the promise at once.
-    Eager,
-    /// First by the event loop.
-    Lazy,
-    /// During the call, settled on the next turn of the loop.
-    Deferred,
-}
-
-impl AsyncMode {
-    /// The runtime's `AsyncMode` variant.
-    pub fn variant(self) -> &'static str {
-        match self {
-            AsyncMode::Eager => "Eager",
-            AsyncMode::Lazy => "Lazy",
-            AsyncMode::Deferred => "Deferred",
-        }
-    }
 }
 
 /// The options of `#[op(...)]`, split at top-level commas.
@@ -334,68 +302,37 @@ impl Markers {
     }
 }
 
-/// What `#[webidl(..)]` on an argument says (deno's spelling): `default = expr`, the value
-/// when JavaScript passes `undefined` (a Rust expression `T: From` it: `5`, `""`), and
-/// `options(name = value, ..)`, fields of the type's conversion options (`clamp = true`).
-#[derive(Clone, Default)]
-pub struct WebIdlArgs {
-    /// `default = expr`.
-    pub default: Option<syn::Expr>,
-    /// `options(name = value, ..)`.
-    pub options: Vec<(syn::Ident, syn::Expr)>,
-}
-
-impl std::fmt::Debug for WebIdlArgs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use quote::ToTokens;
-        let default = self
-            .default
-            .as_ref()
-            .map(|e| e.to_token_stream().to_string());
-        let options: Vec<String> = self
-            .options
-            .iter()
-            .map(|(name, value)| format!("{name} = {}", value.to_token_stream()))
-            .collect();
-        f.debug_struct("WebIdlArgs")
-            .field("default", &default)
-            .field("options", &options)
-            .finish()
+/// Parses `#[webidl(..)]`.
+fn webidl_args(attr: &Attribute) -> syn::Result<WebIdlArgs> {
+    let mut args = WebIdlArgs::default();
+    if matches!(attr.meta, Meta::Path(_)) {
+        return Ok(args);
     }
-}
-
-impl WebIdlArgs {
-    fn of(attr: &Attribute) -> syn::Result<Self> {
-        let mut args = WebIdlArgs::default();
-        if matches!(attr.meta, Meta::Path(_)) {
-            return Ok(args);
-        }
-        attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("default") {
-                if args.default.is_some() {
-                    return Err(meta.error("duplicate `default`"));
-                }
-                args.default = Some(meta.value()?.parse()?);
-                Ok(())
-            } else if meta.path.is_ident("options") {
-                if !args.options.is_empty() {
-                    return Err(meta.error("duplicate `options`"));
-                }
-                meta.parse_nested_meta(|option| {
-                    let name = option.path.require_ident()?.clone();
-                    args.options.push((name, option.value()?.parse()?));
-                    Ok(())
-                })
-            } else {
-                Err(meta.error(
-                    "unknown `#[webidl]` argument: write `default = value` (when JavaScript \
-                     passes `undefined`) or `options(name = value, ..)` (e.g. `options(clamp = \
-                     true)`)",
-                ))
+    attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("default") {
+            if args.default.is_some() {
+                return Err(meta.error("duplicate `default`"));
             }
-        })?;
-        Ok(args)
-    }
+            args.default = Some(meta.value()?.parse()?);
+            Ok(())
+        } else if meta.path.is_ident("options") {
+            if !args.options.is_empty() {
+                return Err(meta.error("duplicate `options`"));
+            }
+            meta.parse_nested_meta(|option| {
+                let name = option.path.require_ident()?.clone();
+                args.options.push((name, option.value()?.parse()?));
+                Ok(())
+            })
+        } else {
+            Err(meta.error(
+                "unknown `#[webidl]` argument: write `default = value` (when JavaScript \
+                 passes `undefined`) or `options(name = value, ..)` (e.g. `options(clamp = \
+                 true)`)",
+            ))
+        }
+    })?;
+    Ok(args)
 }
 
 /// Records `attr` in `slot`, or a duplicate error; checks it is a bare word.
@@ -516,7 +453,7 @@ impl Markers {
                 if markers.webidl.is_some() {
                     cx.error_spanned_by(attr, "duplicate `#[webidl]`");
                 } else {
-                    match WebIdlArgs::of(attr) {
+                    match webidl_args(attr) {
                         Ok(args) => markers.webidl = Some((attr.clone(), args)),
                         Err(error) => cx.syn_error(error),
                     }

@@ -1,7 +1,7 @@
 //! Checks on the op as a whole, once every argument has a kind.
 
-use crate::internals::attr::FastMode;
 use crate::internals::Ctxt;
+use crate::ir::FastMode;
 use crate::ir::{ArgKind, Op, RetKind};
 
 /// Records every problem with the combination of arguments and options.

@@ -5,5 +5,6 @@ pub mod attr;
 pub mod check;
 pub mod classify;
 mod ctxt;
+pub mod lower;
 
 pub use ctxt::Ctxt;

@@ -1,7 +1,7 @@
 //! The op as data. Each argument has an [`ArgKind`] and the return value a [`RetKind`]; the
 //! kind table ([`arg_kind`], [`ret_kind`]) says what each kind is and may do, and its
-//! conversion strategy on the slow and the fast path ([`strategy`]). Classification from syn types lives with the
-//! other parsing, in [`crate::internals::classify`].
+//! conversion strategy on the slow and the fast path ([`strategy`]). The IR names nothing of
+//! parsing: `crate::internals` builds it (`lower.rs`, classifying syn types in `classify/`).
 //!
 //! Two wrappers apply to many kinds and are flags rather than kinds: `Option<T>` arguments and
 //! returns ([`Arg::optional`], [`Ret::optional`]: `undefined`/`null` and `None`), and
@@ -18,15 +18,7 @@ pub use strategy::*;
 pub use values::*;
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::Type;
-
-use crate::internals::ast::{OpFn, Param};
-pub use crate::internals::attr::AsyncMode;
-pub use crate::internals::attr::WebIdlArgs;
-use crate::internals::attr::{FastMode, OpAttrs};
-use crate::internals::classify::{classify_arg, classify_ret, future_output};
-use crate::internals::Ctxt;
 
 /// A checked op, ready for code generation.
 pub struct Op {
@@ -57,6 +49,8 @@ pub struct Op {
     /// The name errors and the declaration use, when not the function's (a class member's
     /// op is `__Foo_x`, known to JavaScript as `Foo.prototype.x`).
     pub js_name: Option<String>,
+    /// The function as emitted: the user's, without this macro's attributes.
+    pub item: syn::ItemFn,
 }
 
 /// How the raw call of an async op tells its JavaScript wrapper the outcome (as
@@ -67,6 +61,39 @@ pub enum AsyncCall {
     Value,
     /// `0` (done with `undefined`) or `1` (pending: the wrapper claims the promise).
     Status,
+}
+
+/// Whether the op gets a fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastMode {
+    /// Inferred from the signature (`#[op]`).
+    Auto,
+    /// Demanded (`#[op(fast)]`): an error if the signature cannot be fast.
+    Required,
+    /// Refused (`#[op(nofast)]`).
+    Disabled,
+}
+
+/// When an async op's future is first polled and its promise settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncMode {
+    /// During the call; a ready outcome settles the promise at once.
+    Eager,
+    /// First by the event loop.
+    Lazy,
+    /// During the call, settled on the next turn of the loop.
+    Deferred,
+}
+
+impl AsyncMode {
+    /// The runtime's `AsyncMode` variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            AsyncMode::Eager => "Eager",
+            AsyncMode::Lazy => "Lazy",
+            AsyncMode::Deferred => "Deferred",
+        }
+    }
 }
 
 /// How an async op runs.
@@ -86,6 +113,8 @@ pub struct AsyncOp {
 pub struct Arg {
     /// The argument's name.
     pub ident: syn::Ident,
+    /// Its name in errors: empty for a `_` argument (errors then say its position alone).
+    pub js_name: String,
     /// What it is.
     pub kind: ArgKind,
     /// `Option<T>`: `undefined` and `null` are `None`.
@@ -98,6 +127,36 @@ pub struct Arg {
     pub span: Span,
     /// `#[webidl(default = .., options(..))]` (empty for other kinds).
     pub webidl: WebIdlArgs,
+}
+
+/// What `#[webidl(..)]` on an argument says (deno's spelling): `default = expr`, the value
+/// when JavaScript passes `undefined` (a Rust expression `T: From` it: `5`, `""`), and
+/// `options(name = value, ..)`, fields of the type's conversion options (`clamp = true`).
+#[derive(Clone, Default)]
+pub struct WebIdlArgs {
+    /// `default = expr`.
+    pub default: Option<syn::Expr>,
+    /// `options(name = value, ..)`.
+    pub options: Vec<(syn::Ident, syn::Expr)>,
+}
+
+impl std::fmt::Debug for WebIdlArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use quote::ToTokens;
+        let default = self
+            .default
+            .as_ref()
+            .map(|e| e.to_token_stream().to_string());
+        let options: Vec<String> = self
+            .options
+            .iter()
+            .map(|(name, value)| format!("{name} = {}", value.to_token_stream()))
+            .collect();
+        f.debug_struct("WebIdlArgs")
+            .field("default", &default)
+            .field("options", &options)
+            .finish()
+    }
 }
 
 /// The return value.
@@ -200,94 +259,6 @@ impl Ret {
 }
 
 impl Op {
-    /// Builds the IR, recording every unsupported type in `cx`.
-    pub fn from_ast(cx: &Ctxt, attrs: OpAttrs, op_fn: Option<OpFn>) -> Option<Op> {
-        let op_fn = op_fn?;
-        let args: Vec<Arg> = op_fn
-            .params
-            .iter()
-            .filter_map(|param: &Param| match classify_arg(param) {
-                Ok(arg) => Some(arg),
-                Err(err) => {
-                    cx.syn_error(err);
-                    None
-                }
-            })
-            .collect();
-        let span = op_fn.ret.as_ref().map_or(op_fn.ident.span(), Spanned::span);
-        // `fn -> impl Future<Output = T>` (or `Result` of one): an async op returning `T`.
-        let future = op_fn.ret.as_ref().and_then(future_output);
-        let async_op = match (op_fn.asyncness, future, attrs.async_mode) {
-            (Some(span), _, mode) => Some(AsyncOp {
-                mode: mode.map_or(AsyncMode::Eager, |(_, mode)| mode),
-                is_async_fn: true,
-                fallible_start: false,
-                span,
-            }),
-            (None, Some((fallible_start, _)), mode) => Some(AsyncOp {
-                mode: mode.map_or(AsyncMode::Eager, |(_, mode)| mode),
-                is_async_fn: false,
-                fallible_start,
-                span,
-            }),
-            (None, None, Some((mode_span, _))) => {
-                cx.error_at(mode_span, "`async(...)` applies to async ops: `async fn`, or a `fn` returning `impl Future`");
-                None
-            }
-            (None, None, None) => None,
-        };
-        let ret_ty = match future {
-            Some((_, output)) => Some(output),
-            None => op_fn.ret.as_ref(),
-        };
-        let ret = match classify_ret(ret_ty, &op_fn.ret_markers, span) {
-            Ok(ret) => Some(ret),
-            Err(err) => {
-                cx.syn_error(err);
-                None
-            }
-        };
-        let arity = args.iter().filter(|arg| arg.kind.is_js_visible()).count();
-        let required = match attrs.required {
-            Some((span, n)) if n as usize > arity => {
-                cx.error_at(
-                    span,
-                    format!("`required({n})`, but the op takes {arity} JavaScript arguments"),
-                );
-                None
-            }
-            Some((_, n)) => Some(n),
-            None => None,
-        };
-        (args.len() == op_fn.params.len()).then_some(())?;
-        let mut next_js_index = 0;
-        let args = args
-            .into_iter()
-            .map(|arg| Arg {
-                js_index: arg.kind.is_js_visible().then(|| {
-                    next_js_index += 1;
-                    next_js_index - 1
-                }),
-                ..arg
-            })
-            .collect();
-        Some(Op {
-            ident: op_fn.ident,
-            vis: op_fn.vis,
-            args,
-            ret: ret?,
-            fast_mode: attrs.fast,
-            fast_alternative: attrs.fast_alternative,
-            no_side_effects: attrs.no_side_effects,
-            stack_trace: attrs.stack_trace,
-            generics: op_fn.generics,
-            async_op,
-            required,
-            docs: op_fn.docs,
-            js_name: None,
-        })
-    }
-
     /// The JavaScript-visible arguments with their positions.
     pub fn js_args(&self) -> impl Iterator<Item = (usize, &Arg)> {
         self.args

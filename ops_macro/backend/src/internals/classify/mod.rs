@@ -182,11 +182,17 @@ pub fn classify_arg(param: &Param) -> Result<Arg, syn::Error> {
             ),
         ));
     }
+    let name = param.ident.to_string();
     Ok(Arg {
         ident: param.ident.clone(),
+        js_name: if name.starts_with(crate::internals::ast::UNNAMED_PREFIX) {
+            String::new()
+        } else {
+            name
+        },
         kind,
         optional: inner.is_some(),
-        js_index: None, // numbered once every argument is known, in `Op::from_ast`
+        js_index: None, // numbered once every argument is known, in `lower_op`
         ty: ty.clone(),
         span: param.span,
         webidl: param
