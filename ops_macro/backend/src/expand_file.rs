@@ -134,7 +134,9 @@ pub fn declarations_of_file(
                 classes_declared.push(last.ident.to_string());
             }
         }
-        match crate::class::class_typescript(args, item_impl) {
+        match crate::parse_class(args, item_impl)
+            .map(|class| crate::typegen::class_declaration(&class))
+        {
             Ok(typescript) => push(&typescript),
             Err(found) => errors.extend(found.iter().map(ToString::to_string)),
         }
@@ -154,7 +156,8 @@ pub fn declarations_of_file(
 /// The `#[derive(FromV8)]`/`#[derive(ToV8)]` types at the top level of `source`, each with its
 /// declaration (as JavaScript passes it, when it derives `FromV8`: the looser of the two).
 fn derived_types(source: &str) -> syn::Result<Vec<(String, String)>> {
-    use crate::derive::ast::{self, Direction};
+    use crate::internals::derive::parse;
+    use crate::ir::derive::Direction;
     use crate::typegen::types::{declaration, Position};
     let mut inputs = Vec::new();
     for item in syn::parse_file(source)?.items {
@@ -180,7 +183,7 @@ fn derived_types(source: &str) -> syn::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for (input, direction) in &inputs {
         let cx = crate::internals::Ctxt::new();
-        let container = ast::parse(&cx, input, *direction);
+        let container = parse(&cx, input, *direction);
         if cx.check().is_err() {
             continue; // the derive reports it where it expands
         }

@@ -2,18 +2,21 @@
 //! napi-derive-backend do):
 //!
 //! 1. **parse** ([`internals::ast`], [`internals::attr`]): what the user wrote, with every
-//!    error collected in one [`internals::Ctxt`] instead of stopping at the first;
+//!    error collected in one [`internals::Ctxt`] instead of stopping at the first, lowered to
+//!    the IR ([`internals::lower`]);
 //! 2. **IR** ([`ir`]): the op as data: one [`ir::ArgKind`] per argument and one
 //!    [`ir::RetKind`] for the return, each with its conversion strategy; [`internals::check`]
-//!    validates the combination (fast eligibility, conflicting borrows);
-//! 3. **codegen** ([`codegen`]): pure functions of the IR that emit the slow path, the fast
-//!    path and the `OpDecl`.
+//!    validates the combination (fast eligibility, conflicting borrows). `ir` names nothing
+//!    of the other stages;
+//! 3. **codegen** ([`codegen`]) and **typegen** ([`typegen`]): pure functions of the IR that
+//!    emit the slow path, the fast path and the `OpDecl`, and the TypeScript declarations.
 //!
-//! [`expand`] runs all three; tests call it (or the stages) directly.
+//! Classes (`#[op] impl`) and the derives go through the same stages: [`internals::class`] →
+//! [`ir::Class`] → [`codegen::class`]; [`internals::derive`] → [`ir::derive`] → [`derive`](mod@derive)'s
+//! emitters. [`expand`] runs them; tests call it (or the stages) directly.
 
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
-mod class;
 pub mod codegen;
 pub mod derive;
 pub mod docs;
@@ -45,7 +48,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 }
                 Err(_) => match syn::parse2::<syn::ItemImpl>(item) {
                     Ok(mut item_impl) => {
-                        class::strip_member_attributes(&mut item_impl);
+                        internals::class::strip_member_attributes(&mut item_impl);
                         quote!(#item_impl)
                     }
                     Err(_) => TokenStream::new(),
@@ -75,7 +78,11 @@ pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Ve
         Ok(item_fn) => item_fn,
         // `#[op] impl Foo { .. }`: a class.
         Err(_) => match syn::parse2::<syn::ItemImpl>(item.clone()) {
-            Ok(item_impl) => return class::expand_class(attr, item_impl),
+            Ok(item_impl) => {
+                return Ok(codegen::class::generate_class(&parse_class(
+                    attr, item_impl,
+                )?))
+            }
             Err(_) => {
                 return Err(vec![syn::Error::new_spanned(
                     item,
@@ -88,15 +95,16 @@ pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Ve
     Ok(codegen::generate(&op))
 }
 
+/// Stages 1 and 2 for `#[op] impl`: parses and checks a class (its members' ops too) into its
+/// IR.
+pub fn parse_class(attr: TokenStream, item: syn::ItemImpl) -> Result<ir::Class, Vec<syn::Error>> {
+    internals::class::lower_class(attr, item)
+}
+
 /// Stages 1 and 2: parses and checks an op into its IR.
 pub fn parse_op(attr: TokenStream, item_fn: &syn::ItemFn) -> Result<ir::Op, Vec<syn::Error>> {
     let cx = internals::Ctxt::new();
-    let op_attrs = internals::attr::OpAttrs::from_tokens(&cx, attr);
-    let op_fn = internals::ast::OpFn::from_item(&cx, item_fn);
-    let op = internals::lower::lower_op(&cx, op_attrs, op_fn, item_fn);
-    if let Some(op) = &op {
-        internals::check::check(&cx, op);
-    }
+    let op = internals::lower::parse_op_in(&cx, attr, item_fn);
     cx.check()?;
     Ok(op.expect("an op without errors was built"))
 }

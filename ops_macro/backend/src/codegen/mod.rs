@@ -18,6 +18,7 @@
 //! ```
 
 mod async_start;
+pub mod class;
 mod decl;
 mod fast;
 mod slow;

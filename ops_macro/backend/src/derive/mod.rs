@@ -1,5 +1,6 @@
-//! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's): parse (`ast.rs`, one `Ctxt`) →
-//! emit (`from_v8.rs`, `to_v8.rs`, pure functions of the IR).
+//! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's), through the stages ops go through:
+//! parse (`crate::internals::derive`, one `Ctxt`) → IR (`crate::ir::derive`) → emit
+//! (`from_v8.rs`, `to_v8.rs`, pure functions of the IR; `webidl.rs` for `#[derive(WebIDL)]`).
 //!
 //! A struct with named fields is an object (keys camelCase, or `rename`); a newtype its
 //! field; a tuple struct an array. An enum's unit variant is its name; other variants are
@@ -7,7 +8,6 @@
 //! `{t: name, c: body}`, or `untagged` the body alone. Generated code calls
 //! `runtime_core::structured::__derive`, with each type's keys made once per isolate.
 
-pub(crate) mod ast;
 mod from_v8;
 mod to_v8;
 mod webidl;
@@ -17,7 +17,7 @@ pub use webidl::webidl;
 use proc_macro2::TokenStream;
 
 use crate::internals::Ctxt;
-use ast::Direction;
+use crate::ir::derive::Direction;
 
 /// `#[derive(FromV8)]`.
 pub fn from_v8(input: TokenStream) -> TokenStream {
@@ -35,7 +35,7 @@ fn derive(input: TokenStream, direction: Direction) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = Ctxt::new();
-    let container = ast::parse(&cx, &input, direction);
+    let container = crate::internals::derive::parse(&cx, &input, direction);
     if let Err(errors) = cx.check() {
         return errors.iter().map(syn::Error::to_compile_error).collect();
     }

@@ -109,3 +109,15 @@ pub fn lower_op(
         },
     })
 }
+
+/// Parses, lowers and checks one op, recording its errors in `cx` (a class's members share
+/// the class's).
+pub fn parse_op_in(cx: &Ctxt, attr: proc_macro2::TokenStream, item_fn: &syn::ItemFn) -> Option<Op> {
+    let op_attrs = OpAttrs::from_tokens(cx, attr);
+    let op_fn = OpFn::from_item(cx, item_fn);
+    let op = lower_op(cx, op_attrs, op_fn, item_fn);
+    if let Some(op) = &op {
+        super::check::check(cx, op);
+    }
+    op
+}

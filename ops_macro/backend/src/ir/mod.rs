@@ -8,11 +8,14 @@
 //! `Result<T, E>` returns ([`Ret::fallible`]: `Err` throws).
 
 mod arg_kind;
+mod class;
+pub mod derive;
 mod ret_kind;
 mod strategy;
 mod values;
 
 pub use arg_kind::*;
+pub use class::*;
 pub use ret_kind::*;
 pub use strategy::*;
 pub use values::*;

@@ -4,7 +4,7 @@
 
 pub mod types;
 
-use crate::ir::{Arg, ArgKind, Op, RetKind};
+use crate::ir::{Arg, ArgKind, Class, Op, RetKind, Role};
 use types::Position;
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
@@ -65,7 +65,7 @@ pub fn declaration_naming(op: &Op, named: &dyn Fn(&str) -> bool) -> String {
 
 /// A class member's declaration (`get x(): number;`, `static f(a: string): void;`,
 /// `constructor(x: number);`): `head` is what precedes the parameters.
-pub fn class_member(op: &Op, head: &str, with_return: bool) -> String {
+fn class_member(op: &Op, head: &str, with_return: bool) -> String {
     let (params, ret) = signature(op, &|_| false);
     let ret = if with_return {
         format!(": {ret}")
@@ -73,6 +73,48 @@ pub fn class_member(op: &Op, head: &str, with_return: bool) -> String {
         String::new()
     };
     format!("{}{head}({params}){ret};", jsdoc(op))
+}
+
+/// A class's declaration (`class Foo { .. }`), as `Foo::CLASS.typescript` holds it: what
+/// `cargo xtask dts` writes for an `#[op] impl`.
+pub fn class_declaration(class: &Class) -> String {
+    let extends = class
+        .base
+        .as_ref()
+        .and_then(|base| match base {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .map(|last| format!(" extends {}", last.ident)),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut typescript = format!("class {}{extends} {{\n", class.name);
+    if !class
+        .members
+        .iter()
+        .any(|member| member.role == Role::Constructor)
+    {
+        // Not constructible from JavaScript (`new` throws): instances come from ops (protected,
+        // not private: another class may extend it).
+        typescript.push_str("  protected constructor();\n");
+    }
+    for member in &class.members {
+        let (op, js_name) = (&member.op, &member.js_name);
+        let member_ts = match member.role {
+            Role::Constructor => class_member(op, "constructor", false),
+            Role::Method => class_member(op, js_name, true),
+            Role::Getter => class_member(op, &format!("get {js_name}"), true),
+            Role::Setter => class_member(op, &format!("set {js_name}"), false),
+            Role::Static => class_member(op, &format!("static {js_name}"), true),
+        };
+        for line in member_ts.lines() {
+            typescript.push_str(&format!("  {line}\n"));
+        }
+    }
+    typescript.push_str("}\n");
+    typescript
 }
 
 /// The doc comment as JSDoc (empty without one).

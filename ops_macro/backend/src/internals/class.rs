@@ -1,7 +1,7 @@
-//! `#[op] impl Foo { .. }`: a JavaScript class (as deno's `#[op2] impl`). Each member becomes an
+//! `#[op] impl Foo { .. }` parsed into a class (as deno's `#[op2] impl`). Each member becomes an
 //! op through the same pipeline as free ops (a hidden function `__Foo_<member>` whose first
 //! argument is the receiver, `#[this] &Foo`), so conversions, errors, panics and the fast path
-//! are those of ops; then `Foo::CLASS` lists them for `Extension::classes`.
+//! are those of ops; `crate::codegen::class` then lists them in `Foo::CLASS`.
 //!
 //! Members: `#[constructor]` (`new Foo(..)`; returns `Foo`), methods (`&self`), `#[getter]`,
 //! `#[setter]`, `#[static_method]` (or any function without a receiver), with `#[fast]` /
@@ -13,19 +13,12 @@ use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 
-use crate::internals::attr::is_marker;
+use super::attr::is_marker;
+use super::Ctxt;
+use crate::ir::{Class, Member, Role};
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Constructor,
-    Method,
-    Getter,
-    Setter,
-    Static,
-}
-
-/// One member, parsed.
-struct Member {
+/// One member, parsed: the parts of its hidden op function.
+struct ParsedMember {
     role: Role,
     /// The Rust method (as emitted in the impl block).
     rust_name: syn::Ident,
@@ -44,20 +37,7 @@ struct Member {
     span: Span,
 }
 
-impl Role {
-    /// In the hidden op's name (`__Foo_get_x`): members of different roles may share a name.
-    fn prefix(self) -> &'static str {
-        match self {
-            Role::Constructor => "new",
-            Role::Method => "method",
-            Role::Getter => "get",
-            Role::Setter => "set",
-            Role::Static => "static",
-        }
-    }
-}
-
-impl Member {
+impl ParsedMember {
     /// The hidden op: `fn __Foo_<role>_<name>(#[this] this: &Foo, args..) -> ret { Foo::<name>(this, args..) }`.
     fn op_fn(&self, class: &syn::Ident, class_ty: &syn::Type) -> syn::ItemFn {
         let op_ident = format_ident!("__{}_{}_{}", class, self.role.prefix(), self.rust_name);
@@ -131,8 +111,8 @@ fn rename_of(attr: &syn::Attribute) -> syn::Result<String> {
 fn parse_member(
     class_ty: &syn::Type,
     method: &mut syn::ImplItemFn,
-    errors: &mut Vec<syn::Error>,
-) -> Option<Member> {
+    cx: &Ctxt,
+) -> Option<ParsedMember> {
     let mut role = None;
     let mut op_options = TokenStream::new();
     let mut required = None;
@@ -140,22 +120,22 @@ fn parse_member(
     let mut fn_markers = Vec::new();
     for attr in &method.attrs {
         let path = attr.path();
-        let set_role = |role_slot: &mut Option<Role>, new: Role, errors: &mut Vec<syn::Error>| {
+        let set_role = |role_slot: &mut Option<Role>, new: Role| {
             if role_slot.replace(new).is_some() {
-                errors.push(syn::Error::new_spanned(
+                cx.error_spanned_by(
                     attr,
                     "a member is one of `#[constructor]`, `#[getter]`, `#[setter]`, `#[static_method]`",
-                ));
+                );
             }
         };
         if path.is_ident("constructor") {
-            set_role(&mut role, Role::Constructor, errors);
+            set_role(&mut role, Role::Constructor);
         } else if path.is_ident("getter") {
-            set_role(&mut role, Role::Getter, errors);
+            set_role(&mut role, Role::Getter);
         } else if path.is_ident("setter") {
-            set_role(&mut role, Role::Setter, errors);
+            set_role(&mut role, Role::Setter);
         } else if path.is_ident("static_method") {
-            set_role(&mut role, Role::Static, errors);
+            set_role(&mut role, Role::Static);
         } else if path.is_ident("fast") {
             op_options = quote!(fast);
         } else if path.is_ident("nofast") {
@@ -163,7 +143,7 @@ fn parse_member(
         } else if path.is_ident("rename") {
             match rename_of(attr) {
                 Ok(name) => js_name = name,
-                Err(error) => errors.push(error),
+                Err(error) => cx.syn_error(error),
             }
         } else if is_marker(attr) || path.is_ident("doc") {
             // Markers of the return value, and the doc comment (the TypeScript JSDoc).
@@ -172,19 +152,19 @@ fn parse_member(
             // deno's object_wrap `#[required(n)]`: the op option of the same name.
             match attr.parse_args::<syn::LitInt>() {
                 Ok(n) => required = Some(n),
-                Err(_) => errors.push(syn::Error::new_spanned(
+                Err(_) => cx.syn_error(syn::Error::new_spanned(
                     attr,
                     "`#[required(n)]` takes how many arguments a call must pass: `#[required(1)]`",
                 )),
             }
         } else if path.is_ident("varargs") {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 attr,
                 "`#[varargs]` is not supported: take the arguments JavaScript may pass as \
                  `Option<T>`s, or one `v8::Local<v8::Value>` (an array of them) and read it",
             ));
         } else if path.is_ident("validate") {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 attr,
                 "`#[validate(f)]` is not supported: call `f` first in the method and return \
                  `Err(OpError::type_error(..))` when it refuses",
@@ -205,7 +185,7 @@ fn parse_member(
         .iter()
         .all(|param| matches!(param, syn::GenericParam::Lifetime(_)))
     {
-        errors.push(syn::Error::new_spanned(
+        cx.syn_error(syn::Error::new_spanned(
             &sig.generics,
             "a class member cannot be generic: JavaScript calls one function per member",
         ));
@@ -214,14 +194,14 @@ fn parse_member(
     let receiver = sig.receiver();
     if let Some(receiver) = receiver {
         if receiver.reference.is_none() {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 receiver,
                 "an instance cannot be moved out of JavaScript: take `&self`",
             ));
             return None;
         }
         if receiver.mutability.is_some() {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 receiver,
                 "`&mut self` is refused: an instance is shared with JavaScript (any number of references, and calls that re-enter), so take `&self` and keep mutable state in `Cell`/`RefCell` fields",
             ));
@@ -230,14 +210,14 @@ fn parse_member(
     }
     let role = match (role, receiver.is_some()) {
         (Some(Role::Constructor | Role::Static), true) => {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 receiver,
                 "a constructor or static method has no receiver: remove `&self`",
             ));
             return None;
         }
         (Some(role @ (Role::Getter | Role::Setter)), false) => {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 &sig.ident,
                 if role == Role::Getter {
                     "a getter takes `&self`"
@@ -275,7 +255,7 @@ fn parse_member(
             unreachable!("filtered")
         };
         let syn::Pat::Ident(pat) = &*typed.pat else {
-            errors.push(syn::Error::new_spanned(
+            cx.syn_error(syn::Error::new_spanned(
                 &typed.pat,
                 "a class member's arguments are plain names (`name: Type`)",
             ));
@@ -307,7 +287,7 @@ fn parse_member(
             quote!(#op_options, required(#n))
         };
     }
-    Some(Member {
+    Some(ParsedMember {
         role,
         rust_name: sig.ident.clone(),
         js_name,
@@ -322,26 +302,9 @@ fn parse_member(
     })
 }
 
-/// Expands `#[op(<attr>)] impl ...`.
-pub fn expand_class(
-    attr: TokenStream,
-    item: syn::ItemImpl,
-) -> Result<TokenStream, Vec<syn::Error>> {
-    build(attr, item).map(|(tokens, _)| tokens)
-}
-
-/// The class's TypeScript declaration (`class Foo { .. }`), as `Foo::CLASS.typescript` holds it:
-/// what `cargo xtask dts` writes for an `#[op] impl`.
-pub fn class_typescript(attr: TokenStream, item: syn::ItemImpl) -> Result<String, Vec<syn::Error>> {
-    build(attr, item).map(|(_, typescript)| typescript)
-}
-
-/// The expansion and the TypeScript declaration.
-fn build(
-    attr: TokenStream,
-    mut item: syn::ItemImpl,
-) -> Result<(TokenStream, String), Vec<syn::Error>> {
-    let mut errors = Vec::new();
+/// Parses and checks `#[op(<attr>)] impl ..` into its IR, every member's op included.
+pub fn lower_class(attr: TokenStream, mut item: syn::ItemImpl) -> Result<Class, Vec<syn::Error>> {
+    let cx = Ctxt::new();
     // `trace` (the type implements `Trace` itself), `inherit = Base`, and deno's `base`.
     let mut traced = false;
     let mut base: Option<syn::Type> = None;
@@ -358,40 +321,23 @@ fn build(
         Ok(())
     });
     if let Err(error) = syn::parse::Parser::parse2(parser, attr) {
-        errors.push(error);
+        cx.syn_error(error);
     }
-    if let Some((_, path, _)) = &item.trait_ {
-        return Err(vec![syn::Error::new_spanned(
-            path,
-            "`#[op]` makes a class of an inherent `impl Foo { .. }`, not of a trait impl",
-        )]);
-    }
-    if !item.generics.params.is_empty() {
-        return Err(vec![syn::Error::new_spanned(
-            &item.generics,
-            "a class is one concrete type: `#[op]` does not take generic impls (make one impl per type)",
-        )]);
-    }
-    let class_ty = (*item.self_ty).clone();
-    let class = match &class_ty {
-        syn::Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().map(|last| last.ident.clone())
+    // An impl that is no class is said alone: nothing else about it is worth reading.
+    let (class_ty, class) = match class_of(&item) {
+        Ok(class) => class,
+        Err(refusal) => {
+            let _ = cx.check();
+            return Err(vec![refusal]);
         }
-        _ => None,
     };
-    let Some(class) = class else {
-        return Err(vec![syn::Error::new_spanned(
-            &class_ty,
-            "`#[op] impl` takes a named type",
-        )]);
-    };
-    let mut members = Vec::new();
+    let mut parsed = Vec::new();
     let mut names_seen: Vec<(String, Role)> = Vec::new();
     for impl_item in item.items.iter_mut() {
         let syn::ImplItem::Fn(method) = impl_item else {
             continue;
         };
-        let Some(mut member) = parse_member(&class_ty, method, &mut errors) else {
+        let Some(mut member) = parse_member(&class_ty, method, &cx) else {
             continue;
         };
         // deno lets a getter and a setter (or a static and a method) share a Rust name; Rust
@@ -407,128 +353,68 @@ fn build(
         names_seen.push((rust_name, member.role));
         // The hidden op calls the method by its emitted name.
         member.rust_name = method.sig.ident.clone();
-        members.push(member);
+        parsed.push(member);
     }
-    let constructors = members
+    let constructors = parsed
         .iter()
         .filter(|member| member.role == Role::Constructor)
         .count();
     if constructors > 1 {
-        errors.push(syn::Error::new(
-            Span::call_site(),
-            "a class has one `#[constructor]`",
+        cx.error_at(Span::call_site(), "a class has one `#[constructor]`");
+    }
+    let name = class.to_string();
+    let mut members = Vec::new();
+    for member in &parsed {
+        let op_fn = member.op_fn(&class, &class_ty);
+        let Some(mut op) = super::lower::parse_op_in(&cx, member.op_options.clone(), &op_fn) else {
+            continue;
+        };
+        op.js_name = Some(member.role.op_name(&name, &member.js_name));
+        members.push(Member {
+            role: member.role,
+            js_name: member.js_name.clone(),
+            op,
+        });
+    }
+    cx.check()?;
+    Ok(Class {
+        name,
+        ty: class_ty,
+        base,
+        traced,
+        item,
+        members,
+    })
+}
+
+/// The class's type and name, or why the impl cannot be a class.
+fn class_of(item: &syn::ItemImpl) -> Result<(syn::Type, syn::Ident), syn::Error> {
+    if let Some((_, path, _)) = &item.trait_ {
+        return Err(syn::Error::new_spanned(
+            path,
+            "`#[op]` makes a class of an inherent `impl Foo { .. }`, not of a trait impl",
         ));
     }
-    let class_name = class.to_string();
-    let mut ops = Vec::new();
-    let mut member_decls = Vec::new();
-    let mut constructor = quote!(::std::option::Option::None);
-    let extends = base
-        .as_ref()
-        .and_then(|base| match base {
-            syn::Type::Path(path) => path
-                .path
-                .segments
-                .last()
-                .map(|last| format!(" extends {}", last.ident)),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let mut typescript = format!("class {class_name}{extends} {{\n");
-    if !members
-        .iter()
-        .any(|member| member.role == Role::Constructor)
-    {
-        // Not constructible from JavaScript (`new` throws): instances come from ops (protected,
-        // not private: another class may extend it).
-        typescript.push_str("  protected constructor();\n");
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &item.generics,
+            "a class is one concrete type: `#[op]` does not take generic impls (make one impl per type)",
+        ));
     }
-    for member in &members {
-        let op_fn = member.op_fn(&class, &class_ty);
-        let mut op = match crate::parse_op(member.op_options.clone(), &op_fn) {
-            Ok(op) => op,
-            Err(op_errors) => {
-                errors.extend(op_errors);
-                continue;
-            }
-        };
-        let js_name = &member.js_name;
-        op.js_name = Some(match member.role {
-            Role::Constructor => format!("new {class_name}"),
-            Role::Method => format!("{class_name}.prototype.{js_name}"),
-            Role::Getter => format!("get {class_name}.prototype.{js_name}"),
-            Role::Setter => format!("set {class_name}.prototype.{js_name}"),
-            Role::Static => format!("{class_name}.{js_name}"),
-        });
-        let member_ts = match member.role {
-            Role::Constructor => crate::typegen::class_member(&op, "constructor", false),
-            Role::Method => crate::typegen::class_member(&op, js_name, true),
-            Role::Getter => crate::typegen::class_member(&op, &format!("get {js_name}"), true),
-            Role::Setter => crate::typegen::class_member(&op, &format!("set {js_name}"), false),
-            Role::Static => crate::typegen::class_member(&op, &format!("static {js_name}"), true),
-        };
-        for line in member_ts.lines() {
-            typescript.push_str(&format!("  {line}\n"));
+    let class_ty = (*item.self_ty).clone();
+    let class = match &class_ty {
+        syn::Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().map(|last| last.ident.clone())
         }
-        ops.push(crate::codegen::generate(&op));
-        let op_ident = &op_fn.sig.ident;
-        let kind = match member.role {
-            Role::Constructor => {
-                constructor = quote!(::std::option::Option::Some(#op_ident::DECL));
-                continue;
-            }
-            Role::Method => quote!(Method),
-            Role::Getter => quote!(Getter),
-            Role::Setter => quote!(Setter),
-            Role::Static => quote!(Static),
-        };
-        member_decls.push(quote! {
-            ::runtime_core::ClassMember {
-                name: #js_name,
-                kind: ::runtime_core::MemberKind::#kind,
-                decl: #op_ident::DECL,
-            }
-        });
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    typescript.push_str("}\n");
-    let base_const = base.as_ref().map(|base| {
-        quote! {
-            const BASE: ::std::option::Option<::runtime_core::class::Upcast> =
-                ::std::option::Option::Some(::runtime_core::class::upcast::<#class_ty, #base>);
-        }
-    });
-    // SAFETY (of the emitted impl): nothing is traced (the class says `trace` when it holds
-    // traced references, and implements it), and `BASE` is the upcast to the declared base.
-    let trace =
-        (!traced).then(|| quote!(unsafe impl ::runtime_core::Trace for #class_ty { #base_const }));
-    let base_decl = match &base {
-        Some(base) => quote!(::std::option::Option::Some(::std::any::TypeId::of::<#base>)),
-        None => quote!(::std::option::Option::None),
+        _ => None,
     };
-    let doc = format!(" The class declaration of `{class_name}`: register `{class_name}::CLASS` with `Extension::classes`.");
-    let tokens = quote! {
-        #item
-
-        #(#ops)*
-
-        impl #class_ty {
-            #[doc = #doc]
-            pub const CLASS: ::runtime_core::ClassDecl = ::runtime_core::ClassDecl {
-                name: #class_name,
-                type_id: ::std::any::TypeId::of::<#class_ty>,
-                constructor: #constructor,
-                members: &[#(#member_decls),*],
-                base: #base_decl,
-                typescript: #typescript,
-            };
-        }
-
-        #trace
-    };
-    Ok((tokens, typescript))
+    match class {
+        Some(class) => Ok((class_ty, class)),
+        None => Err(syn::Error::new_spanned(
+            &class_ty,
+            "`#[op] impl` takes a named type",
+        )),
+    }
 }
 
 /// Takes this macro's attributes off an impl's methods and their arguments (what is emitted

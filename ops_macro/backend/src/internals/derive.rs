@@ -1,101 +1,24 @@
-//! The derive's IR: a container (struct or enum) with each field's key and rules decided,
-//! parsed from `#[v8(...)]`, `#[from_v8(...)]` and `#[to_v8(...)]` with errors in one `Ctxt`.
+//! `#[derive(FromV8, ToV8)]` parsed into the derives' IR ([`crate::ir::derive`]): each
+//! field's key and rules decided from `#[v8(...)]`, `#[from_v8(...)]` and `#[to_v8(...)]`, with
+//! errors in one `Ctxt`.
 
 use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::internals::Ctxt;
+use super::Ctxt;
+use crate::ir::derive::{Body, Container, Direction, Field, Missing, Repr, Shape, Variant};
 
-/// Which derive.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    From,
-    To,
-}
-
-impl Direction {
-    /// The attribute of this direction (`v8` applies to both, as in deno).
-    fn attribute(self) -> &'static str {
-        match self {
-            Direction::From => "from_v8",
-            Direction::To => "to_v8",
-        }
+/// The attribute of a direction (`v8` applies to both, as in deno).
+fn attribute(direction: Direction) -> &'static str {
+    match direction {
+        Direction::From => "from_v8",
+        Direction::To => "to_v8",
     }
 }
 
-pub struct Container {
-    pub ident: syn::Ident,
-    pub generics: syn::Generics,
-    /// The Rust name, for errors.
-    pub type_name: String,
-    pub body: Body,
-}
-
-pub enum Body {
-    Struct(Shape),
-    Enum { repr: Repr, variants: Vec<Variant> },
-}
-
-/// Fields of a struct or variant.
-pub enum Shape {
-    /// An object, one property per field.
-    Named(Vec<Field>),
-    /// The field itself (transparent).
-    Newtype(Box<Field>),
-    /// An array of the fields.
-    Tuple(Vec<Field>),
-    /// `null` (a struct); just the tag (a variant).
-    Unit,
-}
-
-pub struct Field {
-    /// Where it is in the Rust value (`a`, `0`).
-    pub member: syn::Member,
-    /// The local it is bound to when taken apart (`v0`).
-    pub binding: syn::Ident,
-    pub ty: syn::Type,
-    /// The property name: `rename`, else the field's name in camelCase (as deno).
-    pub key: String,
-    /// When the property is missing or `undefined`.
-    pub missing: Missing,
-    /// `serde`: converted through `runtime_core::serde`.
-    pub serde: bool,
-    /// `skip_if = path` (`ToV8`): left out when `path(&field)` is true.
-    pub skip_if: Option<syn::Expr>,
-}
-
-pub enum Missing {
-    Required,
-    /// An `Option` field: `None`.
-    None,
-    /// `default = expr`.
-    Expr(Box<syn::Expr>),
-    /// `default` alone: `Default::default()`.
-    Default,
-}
-
-pub struct Variant {
-    pub ident: syn::Ident,
-    /// The variant's name in JavaScript: `rename`, else camelCase (as deno).
-    pub key: String,
-    pub shape: Shape,
-}
-
-/// How an enum's variants are told apart (serde's forms, and deno's).
-pub enum Repr {
-    /// A unit variant is its name; others `{name: body}`.
-    External,
-    /// `tag = "type"`: `{type: name, ...fields}`.
-    Internal { tag: String },
-    /// `tag = "t", content = "c"`: `{t: name, c: body}`.
-    Adjacent { tag: String, content: String },
-    /// `untagged`: the body alone (`null` for a unit variant); reading tries each in order.
-    Untagged,
-}
-
 /// `snake_case` or `PascalCase` → `camelCase`.
-pub(super) fn camel_case(name: &str) -> String {
+pub fn camel_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     let mut upper_next = false;
     for (index, ch) in name.chars().enumerate() {
@@ -136,7 +59,7 @@ fn options(cx: &Ctxt, attrs: &[syn::Attribute], direction: Direction, place: Pla
     let mut options = Options::default();
     for attr in attrs
         .iter()
-        .filter(|attr| attr.path().is_ident("v8") || attr.path().is_ident(direction.attribute()))
+        .filter(|attr| attr.path().is_ident("v8") || attr.path().is_ident(attribute(direction)))
     {
         let result = attr.parse_nested_meta(|meta| {
             let path = &meta.path;
@@ -186,7 +109,7 @@ fn options(cx: &Ctxt, attrs: &[syn::Attribute], direction: Direction, place: Pla
 }
 
 /// Whether `ty` is `Option<...>` (a missing property is then `None`).
-pub(super) fn is_option(ty: &syn::Type) -> bool {
+pub fn is_option(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(path)
         if path.qself.is_none() && path.path.segments.last().is_some_and(|last| last.ident == "Option"))
 }
