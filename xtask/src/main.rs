@@ -17,7 +17,7 @@
 //!   (default `target/dts`).
 //! - `docs`: rewrites what the macro's kind table generates: the supported-types tables (README,
 //!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`); and
-//!   the README's drawing of runtime_core's layers (`layers.rs`).
+//!   the README's drawings of runtime_core's and the backend's layers (`layers.rs`).
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
@@ -259,16 +259,17 @@ fn docs() {
     let generated = ops_macro_backend::docs::kinds_markdown();
     let readme_path = root.join("README.md");
     let readme = std::fs::read_to_string(&readme_path).expect("README.md");
-    let readme = ops_macro_backend::docs::replace_generated(&readme, &generated)
+    let mut readme = ops_macro_backend::docs::replace_generated(&readme, &generated)
         .expect("README.md has the generated-kinds markers");
-    let layers = &layers::RUNTIME_CORE;
-    let edges = layers::edges(&root, layers);
-    for violation in layers::violations(layers, &edges) {
-        eprintln!("layers: {violation}");
+    for layering in layers::ALL {
+        let edges = layers::edges(&root, layering);
+        for violation in layers::violations(layering, &edges) {
+            eprintln!("layers: {violation}");
+        }
+        let drawing = layers::drawing(layering, &edges);
+        readme = layers::replace_drawing(&readme, layering, &drawing)
+            .expect("README.md has the layers markers");
     }
-    let drawing = layers::drawing(layers, &edges);
-    let readme =
-        layers::replace_drawing(&readme, &drawing).expect("README.md has the layers markers");
     std::fs::write(&readme_path, readme).expect("README.md written");
     std::fs::write(root.join("runtime_core/src/kinds.md"), &generated).expect("kinds.md written");
     std::fs::write(
