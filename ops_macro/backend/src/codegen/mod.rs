@@ -159,20 +159,19 @@ pub(crate) fn call_args<'a>(
     op: &'a Op,
     scope: Option<&'a syn::Ident>,
 ) -> impl Iterator<Item = TokenStream> + 'a {
-    use crate::ir::ArgKind;
+    use crate::ir::Passed;
     op.args.iter().map(move |arg| {
         let ident = &arg.ident;
         let call = internal_ident("call");
-        match (arg.kind, scope) {
-            (ArgKind::OpStateRef, _) => quote!(&#ident),
-            (ArgKind::OpStateMut, _) => quote!(&mut #ident),
-            (ArgKind::Scope | ArgKind::Isolate, Some(scope)) => quote!(#scope),
-            (ArgKind::Scope, None) => quote!(#call.scope()),
-            (ArgKind::Isolate, None) => quote!(#call.isolate()),
-            // `&v8::T`: the handle, dereferenced.
-            (ArgKind::Local { by_ref: true, .. }, _) if arg.optional => quote!(#ident.as_deref()),
-            (ArgKind::Local { by_ref: true, .. }, _) => quote!(&*#ident),
-            _ => quote!(#ident),
+        match (arg.kind.passed(), scope) {
+            (Passed::StateRef, _) => quote!(&#ident),
+            (Passed::StateMut, _) => quote!(&mut #ident),
+            (Passed::Scope | Passed::Isolate, Some(scope)) => quote!(#scope),
+            (Passed::Scope, None) => quote!(#call.scope()),
+            (Passed::Isolate, None) => quote!(#call.isolate()),
+            (Passed::HandleRef, _) if arg.optional => quote!(#ident.as_deref()),
+            (Passed::HandleRef, _) => quote!(&*#ident),
+            (Passed::Value, _) => quote!(#ident),
         }
     })
 }

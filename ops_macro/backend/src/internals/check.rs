@@ -1,8 +1,8 @@
 //! Checks on the op as a whole, once every argument has a kind.
 
 use crate::internals::Ctxt;
-use crate::ir::FastMode;
-use crate::ir::{ArgKind, Op, RetKind};
+
+use crate::ir::{ArgKind, FastMode, Op, Passed, RetKind};
 
 /// Records every problem with the combination of arguments and options.
 pub fn check(cx: &Ctxt, op: &Op) {
@@ -96,8 +96,9 @@ fn check_state_borrows(cx: &Ctxt, op: &Op) {
     let takes_scope = op.can_run_js();
     let mut borrowed = false;
     for arg in &op.args {
-        let is_borrow = matches!(arg.kind, ArgKind::OpStateRef | ArgKind::OpStateMut);
-        if arg.kind == ArgKind::OpStateMut && takes_scope {
+        let passed = arg.kind.passed();
+        let is_borrow = matches!(passed, Passed::StateRef | Passed::StateMut);
+        if passed == Passed::StateMut && takes_scope {
             cx.error_at(
                 arg.span,
                 "an op that can run JavaScript (it takes the scope, the isolate or a \
@@ -116,13 +117,13 @@ fn check_state_borrows(cx: &Ctxt, op: &Op) {
     let scope_count = op
         .args
         .iter()
-        .filter(|arg| arg.kind == ArgKind::Scope)
+        .filter(|arg| arg.kind.passed() == Passed::Scope)
         .count();
     if scope_count > 1 {
         let second = op
             .args
             .iter()
-            .filter(|arg| arg.kind == ArgKind::Scope)
+            .filter(|arg| arg.kind.passed() == Passed::Scope)
             .nth(1);
         if let Some(arg) = second {
             cx.error_at(arg.span, "an op takes the scope at most once");

@@ -4,7 +4,8 @@
 
 use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
 use super::values::{
-    BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType, PtrTarget,
+    BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType, Passed, PtrTarget,
+    TsOfRustType,
 };
 
 /// Every argument type an op can take.
@@ -854,6 +855,85 @@ impl ArgKind {
 }
 
 impl ArgKind {
+    /// Whether its TypeScript type is the Rust type's (then [`ArgKind::ts`] is the fallback).
+    pub fn ts_of_rust_type(self) -> Option<TsOfRustType> {
+        match self {
+            ArgKind::Cppgc | ArgKind::Held { .. } => Some(TsOfRustType::Class),
+            ArgKind::FromV8 | ArgKind::Serde => Some(TsOfRustType::Structured),
+            ArgKind::Bool
+            | ArgKind::Number(_)
+            | ArgKind::Smi
+            | ArgKind::BigInt(_)
+            | ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString
+            | ArgKind::Buffer { .. }
+            | ArgKind::BufferCopy
+            | ArgKind::Typed { .. }
+            | ArgKind::TypedCopy { .. }
+            | ArgKind::ArrayBuffer { .. }
+            | ArgKind::AnyBuffer { .. }
+            | ArgKind::ArrayBufferCopy
+            | ArgKind::BufferPtr { .. }
+            | ArgKind::JsBuffer(_)
+            | ArgKind::TypedJsBuffer(_)
+            | ArgKind::Detached(_)
+            | ArgKind::Local { .. }
+            | ArgKind::Global(_)
+            | ArgKind::External { .. }
+            | ArgKind::WebIdl
+            | ArgKind::Receiver
+            | ArgKind::OpStateRef
+            | ArgKind::OpStateMut
+            | ArgKind::OpStateRc
+            | ArgKind::Scope
+            | ArgKind::Isolate => None,
+        }
+    }
+
+    /// How the user's function is handed the converted argument.
+    pub fn passed(self) -> Passed {
+        match self {
+            ArgKind::OpStateRef => Passed::StateRef,
+            ArgKind::OpStateMut => Passed::StateMut,
+            ArgKind::Scope => Passed::Scope,
+            ArgKind::Isolate => Passed::Isolate,
+            ArgKind::Local { by_ref: true, .. } => Passed::HandleRef,
+            ArgKind::Local { by_ref: false, .. }
+            | ArgKind::Bool
+            | ArgKind::Number(_)
+            | ArgKind::Smi
+            | ArgKind::BigInt(_)
+            | ArgKind::Str
+            | ArgKind::CowStr
+            | ArgKind::String
+            | ArgKind::OneByte
+            | ArgKind::ByteString
+            | ArgKind::Buffer { .. }
+            | ArgKind::BufferCopy
+            | ArgKind::Typed { .. }
+            | ArgKind::TypedCopy { .. }
+            | ArgKind::ArrayBuffer { .. }
+            | ArgKind::AnyBuffer { .. }
+            | ArgKind::ArrayBufferCopy
+            | ArgKind::BufferPtr { .. }
+            | ArgKind::JsBuffer(_)
+            | ArgKind::TypedJsBuffer(_)
+            | ArgKind::Detached(_)
+            | ArgKind::Global(_)
+            | ArgKind::External { .. }
+            | ArgKind::FromV8
+            | ArgKind::Serde
+            | ArgKind::WebIdl
+            | ArgKind::Receiver
+            | ArgKind::Cppgc
+            | ArgKind::Held { .. }
+            | ArgKind::OpStateRc => Passed::Value,
+        }
+    }
+
     /// Its TypeScript type (for JavaScript-visible kinds; `never` for the others, which no
     /// declaration shows).
     pub fn ts(self) -> String {

@@ -1,7 +1,7 @@
 //! The return half of the kind table.
 
 use super::strategy::{CType, FastRet, SlowRet, V8Access};
-use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType};
+use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType, TsOfRustType};
 
 /// Every return type an op can have (inside any `Result` and `Option`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +251,27 @@ impl RetKind {
 }
 
 impl RetKind {
+    /// Whether its TypeScript type is the Rust type's (then [`RetKind::ts`] is the fallback).
+    pub fn ts_of_rust_type(self) -> Option<TsOfRustType> {
+        match self {
+            RetKind::Cppgc => Some(TsOfRustType::Class),
+            RetKind::ToV8 | RetKind::Serde => Some(TsOfRustType::Structured),
+            RetKind::Unit
+            | RetKind::Bool
+            | RetKind::Number(_)
+            | RetKind::Smi
+            | RetKind::BigInt(_)
+            | RetKind::String
+            | RetKind::StaticString
+            | RetKind::OneByte
+            | RetKind::Buffer
+            | RetKind::ArrayBuffer
+            | RetKind::External
+            | RetKind::Local
+            | RetKind::Global => None,
+        }
+    }
+
     /// Its TypeScript type; `element` and `handle` are the typed array's element and the
     /// handle's type when the return type names them.
     pub fn ts(self, element: Option<ElementType>, handle: Option<LocalType>) -> String {

@@ -426,3 +426,29 @@ impl BufferSource {
         }
     }
 }
+
+/// What a kind's TypeScript type is when the kind table cannot name it: the Rust type's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TsOfRustType {
+    /// A class instance: the class the type names (`Foo`, `Held<Foo>`), declared apart.
+    Class,
+    /// A structured value: the type's own shape (std types, `#[derive(FromV8, ToV8)]` types).
+    Structured,
+}
+
+/// How the user's function is handed an argument once it is converted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passed {
+    /// The value itself.
+    Value,
+    /// `&state` (the call borrowed the op state).
+    StateRef,
+    /// `&mut state`.
+    StateMut,
+    /// The call's handle scope.
+    Scope,
+    /// The isolate.
+    Isolate,
+    /// `&v8::T`: the handle, dereferenced (`Option<&v8::T>` when optional).
+    HandleRef,
+}

@@ -4,7 +4,7 @@
 
 pub mod types;
 
-use crate::ir::{Arg, ArgKind, Class, Op, RetKind, Role};
+use crate::ir::{Arg, Class, Op, Role, TsOfRustType};
 use types::Position;
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
@@ -171,16 +171,12 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
         .enumerate()
         .map(|(index, arg)| {
             let name = parameter_name(&arg.ident.to_string());
-            // A class instance is typed by its class, which the kind table cannot name.
-            let ty = match arg.kind {
-                ArgKind::Cppgc | ArgKind::Held { .. } => {
-                    class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts())
-                }
-                // A structured value is typed by its Rust type.
-                ArgKind::FromV8 | ArgKind::Serde => {
+            let ty = match arg.kind.ts_of_rust_type() {
+                Some(TsOfRustType::Class) => class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts()),
+                Some(TsOfRustType::Structured) => {
                     types::ts_of_type(&arg.ty, Position::Input, named)
                 }
-                _ => arg.kind.ts(),
+                None => arg.kind.ts(),
             };
             let null = if arg.optional { " | null" } else { "" };
             match (omittable(arg), index < required) {
@@ -190,9 +186,11 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
             }
         })
         .collect();
-    let mut ret = match (op.ret.kind, &op.ret.ty) {
-        (RetKind::Cppgc, Some(ty)) => class_name(ty).unwrap_or_else(|| "object".to_owned()),
-        (RetKind::ToV8 | RetKind::Serde, Some(ty)) => {
+    let mut ret = match (op.ret.kind.ts_of_rust_type(), &op.ret.ty) {
+        (Some(TsOfRustType::Class), Some(ty)) => {
+            class_name(ty).unwrap_or_else(|| "object".to_owned())
+        }
+        (Some(TsOfRustType::Structured), Some(ty)) => {
             types::ts_of_type(ty, Position::Output, named)
         }
         _ => op.ret.kind.ts(op.ret.element, op.ret.handle),
@@ -210,10 +208,10 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
 pub fn classes_named(op: &Op) -> Vec<String> {
     let args = op
         .js_args()
-        .filter(|(_, arg)| matches!(arg.kind, ArgKind::Cppgc | ArgKind::Held { .. }))
+        .filter(|(_, arg)| arg.kind.ts_of_rust_type() == Some(TsOfRustType::Class))
         .filter_map(|(_, arg)| class_name(&arg.ty));
-    let ret = match (op.ret.kind, &op.ret.ty) {
-        (RetKind::Cppgc, Some(ty)) => class_name(ty),
+    let ret = match (op.ret.kind.ts_of_rust_type(), &op.ret.ty) {
+        (Some(TsOfRustType::Class), Some(ty)) => class_name(ty),
         _ => None,
     };
     args.chain(ret).collect()
