@@ -143,7 +143,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         });
                     }
                     FastConvert::Helper { name, buffered } => {
-                        let helper = plain_ident(name);
+                        let helper = plain_ident(name.name());
                         let buffer = buffer_ident(ident);
                         let buffer_arg = buffered.then(|| quote!(, &mut #buffer));
                         if buffered {
@@ -158,7 +158,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         });
                     }
                     FastConvert::Checked { name } => {
-                        let helper = plain_ident(name);
+                        let helper = plain_ident(name.name());
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call; the
                             // result is used only during it.
@@ -167,7 +167,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         });
                     }
                     FastConvert::CheckedWithSource { name, source } => {
-                        let helper = plain_ident(name);
+                        let helper = plain_ident(name.name());
                         let source = buffer_source(source);
                         prologue.push(quote! {
                             // SAFETY: V8 passed this value and these options for this call.
@@ -180,7 +180,7 @@ pub fn fast_fn(op: &Op) -> TokenStream {
                         prologue.push(quote!(let #ident = #ident.cast_const();))
                     }
                     FastConvert::CheckedWithStorage { name } => {
-                        let helper = plain_ident(name);
+                        let helper = plain_ident(name.name());
                         let storage = storage_ident(ident);
                         prologue.push(quote! {
                             let mut #storage = ::runtime_core::__op::BufferStorage::new();

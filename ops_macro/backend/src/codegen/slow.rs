@@ -26,35 +26,35 @@ fn bind_arg(op: &Op, arg: &Arg) -> TokenStream {
             quote!(#marker::arg(#call, #index)?)
         }
         SlowArg::Convert { helper } => {
-            let helper = plain_ident(helper);
+            let helper = plain_ident(helper.name());
             quote!(#call.#helper(#index)?)
         }
         // SAFETY (of the lending helpers): the classification lets an op borrow V8's memory
         // only when it cannot run JavaScript (which could move, detach or write it) while the
         // borrow lives; the borrow ends with the call.
         SlowArg::Lent { helper } => {
-            let helper = plain_ident(helper);
+            let helper = plain_ident(helper.name());
             quote!((unsafe { #call.#helper(#index) })?)
         }
         SlowArg::Buffered { in_place, copied } => {
             let buffer = buffer_ident(ident);
             buffer_decl = quote!(let mut #buffer = ::runtime_core::__op::StringBuffer::new(););
             if op.borrows_strings_in_place() {
-                let helper = plain_ident(in_place);
+                let helper = plain_ident(in_place.name());
                 // SAFETY: as `Lent`'s.
                 quote!((unsafe { #call.#helper(#index, &mut #buffer) })?)
             } else {
-                let helper = plain_ident(copied);
+                let helper = plain_ident(copied.name());
                 quote!(#call.#helper(#index, &mut #buffer)?)
             }
         }
         SlowArg::FromSource { helper, source } => {
-            let helper = plain_ident(helper);
+            let helper = plain_ident(helper.name());
             let source = buffer_source(source);
             quote!(#call.#helper(#index, #source)?)
         }
         SlowArg::WithStorage { helper } => {
-            let helper = plain_ident(helper);
+            let helper = plain_ident(helper.name());
             let storage = storage_ident(ident);
             buffer_decl = quote!(let mut #storage = ::runtime_core::__op::BufferStorage::new(););
             // SAFETY: as `Lent`'s.

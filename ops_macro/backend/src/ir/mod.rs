@@ -10,12 +10,14 @@
 mod arg_kind;
 mod class;
 pub mod derive;
+mod helpers;
 mod ret_kind;
 mod strategy;
 mod values;
 
 pub use arg_kind::*;
 pub use class::*;
+pub use helpers::{FastHelper, SlowHelper};
 pub use ret_kind::*;
 pub use strategy::*;
 pub use values::*;

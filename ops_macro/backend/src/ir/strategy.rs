@@ -1,6 +1,7 @@
 //! Conversion strategies: what the kind table in [`super::ArgKind`] and [`super::RetKind`] answers for each kind, and
 //! what the emitters in [`crate::codegen`] turn into code.
 
+use super::helpers::{FastHelper, SlowHelper};
 use super::values::{BufferSource, LocalType, Marker};
 
 /// A V8 Fast API C type (`v8::fast_api::Type`).
@@ -95,36 +96,36 @@ pub enum SlowArg {
     /// From the next JavaScript argument, through `SlowCall::<helper>(index)`.
     Convert {
         /// The `runtime_core::__op::SlowCall` method that converts (and throws on bad input).
-        helper: &'static str,
+        helper: SlowHelper,
     },
     /// As `Convert`, through an `unsafe` helper that lends memory V8 owns for the call (a
     /// buffer's bytes): sound because the op cannot run JavaScript while it holds them (the
     /// classification's rules).
     Lent {
         /// The `runtime_core::__op::SlowCall` method that lends.
-        helper: &'static str,
+        helper: SlowHelper,
     },
     /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut buffer)`
     /// with a `StringBuffer` that lives for the call.
     Buffered {
         /// The helper for an op that cannot run JavaScript: may borrow V8's memory in place
         /// (`unsafe`, as `Lent`'s).
-        in_place: &'static str,
+        in_place: SlowHelper,
         /// The helper for an op that takes the scope (JavaScript may run and move the
         /// string): always copies into the buffer.
-        copied: &'static str,
+        copied: SlowHelper,
     },
     /// From the next JavaScript argument, through `SlowCall::<helper>(index, &mut storage)`
     /// with a `BufferStorage` that lives for the call (a small array on the V8 heap is copied
     /// there: reading it allocates nothing).
     WithStorage {
         /// The helper (`unsafe`, lending as `Lent`'s).
-        helper: &'static str,
+        helper: SlowHelper,
     },
     /// From the next JavaScript argument, through `SlowCall::<helper>(index, source)`.
     FromSource {
         /// The helper.
-        helper: &'static str,
+        helper: SlowHelper,
         /// What JavaScript may pass.
         source: BufferSource,
     },
@@ -193,7 +194,7 @@ pub enum FastConvert {
     /// `StringBuffer` for the call.
     Helper {
         /// The helper's name.
-        name: &'static str,
+        name: FastHelper,
         /// Whether it takes a `&mut StringBuffer`.
         buffered: bool,
     },
@@ -202,18 +203,18 @@ pub enum FastConvert {
     /// `None` then, and the fast function returns at once.
     Checked {
         /// The helper's name.
-        name: &'static str,
+        name: FastHelper,
     },
     /// As `Checked`, with a `BufferStorage` for the call: `<name>(value, options, index,
     /// &mut storage)`.
     CheckedWithStorage {
         /// The helper's name.
-        name: &'static str,
+        name: FastHelper,
     },
     /// As `Checked`, with what JavaScript may pass: `<name>(value, options, index, source)`.
     CheckedWithSource {
         /// The helper's name.
-        name: &'static str,
+        name: FastHelper,
         /// What JavaScript may pass.
         source: BufferSource,
     },
