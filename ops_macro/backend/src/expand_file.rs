@@ -156,8 +156,8 @@ pub fn declarations_of_file(
 /// The `#[derive(FromV8)]`/`#[derive(ToV8)]` types at the top level of `source`, each with its
 /// declaration (as JavaScript passes it, when it derives `FromV8`: the looser of the two).
 fn derived_types(source: &str) -> syn::Result<Vec<(String, String)>> {
-    use crate::internals::derive::parse;
-    use crate::ir::derive::Direction;
+    use crate::internals::derive_input::parse;
+    use crate::ir::container::Direction;
     use crate::typegen::types::{declaration, Position};
     let mut inputs = Vec::new();
     for item in syn::parse_file(source)?.items {

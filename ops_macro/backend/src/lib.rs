@@ -11,8 +11,8 @@
 //! 3. **codegen** ([`codegen`]) and **typegen** ([`typegen`]): pure functions of the IR that
 //!    emit the slow path, the fast path and the `OpDecl`, and the TypeScript declarations.
 //!
-//! Classes (`#[op] impl`) and the derives go through the same stages: [`internals::class`] →
-//! [`ir::Class`] → [`codegen::class`]; [`internals::derive`] → [`ir::derive`] → [`derive`](mod@derive)'s
+//! Classes (`#[op] impl`) and the derives go through the same stages: [`internals::impl_block`] →
+//! [`ir::Class`] → [`codegen::class_decl`]; [`internals::derive_input`] → [`ir::container`] → [`derive`](mod@derive)'s
 //! emitters. [`expand`] runs them; tests call it (or the stages) directly.
 
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
@@ -48,7 +48,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 }
                 Err(_) => match syn::parse2::<syn::ItemImpl>(item) {
                     Ok(mut item_impl) => {
-                        internals::class::strip_member_attributes(&mut item_impl);
+                        internals::impl_block::strip_member_attributes(&mut item_impl);
                         quote!(#item_impl)
                     }
                     Err(_) => TokenStream::new(),
@@ -79,7 +79,7 @@ pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Ve
         // `#[op] impl Foo { .. }`: a class.
         Err(_) => match syn::parse2::<syn::ItemImpl>(item.clone()) {
             Ok(item_impl) => {
-                return Ok(codegen::class::generate_class(&parse_class(
+                return Ok(codegen::class_decl::generate_class(&parse_class(
                     attr, item_impl,
                 )?))
             }
@@ -98,7 +98,7 @@ pub fn expand_op(attr: TokenStream, item: TokenStream) -> Result<TokenStream, Ve
 /// Stages 1 and 2 for `#[op] impl`: parses and checks a class (its members' ops too) into its
 /// IR.
 pub fn parse_class(attr: TokenStream, item: syn::ItemImpl) -> Result<ir::Class, Vec<syn::Error>> {
-    internals::class::lower_class(attr, item)
+    internals::impl_block::lower_class(attr, item)
 }
 
 /// Stages 1 and 2: parses and checks an op into its IR.

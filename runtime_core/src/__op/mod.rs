@@ -19,7 +19,7 @@ mod kinds;
 mod numbers;
 mod owned_buffers;
 #[cfg(feature = "serde")]
-mod serde;
+mod serialized;
 mod strings;
 mod typed_arrays;
 

@@ -19,10 +19,10 @@
 
 mod de;
 mod de_onebyte;
-mod error;
 mod ser;
+mod serde_error;
 
-pub use error::Error;
+pub use serde_error::Error;
 
 use crate::{FromV8, OpError, ToV8};
 

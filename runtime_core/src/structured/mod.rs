@@ -11,13 +11,13 @@
 //! string, received a number`); an exception a getter or proxy throws on the way propagates
 //! unchanged. Values nested deeper than [`MAX_DEPTH`] (a cyclic object) are a `RangeError`.
 
-mod error;
 pub(crate) mod keys;
 pub mod limits;
 mod std_impls;
+mod value_error;
 
-pub use error::{Depth, ValueError, MAX_DEPTH};
 pub use keys::Keys;
+pub use value_error::{Depth, ValueError, MAX_DEPTH};
 
 /// A copy of the bytes of an ArrayBufferView or an ArrayBuffer; `None` for any other value.
 pub(crate) fn copied_bytes(value: v8::Local<'_, v8::Value>) -> Option<Vec<u8>> {

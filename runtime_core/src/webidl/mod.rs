@@ -8,12 +8,12 @@
 //! 'GPUPowerPreference' because 'fast' is not a valid enum value`); an exception thrown on the
 //! way (a `valueOf`, a getter, an iterator) propagates unchanged.
 
-mod numbers;
+mod numeric_types;
 mod sequences;
-mod strings;
+mod string_types;
 
-pub use numbers::{IntOptions, UnrestrictedDouble, UnrestrictedFloat};
-pub use strings::StringOptions;
+pub use numeric_types::{IntOptions, UnrestrictedDouble, UnrestrictedFloat};
+pub use string_types::StringOptions;
 
 use crate::structured::ValueError;
 use crate::{FromV8, OpError};

@@ -18,7 +18,7 @@
 //! ```
 
 mod async_start;
-pub mod class;
+pub mod class_decl;
 mod decl;
 mod fast;
 mod slow;

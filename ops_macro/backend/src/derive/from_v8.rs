@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ir::derive::{Body, Container, Field, Missing, Repr, Shape, Variant};
+use crate::ir::container::{Body, Container, Field, Missing, Repr, Shape, Variant};
 use crate::typegen::types::Position;
 
 /// `::runtime_core::structured::__derive`.

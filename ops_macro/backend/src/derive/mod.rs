@@ -1,5 +1,5 @@
 //! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's), through the stages ops go through:
-//! parse (`crate::internals::derive`, one `Ctxt`) → IR (`crate::ir::derive`) → emit
+//! parse (`crate::internals::derive_input`, one `Ctxt`) → IR (`crate::ir::container`) → emit
 //! (`from_v8.rs`, `to_v8.rs`, pure functions of the IR; `webidl.rs` for `#[derive(WebIDL)]`).
 //!
 //! A struct with named fields is an object (keys camelCase, or `rename`); a newtype its
@@ -17,7 +17,7 @@ pub use webidl::webidl;
 use proc_macro2::TokenStream;
 
 use crate::internals::Ctxt;
-use crate::ir::derive::Direction;
+use crate::ir::container::Direction;
 
 /// `#[derive(FromV8)]`.
 pub fn from_v8(input: TokenStream) -> TokenStream {
@@ -35,7 +35,7 @@ fn derive(input: TokenStream, direction: Direction) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = Ctxt::new();
-    let container = crate::internals::derive::parse(&cx, &input, direction);
+    let container = crate::internals::derive_input::parse(&cx, &input, direction);
     if let Err(errors) = cx.check() {
         return errors.iter().map(syn::Error::to_compile_error).collect();
     }

@@ -137,12 +137,12 @@ fn parse(cx: &Ctxt, input: &syn::DeriveInput) -> Option<Definition> {
                     let ident = field.ident.clone().expect("a named field");
                     let (rename, default) = member_options(cx, &field.attrs, true);
                     let default = default.map(|expr| quote!(#expr)).or_else(|| {
-                        crate::internals::derive::is_option(&field.ty)
+                        crate::internals::derive_input::is_option(&field.ty)
                             .then(|| quote!(::std::option::Option::None))
                     });
                     Member {
                         key: rename.unwrap_or_else(|| {
-                            crate::internals::derive::camel_case(&ident.unraw().to_string())
+                            crate::internals::derive_input::camel_case(&ident.unraw().to_string())
                         }),
                         ident,
                         ty: field.ty.clone(),

@@ -3,10 +3,10 @@
 pub mod ast;
 pub mod attr;
 pub mod check;
-pub mod class;
 pub mod classify;
 mod ctxt;
-pub mod derive;
+pub mod derive_input;
+pub mod impl_block;
 pub mod lower;
 
 pub use ctxt::Ctxt;

@@ -9,7 +9,7 @@
 
 mod arg_kind;
 mod class;
-pub mod derive;
+pub mod container;
 mod helpers;
 mod ret_kind;
 mod strategy;

@@ -2,7 +2,7 @@
 //! `FromV8`/`ToV8` impls give them, and `#[derive(FromV8, ToV8)]` types as the interfaces and
 //! unions of their shapes (the same IR the derive emits its conversions from).
 
-use crate::ir::derive::{Body, Container, Field, Missing, Repr, Shape};
+use crate::ir::container::{Body, Container, Field, Missing, Repr, Shape};
 
 /// Which way a value goes: what JavaScript may pass (`undefined` for `None` too) or what it
 /// gets (`null` for `None`).

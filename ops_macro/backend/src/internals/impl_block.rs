@@ -1,7 +1,7 @@
 //! `#[op] impl Foo { .. }` parsed into a class (as deno's `#[op2] impl`). Each member becomes an
 //! op through the same pipeline as free ops (a hidden function `__Foo_<member>` whose first
 //! argument is the receiver, `#[this] &Foo`), so conversions, errors, panics and the fast path
-//! are those of ops; `crate::codegen::class` then lists them in `Foo::CLASS`.
+//! are those of ops; `crate::codegen::class_decl` then lists them in `Foo::CLASS`.
 //!
 //! Members: `#[constructor]` (`new Foo(..)`; returns `Foo`), methods (`&self`), `#[getter]`,
 //! `#[setter]`, `#[static_method]` (or any function without a receiver), with `#[fast]` /

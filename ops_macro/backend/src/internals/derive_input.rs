@@ -1,4 +1,4 @@
-//! `#[derive(FromV8, ToV8)]` parsed into the derives' IR ([`crate::ir::derive`]): each
+//! `#[derive(FromV8, ToV8)]` parsed into the derives' IR ([`crate::ir::container`]): each
 //! field's key and rules decided from `#[v8(...)]`, `#[from_v8(...)]` and `#[to_v8(...)]`, with
 //! errors in one `Ctxt`.
 
@@ -7,7 +7,7 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use super::Ctxt;
-use crate::ir::derive::{Body, Container, Direction, Field, Missing, Repr, Shape, Variant};
+use crate::ir::container::{Body, Container, Direction, Field, Missing, Repr, Shape, Variant};
 
 /// The attribute of a direction (`v8` applies to both, as in deno).
 fn attribute(direction: Direction) -> &'static str {

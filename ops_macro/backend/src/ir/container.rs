@@ -1,5 +1,5 @@
 //! The derives' IR: a container (struct or enum) with each field's key and rules decided
-//! (`crate::internals::derive` parses it from `#[v8(...)]`, `#[from_v8(...)]` and
+//! (`crate::internals::derive_input` parses it from `#[v8(...)]`, `#[from_v8(...)]` and
 //! `#[to_v8(...)]`).
 
 /// Which derive.
