@@ -337,18 +337,14 @@ async fn js_task(
     let mut rid: u32 = 0;
     while let Some((parts, body, sender)) = jobs.recv().await {
         rid = if rid >= (1 << 30) { 1 } else { rid + 1 };
-        state
-            .borrow_mut()
-            .borrow_mut::<ops::Exchanges>()
-            .by_rid
-            .insert(
-                rid,
-                ops::Exchange {
-                    parts,
-                    body: Some(body),
-                    response: ops::Response::default(),
-                },
-            );
+        state.borrow_mut().borrow_mut::<ops::Exchanges>().insert(
+            rid,
+            ops::Exchange {
+                parts,
+                body: Some(body),
+                response: ops::Response::default(),
+            },
+        );
         // The watchdog's deadline comes a little after tokio's: a handler that waits is
         // answered 504 by the timeout; only one that keeps the thread (which the timeout
         // cannot interrupt) is terminated (503).
@@ -363,8 +359,7 @@ async fn js_task(
         let exchange = state
             .borrow_mut()
             .borrow_mut::<ops::Exchanges>()
-            .by_rid
-            .remove(&rid);
+            .remove(rid);
         let sent = exchange.and_then(|exchange| {
             let (status, body) = exchange.response.sent?;
             Some((status, exchange.response.headers, body))
@@ -374,9 +369,7 @@ async fn js_task(
                 let mut response = Response::new(Full::new(body));
                 *response.status_mut() =
                     StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-                response
-                    .headers_mut()
-                    .extend(headers.into_iter().map(|(n, v)| (Some(n), v)));
+                *response.headers_mut() = headers;
                 response
             }
             (Ok(Ok(())), None) => {

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use bytes::Bytes;
@@ -19,20 +18,55 @@ pub struct Exchange {
     pub response: Response,
 }
 
-/// What the handler sent.
+/// What the handler sent: the headers go straight into the response's map.
 #[derive(Default)]
 pub struct Response {
-    pub headers: Vec<(HeaderName, HeaderValue)>,
+    pub headers: HeaderMap,
     /// `(status, body)` once sent.
     pub sent: Option<(u16, Bytes)>,
 }
 
-/// The requests being handled, by request id.
+/// The requests being handled, with their ids. The server hands the handler one request at a
+/// time, so this holds one: a scan is the fastest lookup (no hashing on each of the seven op
+/// calls a request makes), and stays right if more were in flight.
 #[derive(Default)]
 pub struct Exchanges {
-    pub by_rid: HashMap<u32, Exchange>,
+    pub in_flight: Vec<(u32, Exchange)>,
     /// `op_req_count`'s counter.
     pub count: u32,
+    /// Header values the handler set lately: a value set again is shared, not copied (a
+    /// handler sets the same few `content-type`s over and over).
+    values: Vec<HeaderValue>,
+}
+
+/// How many recent header values [`Exchanges`] keeps.
+const KEPT_VALUES: usize = 8;
+
+impl Exchanges {
+    /// Files a request under `rid`.
+    pub fn insert(&mut self, rid: u32, exchange: Exchange) {
+        self.in_flight.push((rid, exchange));
+    }
+
+    /// Takes the request filed under `rid` back.
+    pub fn remove(&mut self, rid: u32) -> Option<Exchange> {
+        let at = self.in_flight.iter().position(|(id, _)| *id == rid)?;
+        Some(self.in_flight.swap_remove(at).1)
+    }
+
+    /// `bytes` as a header value: a kept one when it was set lately.
+    fn value(&mut self, bytes: &[u8]) -> Result<HeaderValue, OpError> {
+        if let Some(kept) = self.values.iter().find(|kept| kept.as_bytes() == bytes) {
+            return Ok(kept.clone());
+        }
+        let value = HeaderValue::from_bytes(bytes)
+            .map_err(|_| OpError::type_error("invalid header value"))?;
+        if self.values.len() == KEPT_VALUES {
+            self.values.remove(0);
+        }
+        self.values.push(value.clone());
+        Ok(value)
+    }
 }
 
 fn bad_rid() -> OpError {
@@ -42,8 +76,9 @@ fn bad_rid() -> OpError {
 fn exchange(state: &mut OpState, rid: u32) -> Result<&mut Exchange, OpError> {
     state
         .borrow_mut::<Exchanges>()
-        .by_rid
-        .get_mut(&rid)
+        .in_flight
+        .iter_mut()
+        .find_map(|(id, exchange)| (*id == rid).then_some(exchange))
         .ok_or_else(bad_rid)
 }
 
@@ -150,9 +185,8 @@ fn op_res_set_header(
 ) -> Result<(), OpError> {
     let name =
         HeaderName::from_bytes(&name).map_err(|_| OpError::type_error("invalid header name"))?;
-    let value =
-        HeaderValue::from_bytes(&value).map_err(|_| OpError::type_error("invalid header value"))?;
-    exchange(state, rid)?.response.headers.push((name, value));
+    let value = state.borrow_mut::<Exchanges>().value(&value)?;
+    exchange(state, rid)?.response.headers.append(name, value);
     Ok(())
 }
 
