@@ -123,29 +123,70 @@ fn op_req_path(state: &mut OpState, #[smi] rid: u32) -> Result<UriPath, OpError>
     Ok(UriPath(exchange(state, rid)?.parts.uri.clone()))
 }
 
+/// The JavaScript strings of header names seen so far (hyper's names are lowercase already):
+/// a name is made on the V8 heap once per runtime, not once per request. Bounded: names past
+/// [`KEPT_NAMES`] are made each time (a client cannot grow it without end).
+#[derive(Default)]
+pub struct HeaderNames(RefCell<Vec<(HeaderName, v8::Global<v8::String>)>>);
+
+/// How many header names [`HeaderNames`] keeps.
+const KEPT_NAMES: usize = 64;
+
+impl HeaderNames {
+    fn get<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+        name: &HeaderName,
+    ) -> Option<v8::Local<'s, v8::Value>> {
+        if let Some((_, kept)) = self.0.borrow().iter().find(|(kept, _)| kept == name) {
+            return Some(v8::Local::new(scope, kept).into());
+        }
+        let made = v8::String::new_from_one_byte(
+            scope,
+            name.as_str().as_bytes(),
+            v8::NewStringType::Internalized,
+        )?;
+        let mut kept = self.0.borrow_mut();
+        if kept.len() < KEPT_NAMES {
+            kept.push((name.clone(), v8::Global::new(scope, made)));
+        }
+        Some(made.into())
+    }
+}
+
 /// A request's headers, as JavaScript gets them: `[[name, value], ...]` in arrival order, both
-/// one-byte strings made from hyper's bytes (no Rust allocation per header).
-pub struct HeaderPairs(HeaderMap);
+/// one-byte strings (no Rust allocation per header; names kept per runtime).
+pub struct HeaderPairs(HeaderMap, Rc<HeaderNames>);
+
+/// Up to this many headers, the pairs are gathered on the stack.
+const STACK_PAIRS: usize = 32;
 
 impl ToV8 for HeaderPairs {
     fn to_v8<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        let one_byte = |scope: &mut v8::PinScope<'s, '_>, bytes: &[u8]| {
-            v8::String::new_from_one_byte(scope, bytes, v8::NewStringType::Normal)
-                .map(Into::into)
-                .ok_or_else(|| OpError::range_error("a header longer than V8 allows"))
+        let too_long = || OpError::range_error("a header longer than V8 allows");
+        let HeaderPairs(headers, names) = self;
+        let pair = |scope: &mut v8::PinScope<'s, '_>, name, value: &HeaderValue| {
+            let value =
+                v8::String::new_from_one_byte(scope, value.as_bytes(), v8::NewStringType::Normal)
+                    .ok_or_else(too_long)?;
+            let pair = [names.get(scope, name).ok_or_else(too_long)?, value.into()];
+            Ok::<_, OpError>(v8::Array::new_with_elements(scope, &pair).into())
         };
-        let mut pairs = Vec::with_capacity(self.0.len());
-        for (name, value) in &self.0 {
-            let pair = [
-                one_byte(scope, name.as_str().as_bytes())?,
-                one_byte(scope, value.as_bytes())?,
-            ];
-            pairs.push(v8::Array::new_with_elements(scope, &pair).into());
+        if headers.len() > STACK_PAIRS {
+            let pairs = headers
+                .iter()
+                .map(|(name, value)| pair(scope, name, value))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(v8::Array::new_with_elements(scope, &pairs).into());
         }
-        Ok(v8::Array::new_with_elements(scope, &pairs).into())
+        let mut pairs = [v8::undefined(scope).into(); STACK_PAIRS];
+        for (slot, (name, value)) in pairs.iter_mut().zip(&headers) {
+            *slot = pair(scope, name, value)?;
+        }
+        Ok(v8::Array::new_with_elements(scope, &pairs[..headers.len()]).into())
     }
 }
 
@@ -156,7 +197,10 @@ impl ToV8 for HeaderPairs {
 #[to_v8]
 fn op_req_headers(state: &mut OpState, #[smi] rid: u32) -> Result<HeaderPairs, OpError> {
     let headers = std::mem::take(&mut exchange(state, rid)?.parts.headers);
-    Ok(HeaderPairs(headers))
+    Ok(HeaderPairs(
+        headers,
+        state.borrow::<Rc<HeaderNames>>().clone(),
+    ))
 }
 
 /// The body, taken: a `Uint8Array` over the Rust memory (no copy when hyper's `Bytes` is the
@@ -221,5 +265,6 @@ pub fn extension() -> Extension {
         ])
         .state(|state| {
             state.put(Exchanges::default());
+            state.put(Rc::new(HeaderNames::default()));
         })
 }
