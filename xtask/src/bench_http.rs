@@ -1,9 +1,12 @@
-//! `cargo xtask bench-http [--quick]`: the edge workload (`shared/edge-workload/WORKLOAD.md`)
-//! under load: `edge-floor` and `edge-js` (release builds) driven by oha 1.16.0, route ×
-//! concurrency, server pinned to CPU 0 and oha to CPU 1; RPS, p50/p99, errors and the
-//! server's CPU per request (utime + stime over the measured run), with the ratios to the
-//! floor and deno_core's figures from WORKLOAD.md beside them. Loopback only; every run is
-//! bounded in time and the servers exit by themselves.
+//! `cargo xtask bench-http [--quick] [--runs N]`: the edge workload
+//! (`shared/edge-workload/WORKLOAD.md`) under load: `edge-floor` and `edge-js` (release builds)
+//! driven by oha 1.16.0, route × concurrency, server pinned to CPU 0 and oha to CPU 1; RPS,
+//! p50/p99, errors and the server's CPU per request (utime + stime over the measured run), with
+//! the ratios to the floor and deno_core's figures from WORKLOAD.md beside them. Each metric is
+//! the median of N runs per cell (3 by default, as WORKLOAD.md's figures are; 1 with
+//! `--quick`), the floor and the JS server taking turns cell by cell so that the machine's
+//! drift falls on both. Loopback only; every run is bounded in time and the servers exit by
+//! themselves.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -27,12 +30,29 @@ struct Cell {
     cpu_us_per_request: f64,
 }
 
+const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>]";
+
 pub fn bench_http(root: &Path, args: Vec<String>) {
-    let quick = args.iter().any(|arg| arg == "--quick");
-    if let Some(other) = args.iter().find(|arg| *arg != "--quick") {
-        eprintln!("unknown bench-http argument `{other}`; usage: cargo xtask bench-http [--quick]");
-        exit(2);
+    let mut quick = false;
+    let mut runs = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            "--runs" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => runs = Some(n),
+                _ => {
+                    eprintln!("--runs takes a positive number; {USAGE}");
+                    exit(2);
+                }
+            },
+            other => {
+                eprintln!("unknown bench-http argument `{other}`; {USAGE}");
+                exit(2);
+            }
+        }
     }
+    let runs = runs.unwrap_or(if quick { 1 } else { 3 });
     let (warm, measured) = if quick { (0.3, 1.0) } else { (2.0, 10.0) };
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
@@ -68,37 +88,77 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         }
     }
     let handler = root.join("examples/edge_server/handler.js");
-    let mut cells = Vec::new();
-    for server in ["floor", "js"] {
+    let mut measured_cells = Vec::new();
+    for run in 1..=runs {
         for route in ROUTES {
             for concurrency in CONCURRENCY {
-                let binary = target.join(format!("release/edge-{server}"));
-                let cell = run_cell(
-                    &binary,
-                    &handler,
-                    &oha,
-                    server,
-                    route,
-                    concurrency,
-                    warm,
-                    measured,
-                );
-                eprintln!(
-                    "{server:>5} {route:>5} c={concurrency:<3} {:>9.0} rps  p50 {:.3} ms  p99 {:.3} ms  {:.2} µs CPU/request  errors {}",
-                    cell.rps, cell.p50_ms, cell.p99_ms, cell.cpu_us_per_request, cell.errors
-                );
-                cells.push(cell);
+                for server in ["floor", "js"] {
+                    let binary = target.join(format!("release/edge-{server}"));
+                    let cell = run_cell(
+                        &binary,
+                        &handler,
+                        &oha,
+                        server,
+                        route,
+                        concurrency,
+                        warm,
+                        measured,
+                    );
+                    eprintln!(
+                        "run {run}/{runs} {server:>5} {route:>5} c={concurrency:<3} {:>9.0} rps  p50 {:.3} ms  p99 {:.3} ms  {:.2} µs CPU/request  errors {}",
+                        cell.rps, cell.p50_ms, cell.p99_ms, cell.cpu_us_per_request, cell.errors
+                    );
+                    measured_cells.push(cell);
+                }
             }
         }
     }
+    let cells = medians(&measured_cells);
     let reference = reference_ratios(&root.join("../shared/edge-workload/WORKLOAD.md"));
     let out = target.join("bench-http");
     std::fs::create_dir_all(&out).expect("the output directory");
     let table = table(&cells, &reference);
     println!("{table}");
-    std::fs::write(out.join("results.json"), json(&cells, quick)).expect("results.json written");
+    std::fs::write(out.join("results.json"), json(&cells, quick, runs))
+        .expect("results.json written");
     std::fs::write(out.join("report.svg"), svg(&cells, &reference)).expect("report.svg written");
     eprintln!("wrote {}/results.json and report.svg", out.display());
+}
+
+/// One cell per server, route and concurrency: each metric the median of its runs (responses
+/// and errors summed), in the order the table and the JSON list them.
+fn medians(runs: &[Cell]) -> Vec<Cell> {
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let mut cells = Vec::new();
+    for server in ["floor", "js"] {
+        for route in ROUTES {
+            for concurrency in CONCURRENCY {
+                let same: Vec<&Cell> = runs
+                    .iter()
+                    .filter(|cell| {
+                        (cell.server, cell.route, cell.concurrency) == (server, route, concurrency)
+                    })
+                    .collect();
+                let metric =
+                    |read: fn(&Cell) -> f64| median(&mut same.iter().map(|c| read(c)).collect());
+                cells.push(Cell {
+                    server,
+                    route,
+                    concurrency,
+                    rps: metric(|cell| cell.rps),
+                    p50_ms: metric(|cell| cell.p50_ms),
+                    p99_ms: metric(|cell| cell.p99_ms),
+                    responses: same.iter().map(|cell| cell.responses).sum(),
+                    errors: same.iter().map(|cell| cell.errors).sum(),
+                    cpu_us_per_request: metric(|cell| cell.cpu_us_per_request),
+                });
+            }
+        }
+    }
+    cells
 }
 
 /// Starts a server pinned to CPU 0: the process and its address.
@@ -358,7 +418,7 @@ fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
     out
 }
 
-fn json(cells: &[Cell], quick: bool) -> String {
+fn json(cells: &[Cell], quick: bool, runs: usize) -> String {
     let rows: Vec<serde_json::Value> = cells
         .iter()
         .map(|cell| {
@@ -377,6 +437,7 @@ fn json(cells: &[Cell], quick: bool) -> String {
         .collect();
     serde_json::to_string_pretty(&serde_json::json!({
         "mode": if quick { "quick" } else { "full" },
+        "runs_per_cell": runs,
         "cells": rows,
     }))
     .expect("JSON")
