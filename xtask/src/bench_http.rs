@@ -130,7 +130,12 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
 fn medians(runs: &[Cell]) -> Vec<Cell> {
     let median = |values: &mut Vec<f64>| {
         values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
+        let middle = values.len() / 2;
+        if values.len().is_multiple_of(2) {
+            (values[middle - 1] + values[middle]) / 2.0
+        } else {
+            values[middle]
+        }
     };
     let mut cells = Vec::new();
     for server in ["floor", "js"] {

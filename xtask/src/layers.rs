@@ -1,7 +1,9 @@
 //! The layers of a crate's modules, checked: which top-level module names which (from the
 //! `crate::` paths in its sources), and that every arrow points down the declared order.
 //! `cargo xtask docs` draws the result into the README; a test fails on an arrow pointing
-//! back up, a module in no layer, or a stale drawing.
+//! back up, a module in no layer, or a stale drawing. The crate root (`lib.rs`) is the top:
+//! its re-exports are resolved to the modules that define them, and what it defines itself
+//! (the backend's `expand_op`, `parse_op`) is not a module of any layer.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -17,6 +19,9 @@ pub struct Layering {
     /// The module that `#[op]` expansions call, if the crate declares ops of its own: a file
     /// that does names it.
     pub op_glue: Option<&'static str>,
+    /// The crate's own name, where it names itself by it (`extern crate self as ..`): its
+    /// paths are read as `crate::` ones.
+    pub self_name: Option<&'static str>,
 }
 
 /// `runtime_core`: the runtime on top, the glue generated code calls under the modules whose
@@ -39,6 +44,7 @@ pub const RUNTIME_CORE: Layering = Layering {
         &["errors", "alloc_counter"],
     ],
     op_glue: Some("__op"),
+    self_name: Some("runtime_core::"),
 };
 
 /// The macro's backend: parse (`internals`) → IR (`ir`, which names nothing) → emit
@@ -55,6 +61,7 @@ pub const BACKEND: Layering = Layering {
         &["ir"],
     ],
     op_glue: None,
+    self_name: None,
 };
 
 /// Who names whom: module → named module → the items named (for the drawing's reader).
@@ -96,51 +103,142 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|word| !word.is_empty())
 }
 
-/// The code of a source file without its `//` comments (docs included) and its tests (a
-/// `#[cfg(test)]` module, last in the file).
+/// The code of a source file: its comments (docs included), the contents of its string and
+/// char literals, and its trailing tests (a `#[cfg(test)]` at column 0 before `mod`) left out.
+/// Line breaks stay.
 fn code(source: &str) -> String {
-    source
-        .lines()
-        .take_while(|line| line.trim() != "#[cfg(test)]")
-        .map(|line| match line.find("//") {
-            // `"https://..."`: a `//` inside a string is code.
-            Some(at) if line[..at].matches('"').count() % 2 == 0 => &line[..at],
-            _ => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let lines: Vec<&str> = source.lines().collect();
+    let tests = lines
+        .windows(2)
+        .position(|pair| pair[0] == "#[cfg(test)]" && pair[1].starts_with("mod "));
+    let source = lines[..tests.unwrap_or(lines.len())].join("\n");
+    let mut code = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                while chars.peek().is_some_and(|&next| next != '\n') {
+                    chars.next();
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                let mut depth = 0;
+                let mut last = c;
+                for next in chars.by_ref() {
+                    match (last, next) {
+                        ('/', '*') => depth += 1,
+                        ('*', '/') => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                    // `*/` and `/*` must not share a character.
+                    last = if matches!((last, next), ('/', '*') | ('*', '/')) {
+                        ' '
+                    } else {
+                        next
+                    };
+                }
+            }
+            '"' => {
+                code.push('"');
+                while let Some(next) = chars.next() {
+                    match next {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        '\n' => code.push('\n'),
+                        _ => {}
+                    }
+                }
+                code.push('"');
+            }
+            // A char literal (`'"'`, `'\''`), not a lifetime (`'a`): its contents go too.
+            '\'' => {
+                let mut ahead = chars.clone();
+                let literal = match ahead.next() {
+                    Some('\\') => true,
+                    Some(_) => ahead.next() == Some('\''),
+                    None => false,
+                };
+                if literal {
+                    let mut escaped = false;
+                    for next in chars.by_ref() {
+                        match next {
+                            '\'' if !escaped => break,
+                            '\\' if !escaped => escaped = true,
+                            _ => escaped = false,
+                        }
+                    }
+                    code.push_str("' '");
+                } else {
+                    code.push(c);
+                }
+            }
+            _ => code.push(c),
+        }
+    }
+    code
 }
 
-/// The names `code` reaches through `crate::`: the first segment of each path, and each item
-/// of a `crate::{..}` group.
-fn crate_paths(code: &str) -> Vec<(String, Option<String>)> {
+/// The items of a `{..}` group at its top level (nested groups stay inside their item), and
+/// what follows the group.
+fn group_items(group: &str) -> (Vec<&str>, &str) {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (at, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[start..at]);
+                return (items, &group[at + 1..]);
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&group[start..]);
+    (items, "")
+}
+
+/// The names `code` reaches through `prefix` (`crate::`, or the crate's own name): the first
+/// segment of each path and the one after it, and each item of a `prefix{..}` group.
+fn crate_paths(code: &str, prefix: &str) -> Vec<(String, Option<String>)> {
     let mut named = Vec::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
+    while let Some(at) = rest.find(prefix) {
         let before = rest[..at].chars().next_back();
-        rest = &rest[at + "crate::".len()..];
+        rest = &rest[at + prefix.len()..];
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
             continue;
         }
         if let Some(group) = rest.strip_prefix('{') {
-            let end = group.find('}').unwrap_or(group.len());
-            for item in group[..end].split(',') {
-                let mut segments = identifiers(item);
-                if let Some(first) = segments.next() {
-                    named.push((first.to_owned(), segments.next().map(str::to_owned)));
+            let (items, after) = group_items(group);
+            for item in items {
+                let mut segments = item.split("::").map(str::trim);
+                if let Some(first) = segments.next().filter(|first| !first.is_empty()) {
+                    let second = segments
+                        .next()
+                        .filter(|s| !s.starts_with('{'))
+                        .and_then(|s| identifiers(s).next());
+                    named.push((first.to_owned(), second.map(str::to_owned)));
                 }
             }
+            rest = after;
             continue;
         }
-        let mut segments = rest.split("::").map(|segment| {
-            let end = segment
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .unwrap_or(segment.len());
-            &segment[..end]
-        });
-        if let Some(first) = segments.next().filter(|first| !first.is_empty()) {
-            let second = segments.next().filter(|s| !s.is_empty());
-            named.push((first.to_owned(), second.map(str::to_owned)));
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let mut segments = rest[..end].split("::").filter(|s| !s.is_empty());
+        if let Some(first) = segments.next() {
+            named.push((first.to_owned(), segments.next().map(str::to_owned)));
         }
     }
     named
@@ -173,7 +271,11 @@ pub fn edges(root: &Path, layering: &Layering) -> Edges {
                     .insert(item.to_owned());
             }
         };
-        for (first, second) in crate_paths(&code) {
+        let paths = [Some("crate::"), layering.self_name]
+            .into_iter()
+            .flatten()
+            .flat_map(|prefix| crate_paths(&code, prefix));
+        for (first, second) in paths {
             if modules.contains(&first) {
                 name(&first, second.as_deref().unwrap_or(""));
             } else if let Some(target) = exports.get(&first) {
@@ -326,14 +428,19 @@ mod tests {
 
     #[test]
     fn paths_are_read_from_code_only() {
-        let source = "use crate::{ops::OpCtx, JsError};\n// crate::runtime in a comment\n\
-                      let url = \"https://x\"; crate::values::v8(); $crate::no();";
+        let source = "use crate::{ops::{OpCtx, OpDecl}, errors::throw, JsError};\n\
+                      // crate::runtime in a comment /* crate::class */\n\
+                      let url = \"https://x \\\" crate::modules\"; let q = '\"'; crate::values::v8();\n\
+                      $crate::no(); /* crate::isolate */ fn f<'a>(x: &'a u8) { crate::event_loop::run() }\n\
+                      #[cfg(test)]\nmod tests { use crate::runtime; }";
         assert_eq!(
-            crate_paths(&code(source)),
+            crate_paths(&code(source), "crate::"),
             [
-                ("ops".to_owned(), Some("OpCtx".to_owned())),
+                ("ops".to_owned(), None),
+                ("errors".to_owned(), Some("throw".to_owned())),
                 ("JsError".to_owned(), None),
                 ("values".to_owned(), Some("v8".to_owned())),
+                ("event_loop".to_owned(), Some("run".to_owned())),
             ]
         );
     }

@@ -4,9 +4,9 @@
 //!   builds the op-call benchmark in release mode and runs it (deno's `ops_sync` suite, its
 //!   `ops_async` one, or the cost of making a runtime, with 1,000 generated ops compiled in);
 //!   results go to `target/bench-ops/`.
-//! - `bench-http [--quick] [--runs N]`: the edge workload under load (`examples/edge_server`, oha 1.16.0
-//!   installed into the target directory when missing), each metric the median of N runs (3;
-//!   1 with `--quick`); results go to `target/bench-http/`.
+//! - `bench-http [--quick] [--runs N]`: the edge workload under load (`examples/edge_server`,
+//!   oha 1.16.0 installed into the target directory when missing), each metric the median of
+//!   N runs (3; 1 with `--quick`); results go to `target/bench-http/`.
 //! - `bench-build [--ops N]`: rebuild times of a generated crate of N ops (default 500) in
 //!   release, dev and check, beside deno_core's, and the LLVM IR its ops make; results go to
 //!   `target/bench-build/`.
