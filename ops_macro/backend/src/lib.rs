@@ -11,9 +11,11 @@
 //! 3. **codegen** ([`codegen`]) and **typegen** ([`typegen`]): pure functions of the IR that
 //!    emit the slow path, the fast path and the `OpDecl`, and the TypeScript declarations.
 //!
-//! Classes (`#[op] impl`) and the derives go through the same stages: [`internals::impl_block`] →
-//! [`ir::Class`] → [`codegen::class_decl`]; [`internals::derive_input`] → [`ir::container`] → [`derive`](mod@derive)'s
-//! emitters. [`expand`] runs them; tests call it (or the stages) directly.
+//! Classes (`#[op] impl`) and the `FromV8`/`ToV8` derives go through the same stages:
+//! [`internals::impl_block`] → [`ir::Class`] → [`codegen::class_decl`];
+//! [`internals::derive_input`] → [`ir::container`] → the emitters in [`derive`](mod@derive).
+//! (`#[derive(WebIDL)]` still parses its attributes in `derive/webidl.rs`.) [`expand`] runs
+//! them; tests call it (or the stages) directly.
 
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 

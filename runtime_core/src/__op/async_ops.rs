@@ -157,9 +157,10 @@ where
     }
 }
 
-/// Starts an async op that speaks [`crate::event_loop::async_wrap::AsyncCall::Status`], on either path: `Ok(0)` when
-/// it finished during the call with `undefined`, `Ok(1)` when it did not (left for its wrapper
-/// to claim the promise of), `Err` when it failed during the call (thrown, so rejected). The
+/// Starts an async op that speaks [`AsyncCall::Status`](super::AsyncCall::Status), on either
+/// path: `Ok(0)` when it finished during the call with `undefined`, `Ok(1)` when it did not
+/// (left for its wrapper to claim the promise of), `Err` when it failed during the call
+/// (thrown, so rejected). The
 /// macro gives this protocol to eager ops only when they return nothing; an eager op that
 /// finishes with a value anyway is settled by the loop.
 #[inline(always)]

@@ -144,7 +144,7 @@ pub(super) fn run_guarded<'a, 's>(
 /// `Runtime`.
 #[inline(always)]
 pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
-    // SAFETY: V8 passes valid options whose data is the op's External (see `Runtime::new`).
+    // SAFETY: V8 passes valid options whose data is the op's External (see `op_template`).
     unsafe { op_ctx_from_data((*options).data) }
 }
 
@@ -310,6 +310,7 @@ unsafe fn fast_throw_panic_current(op_name: &'static str, payload: Box<dyn Any +
             std::ptr::NonNull::new(context.cast_mut()).expect("a fast call has a context"),
         )
     };
+    // SAFETY: the isolate's current context, entered by the running fast call.
     v8::callback_scope!(unsafe scope, context);
     let message = format!("{op_name} panicked: {}", panic_text(&*payload));
     throw_error_of_class(scope, "Error", &message);
@@ -435,7 +436,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// The op's context (read from the function's data: only when needed).
     #[inline(always)]
     pub(super) fn op_ctx(&self) -> &'s OpCtx {
-        // SAFETY: `Runtime::new` registers every op with its `OpCtx` as an External data value,
+        // SAFETY: `op_template` registers every op with its `OpCtx` as an External data value,
         // and the `OpCtx` outlives the isolate.
         unsafe { op_ctx_from_data(self.args.data()) }
     }

@@ -13,7 +13,7 @@ impl<T: ::serde::Serialize> super::IntoValue<super::kind::Serde> for T {
     }
 }
 
-/// A `#[serde]` return: as a `ToV8` one, through [`Serde`].
+/// A `#[serde]` return: as a `ToV8` one, through [`Serde`](crate::serde::Serde).
 impl<T: ::serde::Serialize> super::IntoReturn<super::kind::Serde> for T {
     #[inline(always)]
     fn set_return(self, call: &mut super::SlowCall<'_, '_>) -> Result<(), super::Thrown> {

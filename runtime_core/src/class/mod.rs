@@ -6,6 +6,9 @@
 //! JavaScript no longer reaches the object. Methods, getters and setters are ops whose first
 //! argument is the receiver: V8 checks it against the class's signature (a receiver not made
 //! by the class is V8's `TypeError: Illegal invocation`, on either path, before the op runs).
+//!
+//! Here: the declarations and installing a class; `instance.rs`: instances on cppgc and
+//! [`Held`]; `templates.rs`: each class's template per isolate and the constructor callbacks.
 
 use std::any::TypeId;
 use std::ffi::c_void;

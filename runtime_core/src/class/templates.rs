@@ -58,9 +58,10 @@ pub(crate) unsafe extern "C" fn constructor_trampoline(info: *const v8::Function
     // SAFETY: V8 keeps `info` alive for the callback.
     let info_ref = unsafe { &*info };
     let args = v8::FunctionCallbackArguments::from_function_callback_info(info_ref);
-    // SAFETY: the class's template data is its constructor's `OpCtx` (see `Runtime::new`).
+    // SAFETY: the class's template data is its constructor's `OpCtx` (see `class::install`).
     let op_ctx: &OpCtx = unsafe { crate::ops::op_ctx_from_data(args.data()) };
     if args.new_target().is_undefined() {
+        // SAFETY: the call's own `FunctionCallbackInfo`, inside its callback.
         v8::callback_scope!(unsafe scope, info_ref);
         let class = op_ctx.decl.name.trim_start_matches("new ");
         let message = format!("Class constructor {class} cannot be invoked without 'new'");

@@ -221,8 +221,8 @@ pub(crate) struct EventLoop {
     /// The op a call left, until its wrapper claims it with the promise it made (see
     /// [`async_wrap`]), and whether it is done (deferred).
     unclaimed: RefCell<Option<(BoxedOp, bool)>>,
-    /// What a call speaking [`crate::event_loop::async_wrap::AsyncCall::Value`] returns when it left an op to claim:
-    /// an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
+    /// What a call speaking [`AsyncCall::Value`](async_wrap::AsyncCall::Value) returns when it
+    /// left an op to claim: an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
@@ -349,8 +349,8 @@ impl EventLoop {
         self.run_unclaimed(previous);
     }
 
-    /// As [`EventLoop::leave_unclaimed`], for a call speaking [`crate::event_loop::async_wrap::AsyncCall::Value`]:
-    /// the value it returns to say so.
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking
+    /// [`AsyncCall::Value`](async_wrap::AsyncCall::Value): the value it returns to say so.
     pub(crate) fn leave_marked<'s>(
         &self,
         scope: &mut v8::PinScope<'s, '_>,

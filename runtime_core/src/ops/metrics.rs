@@ -88,7 +88,7 @@ pub(crate) fn both(first: OpMetricsFn, second: OpMetricsFn) -> OpMetricsFn {
 /// registers it so).
 pub(crate) unsafe extern "C" fn metered_slow_fn(info: *const v8::FunctionCallbackInfo) {
     // SAFETY: V8 keeps `info` alive for the duration of the callback; its data is the op's
-    // context (see `Runtime::new`).
+    // context (see `ops::template::op_template`).
     let op_ctx = unsafe {
         super::op_ctx_from_data(
             v8::FunctionCallbackArguments::from_function_callback_info(&*info).data(),

@@ -1,7 +1,7 @@
 //! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets; the
-//! state ops share (`state.rs`), the template an op is installed from (`template.rs`), the
-//! metrics observers of op calls (`metrics.rs`) and the stack traces ops can capture
-//! (`stack_trace.rs`).
+//! state ops share (`state.rs`), the template an op is installed from (`template.rs`), what
+//! errors say of an op's arguments and panics (`messages.rs`), the metrics observers of op
+//! calls (`metrics.rs`) and the stack traces ops can capture (`stack_trace.rs`).
 
 pub(crate) mod messages;
 pub(crate) mod metrics;
@@ -285,7 +285,8 @@ impl OpCtx {
 }
 
 /// # Safety
-/// `data` must be the External that `Runtime::new` made for an op's `OpCtx`.
+/// `data` must be the External made for an op's `OpCtx` (`template::op_template`,
+/// `class::install`).
 #[inline(always)]
 pub(crate) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
     // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.

@@ -1,8 +1,9 @@
-//! `Runtime`: one isolate, one context, and the ops of its extensions. Beside it: the
-//! [`Extension`]s it is built from (`extension.rs`), the [`OpState`] it lends ops
-//! (`state.rs`), starting V8 (`platform.rs`), startup snapshots (`snapshot.rs`), heap limits
-//! (`heap_limit.rs`), stopping its JavaScript (`termination.rs`) and calling into it
-//! (`js_call.rs`).
+//! `Runtime`: one isolate, one context, and the ops of its extensions, and what only a runtime
+//! does: making them (here), startup snapshots (`snapshot.rs`), calls into JavaScript
+//! (`js_call.rs`), driving the event loop (`polling.rs`), loading ES modules (`loading.rs`)
+//! and the timer globals (`timer_globals.rs`). What it is made of lives below it:
+//! [`Extension`](crate::Extension) in `crate::extension`, [`OpState`](crate::OpState) in
+//! `crate::ops`, starting V8, termination and heap limits in `crate::isolate`.
 
 pub(crate) mod js_call;
 mod loading;
