@@ -11,10 +11,10 @@
 //! 3. **codegen** ([`codegen`]) and **typegen** ([`typegen`]): pure functions of the IR that
 //!    emit the slow path, the fast path and the `OpDecl`, and the TypeScript declarations.
 //!
-//! Classes (`#[op] impl`) and the `FromV8`/`ToV8` derives go through the same stages:
+//! Classes (`#[op] impl`) and the derives go through the same stages:
 //! [`internals::impl_block`] → [`ir::Class`] → [`codegen::class_decl`];
-//! [`internals::derive_input`] → [`ir::container`] → the emitters in [`derive`](mod@derive).
-//! (`#[derive(WebIDL)]` still parses its attributes in `derive/webidl.rs`.) [`expand`] runs
+//! [`internals::derive_input`] → [`ir::container`] and [`internals::webidl_input`] →
+//! [`ir::webidl_definition`], then the emitters in [`derive`](mod@derive). [`expand`] runs
 //! them; tests call it (or the stages) directly.
 
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]

@@ -1,6 +1,7 @@
-//! `#[derive(FromV8)]` and `#[derive(ToV8)]` (as deno's), through the stages ops go through:
-//! parse (`crate::internals::derive_input`, one `Ctxt`) → IR (`crate::ir::container`) → emit
-//! (`from_v8.rs`, `to_v8.rs`, pure functions of the IR; `webidl.rs` for `#[derive(WebIDL)]`).
+//! `#[derive(FromV8)]`, `#[derive(ToV8)]` and `#[derive(WebIDL)]` (as deno's), through the
+//! stages ops go through: parse (`crate::internals::derive_input`, `webidl_input`, one
+//! `Ctxt`) → IR (`crate::ir::container`, `webidl_definition`) → emit (`from_v8.rs`,
+//! `to_v8.rs`, `webidl.rs`: pure functions of the IR).
 //!
 //! A struct with named fields is an object (keys camelCase, or `rename`); a newtype its
 //! field; a tuple struct an array. An enum's unit variant is its name; other variants are

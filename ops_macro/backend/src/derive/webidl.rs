@@ -1,210 +1,17 @@
-//! `#[derive(WebIDL)]` (as deno's): `#[webidl(dictionary)]` on a struct with named fields, or
-//! `#[webidl(enum)]` on an enum of unit variants. Parse (into [`Dictionary`] / [`Enumeration`],
-//! errors in one `Ctxt`) → emit (pure functions of them).
+//! `#[derive(WebIDL)]` (as deno's), emitted from its IR ([`crate::ir::webidl_definition`],
+//! parsed in `crate::internals::webidl_input`): pure functions of it.
 //!
-//! Dictionary members are read in lexicographic order of their JavaScript names (camelCase,
-//! or `#[webidl(rename = "...")]`), as the spec orders them; a member that is `undefined` takes
-//! its `#[webidl(default = expr)]`, `None` for an `Option`, or is a `TypeError` when required.
-//! `#[options(clamp = true)]` passes the member type's extended attributes. Enum values are
-//! kebab-case (or `rename`).
+//! Dictionary members are read in lexicographic order of their JavaScript names, as the spec
+//! orders them; a member that is `undefined` takes its `#[webidl(default = expr)]`, `None` for
+//! an `Option`, or is a `TypeError` when required. `#[options(clamp = true)]` passes the member
+//! type's extended attributes.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use crate::internals::Ctxt;
-
-struct Member {
-    ident: syn::Ident,
-    ty: syn::Type,
-    /// The JavaScript name.
-    key: String,
-    /// When `undefined`: `Some(expr)`, or `None` (required).
-    default: Option<TokenStream>,
-    /// `#[options(name = value, ...)]`.
-    options: Vec<(syn::Ident, syn::Expr)>,
-}
-
-struct Dictionary {
-    ident: syn::Ident,
-    name: String,
-    /// In the order they are read (by key).
-    members: Vec<Member>,
-}
-
-struct Enumeration {
-    ident: syn::Ident,
-    name: String,
-    values: Vec<(syn::Ident, String)>,
-}
-
-enum Definition {
-    Dictionary(Dictionary),
-    Enumeration(Enumeration),
-}
-
-/// `FooBar` → `foo-bar`.
-fn kebab_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (index, ch) in name.chars().enumerate() {
-        if ch.is_uppercase() && index > 0 {
-            out.push('-');
-        }
-        out.extend(ch.to_lowercase());
-    }
-    out
-}
-
-/// `#[webidl(rename = "..", default = ..)]` on a member or value.
-fn member_options(
-    cx: &Ctxt,
-    attrs: &[syn::Attribute],
-    allow_default: bool,
-) -> (Option<String>, Option<syn::Expr>) {
-    let (mut rename, mut default) = (None, None);
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("webidl")) {
-        let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
-            } else if meta.path.is_ident("default") && allow_default {
-                default = Some(meta.value()?.parse()?);
-            } else if allow_default {
-                return Err(meta.error("expected `rename = \"...\"` or `default = <expr>`"));
-            } else {
-                return Err(meta.error("expected `rename = \"...\"`"));
-            }
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    (rename, default)
-}
-
-fn converter_options(cx: &Ctxt, attrs: &[syn::Attribute]) -> Vec<(syn::Ident, syn::Expr)> {
-    let mut options = Vec::new();
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("options")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let name = meta
-                .path
-                .get_ident()
-                .cloned()
-                .ok_or_else(|| meta.error("expected `name = value`"))?;
-            options.push((name, meta.value()?.parse()?));
-            Ok(())
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    options
-}
-
-fn parse(cx: &Ctxt, input: &syn::DeriveInput) -> Option<Definition> {
-    let mut kind = None;
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("webidl"))
-    {
-        let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("dictionary") || meta.path.is_ident("enum") {
-                kind = Some(meta.path.is_ident("dictionary"));
-                Ok(())
-            } else {
-                Err(meta.error("expected `dictionary` or `enum`"))
-            }
-        });
-        if let Err(error) = result {
-            cx.syn_error(error);
-        }
-    }
-    let name = input.ident.unraw().to_string();
-    match (kind, &input.data) {
-        (
-            Some(true),
-            syn::Data::Struct(syn::DataStruct {
-                fields: syn::Fields::Named(fields),
-                ..
-            }),
-        ) => {
-            let mut members: Vec<Member> = fields
-                .named
-                .iter()
-                .map(|field| {
-                    let ident = field.ident.clone().expect("a named field");
-                    let (rename, default) = member_options(cx, &field.attrs, true);
-                    let default = default.map(|expr| quote!(#expr)).or_else(|| {
-                        crate::internals::derive_input::is_option(&field.ty)
-                            .then(|| quote!(::std::option::Option::None))
-                    });
-                    Member {
-                        key: rename.unwrap_or_else(|| {
-                            crate::internals::derive_input::camel_case(&ident.unraw().to_string())
-                        }),
-                        ident,
-                        ty: field.ty.clone(),
-                        default,
-                        options: converter_options(cx, &field.attrs),
-                    }
-                })
-                .collect();
-            members.sort_by(|a, b| a.key.cmp(&b.key));
-            Some(Definition::Dictionary(Dictionary {
-                ident: input.ident.clone(),
-                name,
-                members,
-            }))
-        }
-        (Some(false), syn::Data::Enum(data)) => {
-            let values = data
-                .variants
-                .iter()
-                .filter_map(|variant| {
-                    if !matches!(variant.fields, syn::Fields::Unit) {
-                        cx.error_spanned_by(
-                            &variant.fields,
-                            "a WebIDL enum is a set of strings: its variants take no fields",
-                        );
-                        return None;
-                    }
-                    let (rename, _) = member_options(cx, &variant.attrs, false);
-                    let value =
-                        rename.unwrap_or_else(|| kebab_case(&variant.ident.unraw().to_string()));
-                    Some((variant.ident.clone(), value))
-                })
-                .collect();
-            Some(Definition::Enumeration(Enumeration {
-                ident: input.ident.clone(),
-                name,
-                values,
-            }))
-        }
-        (Some(true), _) => {
-            cx.error_at(
-                input.ident.span(),
-                "`#[webidl(dictionary)]` is for a struct with named fields",
-            );
-            None
-        }
-        (Some(false), _) => {
-            cx.error_at(
-                input.ident.span(),
-                "`#[webidl(enum)]` is for an enum of unit variants",
-            );
-            None
-        }
-        (None, _) => {
-            cx.error_at(
-                input.ident.span(),
-                "say what it is: `#[webidl(dictionary)]` (a struct) or `#[webidl(enum)]`",
-            );
-            None
-        }
-    }
-}
+use crate::ir::webidl_definition::{Definition, Dictionary, Enumeration};
 
 fn dictionary(dictionary: &Dictionary) -> TokenStream {
     let ident = &dictionary.ident;
@@ -314,7 +121,7 @@ pub fn webidl(input: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let cx = Ctxt::new();
-    let definition = parse(&cx, &input);
+    let definition = crate::internals::webidl_input::parse(&cx, &input);
     if let Err(errors) = cx.check() {
         return errors.iter().map(syn::Error::to_compile_error).collect();
     }

@@ -8,5 +8,6 @@ mod ctxt;
 pub mod derive_input;
 pub mod impl_block;
 pub mod lower;
+pub mod webidl_input;
 
 pub use ctxt::Ctxt;

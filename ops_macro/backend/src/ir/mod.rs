@@ -14,6 +14,7 @@ mod helpers;
 mod ret_kind;
 mod strategy;
 mod values;
+pub mod webidl_definition;
 
 pub use arg_kind::*;
 pub use class::*;
