@@ -123,14 +123,16 @@ fn op_req_path(state: &mut OpState, #[smi] rid: u32) -> Result<UriPath, OpError>
     Ok(UriPath(exchange(state, rid)?.parts.uri.clone()))
 }
 
-/// The JavaScript strings of header names seen so far (hyper's names are lowercase already):
-/// a name is made on the V8 heap once per runtime, not once per request. Bounded: names past
-/// [`KEPT_NAMES`] are made each time (a client cannot grow it without end).
+/// The JavaScript strings of the header names requests bring (hyper's names are lowercase
+/// already): a name is made on the V8 heap once per runtime, not once per request. Bounded and
+/// self-ordering: a name found moves one place up, and a new one takes the last place when all
+/// are taken, so the names most requests carry sit first and a client sending junk names
+/// displaces only the last places.
 #[derive(Default)]
 pub struct HeaderNames(RefCell<Vec<(HeaderName, v8::Global<v8::String>)>>);
 
 /// How many header names [`HeaderNames`] keeps.
-const KEPT_NAMES: usize = 64;
+const KEPT_NAMES: usize = 24;
 
 impl HeaderNames {
     fn get<'s>(
@@ -138,17 +140,24 @@ impl HeaderNames {
         scope: &mut v8::PinScope<'s, '_>,
         name: &HeaderName,
     ) -> Option<v8::Local<'s, v8::Value>> {
-        if let Some((_, kept)) = self.0.borrow().iter().find(|(kept, _)| kept == name) {
-            return Some(v8::Local::new(scope, kept).into());
+        let mut kept = self.0.borrow_mut();
+        if let Some(at) = kept.iter().position(|(kept, _)| kept == name) {
+            let local = v8::Local::new(scope, &kept[at].1).into();
+            if at > 0 {
+                kept.swap(at, at - 1);
+            }
+            return Some(local);
         }
         let made = v8::String::new_from_one_byte(
             scope,
             name.as_str().as_bytes(),
             v8::NewStringType::Internalized,
         )?;
-        let mut kept = self.0.borrow_mut();
+        let entry = (name.clone(), v8::Global::new(scope, made));
         if kept.len() < KEPT_NAMES {
-            kept.push((name.clone(), v8::Global::new(scope, made)));
+            kept.push(entry);
+        } else if let Some(last) = kept.last_mut() {
+            *last = entry;
         }
         Some(made.into())
     }
