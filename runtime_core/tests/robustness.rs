@@ -269,6 +269,45 @@ fn a_runtime_used_from_inside_another_runtimes_op() {
     assert_eq!(run(&mut outer, "1 + 1"), "2");
 }
 
+/// A runtime's isolate stays entered between calls; an isolate the embedder makes after a call
+/// is entered above it, and everything still works in either order of dropping.
+#[test]
+fn a_raw_isolate_made_between_calls() {
+    let mut a = runtime();
+    assert_eq!(run(&mut a, "1 + 1"), "2");
+    {
+        let mut raw = runtime_core::v8::Isolate::new(Default::default());
+        runtime_core::v8::scope!(let scope, &mut raw);
+        let context = runtime_core::v8::Context::new(scope, Default::default());
+        let scope = &mut runtime_core::v8::ContextScope::new(scope, context);
+        let source = runtime_core::v8::String::new(scope, "6 * 7").unwrap();
+        let script = runtime_core::v8::Script::compile(scope, source, None).unwrap();
+        let value = script.run(scope).unwrap();
+        assert_eq!(value.to_rust_string_lossy(scope), "42");
+        // A call into the runtime while the raw isolate is entered above it.
+        assert_eq!(run(&mut a, "2 + 2"), "4");
+    }
+    assert_eq!(run(&mut a, "3 + 3"), "6");
+    let mut b = runtime();
+    assert_eq!(run(&mut b, "4 + 4"), "8");
+    drop(a);
+    assert_eq!(run(&mut b, "5 + 5"), "10");
+}
+
+/// The one order V8's entry stack cannot serve: a runtime dropped while an isolate entered
+/// after its last call is still entered. Its isolate is leaked, not disposed under the other
+/// one; nothing crashes, and runtimes made afterwards work.
+#[test]
+fn a_runtime_dropped_under_a_raw_isolate_is_leaked_safely() {
+    let mut a = runtime();
+    assert_eq!(run(&mut a, "1 + 1"), "2");
+    let raw = runtime_core::v8::Isolate::new(Default::default());
+    drop(a);
+    drop(raw);
+    let mut c = runtime();
+    assert_eq!(run(&mut c, "7 + 7"), "14");
+}
+
 #[test]
 fn runtimes_on_many_threads_each_with_several() {
     let threads: Vec<_> = (0..4)

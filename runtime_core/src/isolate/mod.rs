@@ -1,7 +1,9 @@
 //! What runtime_core does with a V8 isolate below any runtime: starting V8 (`platform.rs`),
+//! entering a runtime's isolate and leaving it entered between calls (`entry.rs`),
 //! stopping a script from any thread and letting V8 act on it (`termination.rs`), heap limits
 //! that terminate instead of crashing (`heap_limit.rs`), and running scripts (`scripts.rs`).
 
+pub(crate) mod entry;
 pub(crate) mod heap_limit;
 pub(crate) mod platform;
 pub(crate) mod scripts;

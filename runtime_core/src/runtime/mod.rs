@@ -139,25 +139,27 @@ pub struct Runtime {
     tokio: Option<tokio::runtime::Handle>,
 }
 
-/// The isolate of a [`Runtime`], entered for as long as this guard lives.
+/// The isolate of a [`Runtime`], the thread's current one for as long as this guard lives
+/// (and, unless another isolate came between, left entered after it: see
+/// `crate::isolate::entry`).
 pub struct EnteredIsolate<'a> {
     isolate: &'a mut v8::OwnedIsolate,
+    entry: crate::isolate::entry::Entry,
 }
 
 impl<'a> EnteredIsolate<'a> {
     fn new(isolate: &'a mut v8::OwnedIsolate) -> Self {
-        // SAFETY: paired with the `exit` in `Drop`; entering nests, so this is sound whatever
-        // isolate the thread has entered already (another runtime's, or this one).
-        unsafe { isolate.enter() };
-        Self { isolate }
+        // SAFETY: the runtime's isolate, alive on its thread; a runtime takes its entry back
+        // before its isolate goes (`Runtime`'s `Drop`, `take_blob`).
+        let entry = unsafe { crate::isolate::entry::begin_call(isolate) };
+        Self { isolate, entry }
     }
 }
 
 impl Drop for EnteredIsolate<'_> {
     fn drop(&mut self) {
-        // SAFETY: `new` entered this isolate, and everything entered since has been exited
-        // (guards and scopes are strictly nested), so it is the current one.
-        unsafe { self.isolate.exit() };
+        // SAFETY: as `new` began it; guards and scopes are strictly nested.
+        unsafe { crate::isolate::entry::end_call(self.isolate, self.entry) };
     }
 }
 
@@ -628,10 +630,14 @@ impl Runtime {
         self.isolate
             .remove_slot::<crate::class::templates::ClassTemplates>();
         crate::structured::keys::forget_caches(&mut self.isolate);
-        // SAFETY: taken once, as above.
+        // SAFETY: the runtime's isolate, alive on its thread.
+        if !unsafe { crate::isolate::entry::take_back(&self.isolate) } {
+            // Another isolate is entered above this one: it cannot be exited, so it is leaked.
+            return None;
+        }
+        // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
+        // as it disposes of it.
         let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
-        // SAFETY: the snapshot creator exits the isolate when `create_blob` disposes of it.
-        unsafe { isolate.enter() };
         isolate.create_blob(v8::FunctionCodeHandling::Keep)
     }
 }
@@ -653,15 +659,24 @@ impl Drop for Runtime {
             drop(self.take_blob());
             return;
         }
-        // SAFETY: `OwnedIsolate`'s own `Drop` requires its isolate to be the current one and
-        // exits it; entering here pairs with that exit.
-        unsafe { self.isolate.enter() };
+        // SAFETY: the runtime's isolate, alive on its thread. `OwnedIsolate`'s own `Drop`
+        // requires it to be the current one and exits it: the entry taken back pairs with that.
+        let current = unsafe { crate::isolate::entry::take_back(&self.isolate) };
         // Pending ops go first: their futures' `Drop` may use the op state, and their promise
         // handles belong to the isolate.
         self.event_loop.clear();
         self.modules.clear();
         // SAFETY: dropped once, here, as the isolate.
         unsafe { ManuallyDrop::drop(&mut self.context) };
+        if !current {
+            // Left entered under another isolate still entered: V8 cannot exit it before that
+            // one, so it is leaked rather than disposed under it (see `crate::isolate::entry`).
+            eprintln!(
+                "opwire: a Runtime was dropped while an isolate entered after its last call is \
+                 still entered; its isolate is leaked"
+            );
+            return;
+        }
         // SAFETY: dropped once, here; the other fields' handles drop after it, which V8 allows
         // (a `Global` of a disposed isolate does nothing), and the op contexts outlive it.
         unsafe { ManuallyDrop::drop(&mut self.isolate) };
