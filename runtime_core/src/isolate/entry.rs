@@ -1,5 +1,5 @@
 //! Entering a runtime's isolate on its thread. V8 allocates an entry and takes a process-wide
-//! lock whenever a thread enters an isolate that is not its current one, about a fifth of a
+//! lock whenever a thread enters an isolate that is not its current one, about a seventh of a
 //! bare call from Rust into JavaScript. So when the outermost call into a runtime ends, its
 //! isolate stays entered ("left entered"), and the next call into the same runtime enters
 //! nothing. A call into another runtime first exits the one left entered when it is on top,
