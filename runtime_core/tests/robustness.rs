@@ -294,6 +294,35 @@ fn a_raw_isolate_made_between_calls() {
     assert_eq!(run(&mut b, "5 + 5"), "10");
 }
 
+/// A runtime left entered, a raw isolate entered above it, then a call into the runtime whose
+/// op calls into another runtime: the nested call must not take the running call's entry.
+#[test]
+fn a_nested_call_while_a_raw_isolate_is_entered() {
+    thread_local! {
+        static INNER: RefCell<Option<Runtime>> = const { RefCell::new(None) };
+    }
+    #[op]
+    fn op_ask_other(x: i32) -> i32 {
+        INNER.with(|inner| {
+            let mut inner = inner.borrow_mut();
+            let inner = inner.as_mut().expect("the inner runtime is set");
+            run(inner, &format!("{x} + 1000")).parse().unwrap()
+        })
+    }
+    let mut outer = counting_runtime(vec![Extension::new("outer").ops(&[op_ask_other::DECL])]);
+    INNER.with(|inner| *inner.borrow_mut() = Some(runtime()));
+    assert_eq!(run(&mut outer, "ops.op_ask_other(1)"), "1001");
+    let raw = runtime_core::v8::Isolate::new(Default::default());
+    assert_eq!(
+        run(&mut outer, "ops.op_ask_other(2) + ops.op_ask_other(3)"),
+        "2005"
+    );
+    drop(raw);
+    assert_eq!(run(&mut outer, "ops.op_ask_other(4)"), "1004");
+    INNER.with(|inner| inner.borrow_mut().take());
+    assert_eq!(run(&mut outer, "1 + 1"), "2");
+}
+
 /// The one order V8's entry stack cannot serve: a runtime dropped while an isolate entered
 /// after its last call is still entered. Its isolate is leaked, not disposed under the other
 /// one; nothing crashes, and runtimes made afterwards work.

@@ -58,9 +58,12 @@ pub(crate) enum Entry {
 /// until [`take_back`] is called for it.
 pub(crate) unsafe fn begin_call(isolate: &v8::Isolate) -> Entry {
     let me = raw(isolate);
-    CALLS.set(CALLS.get() + 1);
+    let running = CALLS.get();
+    CALLS.set(running + 1);
     let left = LEFT_ENTERED.get();
-    if !left.is_null() && left == current() {
+    // Only with no call running is the entry on top the idle one left entered: a running call
+    // into that same isolate (entered above something else) owns the top entry.
+    if running == 0 && !left.is_null() && left == current() {
         LEFT_ENTERED.set(std::ptr::null_mut());
         if left == me {
             return Entry::Taken;
@@ -85,14 +88,16 @@ pub(crate) unsafe fn end_call(isolate: &v8::Isolate, entry: Entry) {
     let calls = CALLS.get() - 1;
     CALLS.set(calls);
     let me = raw(isolate);
-    if calls == 0 && LEFT_ENTERED.get().is_null() && current() == me {
-        LEFT_ENTERED.set(me);
-        return;
-    }
-    if entry == Entry::Entered {
+    match entry {
+        // The entry left by the last call is still this isolate's, whatever was entered above
+        // it meanwhile (`take_back` then sees that it cannot be exited).
+        Entry::Taken => LEFT_ENTERED.set(me),
+        Entry::Entered if calls == 0 && LEFT_ENTERED.get().is_null() && current() == me => {
+            LEFT_ENTERED.set(me);
+        }
         // SAFETY: entered by `begin_call`; everything entered since has been exited (calls
         // and scopes are strictly nested), so it is the current one.
-        unsafe { isolate.exit() };
+        Entry::Entered => unsafe { isolate.exit() },
     }
 }
 
