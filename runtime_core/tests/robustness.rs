@@ -323,6 +323,60 @@ fn a_nested_call_while_a_raw_isolate_is_entered() {
     assert_eq!(run(&mut outer, "1 + 1"), "2");
 }
 
+/// A raw isolate the embedder made first, then a call into a runtime: the runtime's isolate is
+/// never left entered above it, so the raw isolate stays usable and drops in its own time.
+#[test]
+fn a_call_made_above_a_raw_isolate_leaves_it_current() {
+    let mut a = runtime();
+    let mut raw = runtime_core::v8::Isolate::new(Default::default());
+    assert_eq!(run(&mut a, "1 + 1"), "2");
+    {
+        runtime_core::v8::scope!(let scope, &mut raw);
+        let context = runtime_core::v8::Context::new(scope, Default::default());
+        let scope = &mut runtime_core::v8::ContextScope::new(scope, context);
+        let source = runtime_core::v8::String::new(scope, "6 * 7").unwrap();
+        let script = runtime_core::v8::Script::compile(scope, source, None).unwrap();
+        let value = script.run(scope).unwrap();
+        assert_eq!(value.to_rust_string_lossy(scope), "42");
+    }
+    drop(raw);
+    assert_eq!(run(&mut a, "2 + 2"), "4");
+}
+
+/// A runtime's drop that runs user code calling into another runtime (an op future's `Drop`
+/// here) leaves the dropped isolate current when it is disposed.
+#[test]
+fn a_call_into_another_runtime_during_a_drop() {
+    thread_local! {
+        static OTHER: RefCell<Option<Runtime>> = const { RefCell::new(None) };
+    }
+    struct CallsOtherOnDrop;
+    impl Drop for CallsOtherOnDrop {
+        fn drop(&mut self) {
+            OTHER.with(|other| {
+                if let Some(other) = other.borrow_mut().as_mut() {
+                    assert_eq!(run(other, "20 + 1"), "21");
+                }
+            });
+        }
+    }
+    #[op]
+    async fn op_pending_forever() {
+        let _guard = CallsOtherOnDrop;
+        std::future::pending::<()>().await;
+    }
+    OTHER.with(|other| *other.borrow_mut() = Some(runtime()));
+    let mut a = counting_runtime(vec![
+        Extension::new("pending").ops(&[op_pending_forever::DECL])
+    ]);
+    run(&mut a, "ops.op_pending_forever(); 'started'");
+    drop(a);
+    OTHER.with(|other| {
+        let mut other = other.borrow_mut().take().expect("still there");
+        assert_eq!(run(&mut other, "1 + 2"), "3");
+    });
+}
+
 /// The one order V8's entry stack cannot serve: a runtime dropped while an isolate entered
 /// after its last call is still entered. Its isolate is leaked, not disposed under the other
 /// one; nothing crashes, and runtimes made afterwards work.

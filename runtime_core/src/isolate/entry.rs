@@ -1,10 +1,12 @@
 //! Entering a runtime's isolate on its thread. V8 allocates an entry and takes a process-wide
 //! lock whenever a thread enters an isolate that is not its current one, about a seventh of a
-//! bare call from Rust into JavaScript. So when the outermost call into a runtime ends, its
-//! isolate stays entered ("left entered"), and the next call into the same runtime enters
-//! nothing. A call into another runtime first exits the one left entered when it is on top,
-//! so entries never pile up; a call nested in another runtime's (from one of its ops) enters
-//! and exits as V8 expects; a runtime about to be disposed takes its own entry back.
+//! bare call from Rust into JavaScript. So a call that enters its isolate first on the thread
+//! (the bottom of V8's per-thread stack of entries) leaves it entered when it ends ("left
+//! entered"), and the next call into the same runtime enters nothing. A call into another
+//! runtime first exits the one left entered when it is on top, so entries never pile up; a
+//! call made while any other isolate is entered (nested in another runtime's op, or above an
+//! isolate the embedder entered) enters and exits as V8 expects, so a runtime is never left
+//! above an isolate it did not enter; a runtime about to be disposed takes its entry back.
 //!
 //! The one order this cannot serve: an isolate entered above one left entered (a raw
 //! `v8::Isolate` made by the embedder after a call) that is still entered when the runtime
@@ -23,7 +25,7 @@ thread_local! {
 // The v8 crate binds these in its `binding.cc` and keeps the bindings private; the archive it
 // links exports them.
 unsafe extern "C" {
-    fn v8__Isolate__GetCurrent() -> *mut v8::RealIsolate;
+    fn v8__Isolate__TryGetCurrent() -> *mut v8::RealIsolate;
     fn v8__Isolate__Exit(isolate: *mut v8::RealIsolate);
 }
 
@@ -36,17 +38,21 @@ fn raw(isolate: &v8::Isolate) -> *mut v8::RealIsolate {
     }
 }
 
+/// The thread's current isolate; null when none is entered.
 fn current() -> *mut v8::RealIsolate {
     // SAFETY: reads V8's thread-local current isolate.
-    unsafe { v8__Isolate__GetCurrent() }
+    unsafe { v8__Isolate__TryGetCurrent() }
 }
 
-/// How a call found its isolate: left entered by the last call (nothing entered), or entered.
+/// How a call found its isolate: left entered by the last call (nothing entered), or entered
+/// (onto a thread with no isolate entered, or above another).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Entry {
     /// It was left entered: the call took that entry.
     Taken,
-    /// The call entered it.
+    /// The call entered it first on the thread: its entry is the bottom one.
+    EnteredAtBottom,
+    /// The call entered it above another isolate's entry.
     Entered,
 }
 
@@ -73,13 +79,20 @@ pub(crate) unsafe fn begin_call(isolate: &v8::Isolate) -> Entry {
         // SAFETY: alive (the caller's contract), and the current isolate.
         unsafe { v8__Isolate__Exit(left) };
     }
+    let bottom = current().is_null();
     // SAFETY: the caller's isolate, alive, on its thread.
     unsafe { isolate.enter() };
-    Entry::Entered
+    if bottom {
+        Entry::EnteredAtBottom
+    } else {
+        Entry::Entered
+    }
 }
 
-/// Ends a call [`begin_call`] began: the outermost call leaves its isolate entered when it is
-/// the current one and nothing else is left entered; any other exits what it entered.
+/// Ends a call [`begin_call`] began: an entry at the bottom of the thread's stack (taken, or
+/// entered onto an empty one) is left entered, so an isolate left entered is always the
+/// bottom one and never sits above an isolate the embedder entered; any other call exits
+/// what it entered.
 ///
 /// # Safety
 /// `isolate` and `entry` as [`begin_call`] gave them, calls ending in reverse order of their
@@ -88,13 +101,14 @@ pub(crate) unsafe fn end_call(isolate: &v8::Isolate, entry: Entry) {
     let calls = CALLS.get() - 1;
     CALLS.set(calls);
     let me = raw(isolate);
+    debug_assert!(
+        entry == Entry::Entered || calls == 0,
+        "a bottom entry ends last"
+    );
     match entry {
-        // The entry left by the last call is still this isolate's, whatever was entered above
-        // it meanwhile (`take_back` then sees that it cannot be exited).
-        Entry::Taken => LEFT_ENTERED.set(me),
-        Entry::Entered if calls == 0 && LEFT_ENTERED.get().is_null() && current() == me => {
-            LEFT_ENTERED.set(me);
-        }
+        // The bottom entry stays this isolate's, whatever was entered above it meanwhile
+        // (`take_back` then sees that it cannot be exited).
+        Entry::Taken | Entry::EnteredAtBottom => LEFT_ENTERED.set(me),
         // SAFETY: entered by `begin_call`; everything entered since has been exited (calls
         // and scopes are strictly nested), so it is the current one.
         Entry::Entered => unsafe { isolate.exit() },
