@@ -269,24 +269,29 @@ fn a_runtime_used_from_inside_another_runtimes_op() {
     assert_eq!(run(&mut outer, "1 + 1"), "2");
 }
 
+/// Runs `source` in a fresh context of a raw isolate (one the embedder made, not a runtime).
+fn run_raw(raw: &mut runtime_core::v8::OwnedIsolate, source: &str) -> String {
+    runtime_core::v8::scope!(let scope, raw);
+    let context = runtime_core::v8::Context::new(scope, Default::default());
+    let scope = &mut runtime_core::v8::ContextScope::new(scope, context);
+    let source = runtime_core::v8::String::new(scope, source).unwrap();
+    let script = runtime_core::v8::Script::compile(scope, source, None).unwrap();
+    let value = script.run(scope).unwrap();
+    value.to_rust_string_lossy(scope)
+}
+
 /// A runtime's isolate stays entered between calls; an isolate the embedder makes after a call
 /// is entered above it, and everything still works in either order of dropping.
 #[test]
 fn a_raw_isolate_made_between_calls() {
     let mut a = runtime();
     assert_eq!(run(&mut a, "1 + 1"), "2");
-    {
-        let mut raw = runtime_core::v8::Isolate::new(Default::default());
-        runtime_core::v8::scope!(let scope, &mut raw);
-        let context = runtime_core::v8::Context::new(scope, Default::default());
-        let scope = &mut runtime_core::v8::ContextScope::new(scope, context);
-        let source = runtime_core::v8::String::new(scope, "6 * 7").unwrap();
-        let script = runtime_core::v8::Script::compile(scope, source, None).unwrap();
-        let value = script.run(scope).unwrap();
-        assert_eq!(value.to_rust_string_lossy(scope), "42");
-        // A call into the runtime while the raw isolate is entered above it.
-        assert_eq!(run(&mut a, "2 + 2"), "4");
-    }
+    let mut raw = runtime_core::v8::Isolate::new(Default::default());
+    assert_eq!(run_raw(&mut raw, "6 * 7"), "42");
+    // A call into the runtime while the raw isolate is entered above it.
+    assert_eq!(run(&mut a, "2 + 2"), "4");
+    assert_eq!(run_raw(&mut raw, "6 * 8"), "48");
+    drop(raw);
     assert_eq!(run(&mut a, "3 + 3"), "6");
     let mut b = runtime();
     assert_eq!(run(&mut b, "4 + 4"), "8");
@@ -330,15 +335,7 @@ fn a_call_made_above_a_raw_isolate_leaves_it_current() {
     let mut a = runtime();
     let mut raw = runtime_core::v8::Isolate::new(Default::default());
     assert_eq!(run(&mut a, "1 + 1"), "2");
-    {
-        runtime_core::v8::scope!(let scope, &mut raw);
-        let context = runtime_core::v8::Context::new(scope, Default::default());
-        let scope = &mut runtime_core::v8::ContextScope::new(scope, context);
-        let source = runtime_core::v8::String::new(scope, "6 * 7").unwrap();
-        let script = runtime_core::v8::Script::compile(scope, source, None).unwrap();
-        let value = script.run(scope).unwrap();
-        assert_eq!(value.to_rust_string_lossy(scope), "42");
-    }
+    assert_eq!(run_raw(&mut raw, "6 * 7"), "42");
     drop(raw);
     assert_eq!(run(&mut a, "2 + 2"), "4");
 }
