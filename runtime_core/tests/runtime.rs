@@ -109,6 +109,51 @@ fn ops_are_installed_on_a_configurable_object_with_name_and_length() {
     assert_eq!(err.class_name, "TypeError");
 }
 
+/// Each op's function is made when first read, then is a plain property of the ops object:
+/// every op is `in` it and listed by `for...in` before, a read at a site with feedback and
+/// from optimized code gives the same function each time, and a script's own value or
+/// `delete` after the first read is what stays. (`Object.keys` lists the ops read so far.)
+#[test]
+fn ops_are_made_when_first_read_and_behave_as_plain_properties() {
+    init_test_flags();
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![all_ops()],
+        ..Default::default()
+    });
+    let described = runtime
+        .execute_script_to_string(
+            "lazy.js",
+            "const listed = [];
+             for (const key in ops) if (!key.startsWith('op_timer')) listed.push(key);
+             const found = 'op_u32' in ops && !Object.hasOwn(ops, 'op_u32');
+             function read() { return ops.op_add_i32; }
+             %PrepareFunctionForOptimization(read);
+             const first = read();
+             const second = read();
+             %OptimizeFunctionOnNextCall(read);
+             const optimized = read();
+             const inherited = Object.create(ops).op_square_f64;
+             ops.op_void;
+             ops.op_void = 7;
+             ops.op_void_nofast;
+             delete ops.op_void_nofast;
+             const descriptor = Object.getOwnPropertyDescriptor(ops, 'op_add_i32');
+             [listed.sort().join(), found, typeof first, first === second && second === optimized,
+              first(2, 3), inherited === ops.op_square_f64 && Object.hasOwn(ops, 'op_square_f64'),
+              ops.op_void, 'op_void_nofast' in ops, String(ops.op_void_nofast),
+              descriptor.writable && descriptor.enumerable && descriptor.configurable,
+              Object.keys(ops).sort().join()].join(' ')",
+        )
+        .unwrap();
+    assert_eq!(
+        described,
+        "op_add_i32,op_panic,op_scope_number_plus_one,op_square_f64,op_tally_add,op_tally_get,\
+         op_tally_reset,op_u32,op_u32_nofast,op_void,op_void_nofast \
+         true function true 5 true 7 false undefined true \
+         op_add_i32,op_square_f64,op_void"
+    );
+}
+
 #[test]
 fn declarations_say_arity_fast_path_and_flags() {
     assert_eq!(op_add_i32::DECL.name(), "op_add_i32");

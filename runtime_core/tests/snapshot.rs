@@ -184,6 +184,44 @@ fn ops_classes_async_ops_and_timers_work_from_a_snapshot() {
     );
 }
 
+/// An op the bootstrap never read is made in the restored runtime when first read (through
+/// the getter and the async wrapper the snapshot keeps), beside one the bootstrap made.
+#[test]
+fn ops_never_read_at_build_time_are_made_after_restore() {
+    let plain = || {
+        init_test_flags();
+        RuntimeOptions {
+            extensions: vec![Extension::new("lazy")
+                .ops(&[op_later::DECL, op_bump::DECL])
+                .state(|state| {
+                    state.put(0_u32);
+                })],
+            ..Default::default()
+        }
+    };
+    let mut builder = SnapshotBuilder::new(plain()).unwrap();
+    builder
+        .execute_script("boot.js", "globalThis.bumpAtBuild = ops.op_bump;")
+        .unwrap();
+    let blob = builder.build().unwrap();
+    let mut rt = Runtime::new(RuntimeOptions {
+        startup_snapshot: Some(blob.into()),
+        ..plain()
+    });
+    rt.execute_script(
+        "after.js",
+        "globalThis.out = [bumpAtBuild === ops.op_bump, ops.op_bump()];
+         ops.op_later(4).then((value) => out.push(value));",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("out.js", "out.join(' ')")
+            .unwrap(),
+        "true 1 8"
+    );
+}
+
 #[test]
 fn ops_hidden_at_build_time_stay_hidden() {
     let mut rt = restored(blob(false), false);

@@ -119,7 +119,7 @@ pub(crate) fn install<'s>(
     ops_object: v8::Local<'s, v8::Object>,
     class: &'static ClassDecl,
     op_ctxs: &[crate::OpCtx],
-    op_index: &std::collections::BTreeMap<&'static str, usize>,
+    op_index: &crate::ops::ops_object::OpIndex,
     async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) {
     use templates::{constructor_trampoline, illegal_constructor, ClassTemplates};
@@ -223,7 +223,9 @@ pub(crate) fn install<'s>(
                 .get_function(scope)
                 .expect("instantiating a member template cannot throw");
             member.set_name(key);
-            let wrapper = async_wrap.wrap(scope, member, call, is_method);
+            let wrapper = async_wrap
+                .wrap(scope, member, call, is_method)
+                .expect("wrapping a function while the runtime is made cannot throw");
             let holder: v8::Local<v8::Object> = if is_method {
                 prototype
             } else {

@@ -67,23 +67,34 @@ impl<'s> AsyncWrap<'s> {
             .call(scope, receiver, &[claim.into(), left.into()])
             .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
             .expect("the async machinery gives the wrapping function");
+        event_loop.set_async_wrap(v8::Global::new(scope, wrap));
         AsyncWrap(wrap)
     }
 
-    /// `function`'s wrapper, for an op speaking `call`; `method` passes the receiver on.
+    /// The wrapping of `event_loop`'s context, once installed (or restored from a snapshot).
+    pub(crate) fn of(
+        scope: &mut v8::PinScope<'s, '_>,
+        event_loop: &crate::event_loop::EventLoop,
+    ) -> Option<Self> {
+        let wrap = event_loop.async_wrap()?;
+        Some(AsyncWrap(v8::Local::new(scope, wrap)))
+    }
+
+    /// `function`'s wrapper, for an op speaking `call`; `method` passes the receiver on. `None`
+    /// with the exception pending when the call could not be made (at the edge of the stack,
+    /// or terminated).
     pub(crate) fn wrap(
         self,
         scope: &mut v8::PinScope<'s, '_>,
         function: v8::Local<'s, v8::Function>,
         call: AsyncCall,
         method: bool,
-    ) -> v8::Local<'s, v8::Value> {
+    ) -> Option<v8::Local<'s, v8::Value>> {
         let receiver = v8::undefined(scope).into();
         let status = v8::Boolean::new(scope, call == AsyncCall::Status).into();
         let method = v8::Boolean::new(scope, method).into();
         self.0
             .call(scope, receiver, &[function.into(), status, method])
-            .expect("wrapping a function cannot throw")
     }
 }
 

@@ -224,6 +224,9 @@ pub(crate) struct EventLoop {
     /// What a call speaking [`AsyncCall::Value`](async_wrap::AsyncCall::Value) returns when it
     /// left an op to claim: an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
     left_marker: RefCell<Option<v8::Global<v8::Object>>>,
+    /// The context's `wrap` function of async ops (set by [`async_wrap::AsyncWrap::install`]):
+    /// an op's function made after the runtime started is wrapped by it.
+    async_wrap: RefCell<Option<v8::Global<v8::Function>>>,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
@@ -374,6 +377,15 @@ impl EventLoop {
         *self.left_marker.borrow_mut() = Some(marker);
     }
 
+    /// Keeps the function that wraps async ops (see `async_wrap`), for ops made later.
+    pub(crate) fn async_wrap(&self) -> Option<v8::Global<v8::Function>> {
+        self.async_wrap.borrow().clone()
+    }
+
+    pub(crate) fn set_async_wrap(&self, wrap: v8::Global<v8::Function>) {
+        *self.async_wrap.borrow_mut() = Some(wrap);
+    }
+
     /// An op whose wrapper never claimed it (cut short by termination or a stack overflow)
     /// runs on in the loop, settling nothing.
     fn run_unclaimed(&self, unclaimed: Option<(BoxedOp, bool)>) {
@@ -426,6 +438,7 @@ impl EventLoop {
     pub(crate) fn clear(&self) {
         drop(self.unclaimed.take());
         drop(self.left_marker.take());
+        drop(self.async_wrap.take());
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         drop(pending);
         let ready = std::mem::take(&mut *self.ready.borrow_mut());

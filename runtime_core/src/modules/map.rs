@@ -61,6 +61,8 @@ pub(crate) struct ModuleMap {
     dynamic: RefCell<Vec<DynamicImport>>,
     /// The ops object, which `ext:core/ops` exports from.
     ops_object: RefCell<Option<v8::Global<v8::Object>>>,
+    /// The names `ext:core/ops` exports, until it is first imported and made.
+    ops_exports: RefCell<Vec<&'static str>>,
 }
 
 type SourceFuture = Pin<Box<dyn Future<Output = (String, Result<ModuleSource, ModuleLoadError>)>>>;
@@ -89,21 +91,30 @@ impl ModuleMap {
             ext: RefCell::default(),
             dynamic: RefCell::default(),
             ops_object: RefCell::default(),
+            ops_exports: RefCell::default(),
         }
     }
 
     /// `ext:core/ops`: a module exporting each op and class of the ops object (read when it
-    /// is evaluated), for extension glue that hides the object from user code.
-    /// `names` are the ops' and classes' (what the object holds then); those that are no
-    /// JavaScript identifier are left out.
-    pub(crate) fn add_ops_module<'s>(
+    /// is evaluated), for extension glue that hides the object from user code. Made when
+    /// first imported: a synthetic module of a thousand exports costs V8 as much as a
+    /// thousand ops' names. `names` are the ops' and classes'; those that are no JavaScript
+    /// identifier are left out.
+    pub(crate) fn set_ops_module(
         &self,
-        scope: &mut v8::PinScope<'s, '_>,
-        ops_object: v8::Local<'s, v8::Object>,
+        ops_object: v8::Global<v8::Object>,
         names: impl Iterator<Item = &'static str>,
     ) {
-        let names: Vec<v8::Local<v8::String>> = names
-            .filter(|name| is_export_name(name))
+        *self.ops_object.borrow_mut() = Some(ops_object);
+        *self.ops_exports.borrow_mut() = names.filter(|name| is_export_name(name)).collect();
+    }
+
+    /// Makes and registers `ext:core/ops` (see [`ModuleMap::set_ops_module`]).
+    fn make_ops_module(&self, scope: &mut v8::PinScope<'_, '_>) -> ModuleId {
+        let names: Vec<v8::Local<v8::String>> = self
+            .ops_exports
+            .borrow()
+            .iter()
             .filter_map(|name| {
                 v8::String::new_from_utf8(scope, name.as_bytes(), v8::NewStringType::Internalized)
             })
@@ -111,8 +122,7 @@ impl ModuleMap {
         let url = OPS_MODULE;
         let name = v8::String::new(scope, url).expect("a short string");
         let module = v8::Module::create_synthetic_module(scope, name, &names, ops_evaluation_steps);
-        *self.ops_object.borrow_mut() = Some(v8::Global::new(scope, ops_object));
-        self.register(scope, url, module, Vec::new(), None);
+        self.register(scope, url, module, Vec::new(), None)
     }
 
     pub(crate) fn add_ext_module(&self, specifier: String, source: ModuleSource) {
@@ -158,6 +168,13 @@ impl ModuleMap {
 
     fn load_source(&self, url: &str, kind: ResolutionKind) -> SourceFuture {
         let url = url.to_owned();
+        if url == OPS_MODULE {
+            // Its source is the ops object: `compile` makes it.
+            return Box::pin(std::future::ready((
+                url,
+                Ok(ModuleSource::js(String::new())),
+            )));
+        }
         if url.starts_with(EXT_SCHEME) {
             let source = self
                 .ext
@@ -178,6 +195,9 @@ impl ModuleMap {
         url: &str,
         source: ModuleSource,
     ) -> Result<ModuleId, JsError> {
+        if url == OPS_MODULE {
+            return Ok(self.make_ops_module(scope));
+        }
         v8::tc_scope!(let scope, scope);
         let name = v8::String::new(scope, url).ok_or_else(|| too_long(url))?;
         let code = v8::String::new(scope, &source.code).ok_or_else(|| too_long(url))?;
@@ -457,11 +477,6 @@ impl ModuleMap {
     ) {
         let id = self.register(scope, &record.url, module, record.imports.clone(), None);
         self.records.borrow_mut()[id].main = record.main;
-    }
-
-    /// The ops object `ext:core/ops` exports from (restored from a snapshot).
-    pub(crate) fn set_ops_object(&self, ops_object: v8::Global<v8::Object>) {
-        *self.ops_object.borrow_mut() = Some(ops_object);
     }
 
     /// The ops object.
@@ -776,12 +791,14 @@ pub(crate) fn evaluation_steps_addresses() -> [*mut std::ffi::c_void; 2] {
     [ops as *mut std::ffi::c_void, json as *mut std::ffi::c_void]
 }
 
-/// The ops object's keys that can be exported by name (an op, a class; not `new Foo`).
+/// The ops object's keys that can be exported by name (an op, a class; not `new Foo`): its
+/// own and those its prototype's interceptor lists, the ops it has not made yet
+/// (`crate::ops::ops_object`), as `for...in` sees them.
 fn ops_export_names<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     ops_object: v8::Local<'s, v8::Object>,
 ) -> Vec<v8::Local<'s, v8::String>> {
-    let Some(keys) = ops_object.get_own_property_names(scope, Default::default()) else {
+    let Some(keys) = ops_object.get_property_names(scope, Default::default()) else {
         return Vec::new();
     };
     (0..keys.length())

@@ -1,10 +1,12 @@
 //! Op declarations (made by `#[op]`) and the per-runtime context each registered op gets; the
-//! state ops share (`state.rs`), the template an op is installed from (`template.rs`), what
+//! state ops share (`state.rs`), the ops object whose ops are made on first read
+//! (`ops_object.rs`), the template an op is installed from (`template.rs`), what
 //! errors say of an op's arguments and panics (`messages.rs`), the metrics observers of op
 //! calls (`metrics.rs`) and the stack traces ops can capture (`stack_trace.rs`).
 
 pub(crate) mod messages;
 pub(crate) mod metrics;
+pub(crate) mod ops_object;
 pub(crate) mod stack_trace;
 pub(crate) mod state;
 pub(crate) mod template;

@@ -4,21 +4,26 @@ use std::any::{type_name, Any, TypeId};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// Hashes a `TypeId`, which is already a hash of its type, with one multiply (FxHash's
-/// combine) instead of SipHash's rounds on every state borrow an op makes (deno's `OpState`
-/// does the same). Any input folds in, so the map is correct whatever `TypeId` writes.
+/// Hashes keys no script chooses (a `TypeId`, which is already a hash of its type; an op's
+/// name) with one multiply per word (FxHash's combine) instead of SipHash's rounds: on every
+/// state borrow an op makes (deno's `OpState` does the same), and per op when a runtime is
+/// made. Any input folds in, so a map is correct whatever its keys write.
 #[derive(Default)]
-struct TypeIdHasher(u64);
+pub(crate) struct MultiplyHasher(u64);
 
-impl TypeIdHasher {
+impl MultiplyHasher {
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
-impl Hasher for TypeIdHasher {
+impl Hasher for MultiplyHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        for &byte in words.remainder() {
             self.add(u64::from(byte));
         }
     }
@@ -37,7 +42,7 @@ impl Hasher for TypeIdHasher {
 #[derive(Default)]
 pub struct OpState {
     // Lookup only, never iterated: the order of a HashMap is irrelevant here.
-    values: HashMap<TypeId, Box<dyn Any>, BuildHasherDefault<TypeIdHasher>>,
+    values: HashMap<TypeId, Box<dyn Any>, BuildHasherDefault<MultiplyHasher>>,
 }
 
 // `borrow`/`borrow_mut` are the names embedders know from deno_core's OpState; they take a

@@ -12,7 +12,6 @@ pub(crate) mod snapshot;
 mod timer_globals;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
@@ -22,6 +21,7 @@ use crate::isolate::scripts::{run_builtin_script, run_script, CreatingSnapshot};
 use crate::isolate::termination::InterruptCheck;
 use crate::modules::map::ModuleMap;
 use crate::ops::metrics::{self, OpMetricsFactoryFn};
+use crate::ops::ops_object::{is_class_member, new_ops_object, OpIndex, OpTable};
 use crate::ops::OpCtx;
 use crate::structured::limits::ConversionLimits;
 use crate::{
@@ -128,8 +128,8 @@ pub struct Runtime {
     timers: Rc<crate::event_loop::timers::Timers>,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
-    op_ctxs: Box<[OpCtx]>,
-    op_index: BTreeMap<&'static str, usize>,
+    /// The op contexts (whose addresses V8 holds) and the ops object's interceptor data.
+    ops: Box<OpTable>,
     /// Where the ops are installed: `globalThis[ops_object_name]`.
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
@@ -236,7 +236,7 @@ impl Runtime {
         let modules = Rc::new(ModuleMap::new(loader));
         event_loop.add_source(modules.clone());
         event_loop.add_source(timers.clone());
-        let (op_ctxs, op_index) = op_ctxs(&options, &state, &event_loop, &termination);
+        let ops = op_table(&options, &state, &event_loop, &termination);
         let classes: Vec<&'static crate::ClassDecl> = options
             .extensions
             .iter()
@@ -246,7 +246,7 @@ impl Runtime {
         // The op contexts exist before the isolate: a snapshot's external references name
         // their addresses.
         if let Some(blob) = options.startup_snapshot.take() {
-            let fingerprint = snapshot::fingerprint(options.ops_object_name, &op_ctxs, &classes);
+            let fingerprint = snapshot::fingerprint(options.ops_object_name, &ops.ctxs, &classes);
             startup = Startup::FromSnapshot(snapshot::open(blob, fingerprint)?);
         }
         let mut params = v8::CreateParams::default();
@@ -254,10 +254,7 @@ impl Runtime {
             params = params.heap_limits(limits.initial, limits.max);
         }
         let references = || {
-            std::borrow::Cow::Owned(snapshot::external_references(
-                &op_ctxs,
-                Rc::as_ptr(&event_loop),
-            ))
+            std::borrow::Cow::Owned(snapshot::external_references(&ops, Rc::as_ptr(&event_loop)))
         };
         // Each enters the isolate; it is exited again before this returns.
         let for_snapshot = match startup {
@@ -290,8 +287,7 @@ impl Runtime {
         });
 
         let parts = Parts {
-            op_ctxs: &op_ctxs,
-            op_index: &op_index,
+            ops: &ops,
             event_loop: &event_loop,
             modules: &modules,
             timers: &timers,
@@ -335,8 +331,7 @@ impl Runtime {
             for_snapshot,
             timers,
             near_heap_limit,
-            op_ctxs,
-            op_index,
+            ops,
             ops_object_name: options.ops_object_name,
             state,
             termination,
@@ -500,16 +495,18 @@ impl Runtime {
     /// Calls of op `name` per path since the runtime started or the last reset; `None` for
     /// an unknown op. All zero unless [`RuntimeOptions::op_call_counters`] is on.
     pub fn op_call_counts(&self, name: &str) -> Option<OpCallCounts> {
-        self.op_index
+        self.ops
+            .index
             .get(name)
-            .map(|&index| self.op_ctxs[index].counts())
+            .map(|&index| self.ops.ctxs[index].counts())
     }
 
     /// The declaration of op `name`, if registered.
     pub fn op_decl(&self, name: &str) -> Option<&'static OpDecl> {
-        self.op_index
+        self.ops
+            .index
             .get(name)
-            .map(|&index| self.op_ctxs[index].decl)
+            .map(|&index| self.ops.ctxs[index].decl)
     }
 
     /// A TypeScript declaration file for all of this runtime's ops (see
@@ -518,7 +515,8 @@ impl Runtime {
     pub fn typescript_declarations(&self) -> String {
         let ops = crate::typescript_declarations(
             self.ops_object_name,
-            self.op_ctxs
+            self.ops
+                .ctxs
                 .iter()
                 .map(|op_ctx| op_ctx.decl)
                 // Class members are declared with their class.
@@ -532,7 +530,7 @@ impl Runtime {
 
     /// Sets every op's call counts to zero.
     pub fn reset_op_call_counts(&self) {
-        self.op_ctxs.iter().for_each(OpCtx::reset_counts);
+        self.ops.ctxs.iter().for_each(OpCtx::reset_counts);
     }
 
     /// The isolate, entered for as long as the guard lives: e.g. to request a garbage
@@ -555,6 +553,7 @@ impl Runtime {
         let ops_object = self.modules.ops_object();
         let fire = self.timers.fire();
         let left = self.event_loop.left_marker();
+        let wrap = self.event_loop.async_wrap();
         let classes = self.classes.clone();
         let modules = self.modules.clone();
         let context = (*self.context).clone();
@@ -570,8 +569,8 @@ impl Runtime {
                     .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
                     .collect()
             };
-            let (Some(ops_object), Some(fire), Some(left), Some(noop), Some(templates)) =
-                (ops_object, fire, left, noop, templates)
+            let (Some(ops_object), Some(fire), Some(left), Some(wrap), Some(noop), Some(templates)) =
+                (ops_object, fire, left, wrap, noop, templates)
             else {
                 return Err(JsError::exception("Error", "the runtime is not fully made"));
             };
@@ -587,11 +586,14 @@ impl Runtime {
             let fire = v8::Local::new(scope, fire);
             let noop = v8::Local::new(scope, noop);
             let left = v8::Local::new(scope, left);
+            let wrap = v8::Local::new(scope, wrap);
             let mut meta = Meta {
                 ops_object: keep(scope, ops_object.into()),
                 timers_fire: keep(scope, fire.into()),
                 interrupt_check: keep(scope, noop.into()),
                 left_marker: keep(scope, left.into()),
+                async_wrap: keep(scope, wrap.into()),
+                made_ops: self.ops.made_ops(),
                 ..Meta::default()
             };
             for template in templates {
@@ -607,7 +609,8 @@ impl Runtime {
         let blob = self
             .take_blob()
             .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))?;
-        let fingerprint = snapshot::fingerprint(self.ops_object_name, &self.op_ctxs, &self.classes);
+        let fingerprint =
+            snapshot::fingerprint(self.ops_object_name, &self.ops.ctxs, &self.classes);
         Ok(snapshot::seal(&blob, &meta, fingerprint))
     }
 }
@@ -623,7 +626,7 @@ impl Runtime {
         self.isolate_owned = false;
         // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
         unsafe { ManuallyDrop::drop(&mut self.context) };
-        for op_ctx in self.op_ctxs.iter() {
+        for op_ctx in self.ops.ctxs.iter() {
             op_ctx.static_str_cache.take();
         }
         self.isolate.remove_slot::<InterruptCheck>();
@@ -685,14 +688,25 @@ impl Drop for Runtime {
 
 /// The op contexts of every op and class member of the extensions, in order, and their
 /// index by name.
-fn op_ctxs(
+fn op_table(
     options: &RuntimeOptions,
     state: &Rc<RefCell<OpState>>,
     event_loop: &Rc<EventLoop>,
     termination: &TerminationHandle,
-) -> (Box<[OpCtx]>, BTreeMap<&'static str, usize>) {
-    let mut op_index = BTreeMap::new();
-    let mut op_ctxs = Vec::new();
+) -> Box<OpTable> {
+    let count = options
+        .extensions
+        .iter()
+        .map(|extension| {
+            let members = extension
+                .class_decls()
+                .iter()
+                .map(|class| usize::from(class.constructor.is_some()) + class.members.len());
+            extension.op_decls().len() + members.sum::<usize>()
+        })
+        .sum();
+    let mut op_index = OpIndex::with_capacity_and_hasher(count, Default::default());
+    let mut op_ctxs = Vec::with_capacity(count);
     // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
     // with contexts of their own; installing the class finds them by name.
     for extension in &options.extensions {
@@ -733,13 +747,12 @@ fn op_ctxs(
             ));
         }
     }
-    (op_ctxs.into_boxed_slice(), op_index)
+    OpTable::new(op_ctxs.into_boxed_slice(), op_index)
 }
 
 /// What installing or restoring a context fills in.
 struct Parts<'a> {
-    op_ctxs: &'a [OpCtx],
-    op_index: &'a BTreeMap<&'static str, usize>,
+    ops: &'a OpTable,
     event_loop: &'a EventLoop,
     modules: &'a ModuleMap,
     timers: &'a crate::event_loop::timers::Timers,
@@ -757,24 +770,7 @@ fn install(
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
     let wrap = crate::event_loop::async_wrap::AsyncWrap::install(scope, parts.event_loop);
-    // A class's members are reached through the class (`new ops.Foo`, `foo.method()`), not
-    // as ops of their own. The object is made with all of them at once: a property set per
-    // op would cost V8 a lookup and a map transition each.
-    let (names, functions): (Vec<v8::Local<v8::Name>>, Vec<v8::Local<v8::Value>>) = parts
-        .op_ctxs
-        .iter()
-        .filter(|op_ctx| !is_class_member(op_ctx.decl))
-        .map(|op_ctx| {
-            let name = op_name(scope, op_ctx.decl);
-            let function = op_function(scope, name, op_ctx, wrap);
-            (v8::Local::<v8::Name>::from(name), function)
-        })
-        .unzip();
-    let object_prototype = v8::Object::new(scope)
-        .get_prototype(scope)
-        .expect("a plain object has Object.prototype");
-    let ops_object =
-        v8::Object::with_prototype_and_properties(scope, object_prototype, &names, &functions);
+    let ops_object = new_ops_object(scope, parts.ops);
     let key = v8::String::new(scope, ops_object_name).expect("ops object name fits in a V8 string");
     context
         .global(scope)
@@ -805,8 +801,8 @@ fn install(
             scope,
             ops_object,
             class,
-            parts.op_ctxs,
-            parts.op_index,
+            &parts.ops.ctxs,
+            &parts.ops.index,
             wrap,
         );
     }
@@ -814,17 +810,24 @@ fn install(
         .ok()
         .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
         .expect("a function expression evaluates to a function");
-    let exports = parts
-        .op_ctxs
-        .iter()
-        .filter(|op_ctx| !is_class_member(op_ctx.decl))
-        .map(|op_ctx| op_ctx.decl.name)
-        .chain(parts.classes.iter().map(|class| class.name));
-    parts.modules.add_ops_module(scope, ops_object, exports);
+    parts
+        .modules
+        .set_ops_module(v8::Global::new(scope, ops_object), ops_exports(parts));
     (
         v8::Global::new(scope, context),
         v8::Global::new(scope, noop),
     )
+}
+
+/// What `ext:core/ops` exports: every op and class.
+fn ops_exports<'a>(parts: &'a Parts<'_>) -> impl Iterator<Item = &'static str> + 'a {
+    parts
+        .ops
+        .ctxs
+        .iter()
+        .filter(|op_ctx| !is_class_member(op_ctx.decl))
+        .map(|op_ctx| op_ctx.decl.name)
+        .chain(parts.classes.iter().map(|class| class.name))
 }
 
 /// The context of a snapshot, and the handles Rust keeps of it, from its data.
@@ -858,13 +861,22 @@ fn restore_context(
     let left = scope
         .get_context_data_from_snapshot_once::<v8::Object>(meta.left_marker)
         .map_err(|_| corrupt())?;
+    let wrap = scope
+        .get_context_data_from_snapshot_once::<v8::Function>(meta.async_wrap)
+        .map_err(|_| corrupt())?;
+    if !parts.ops.restore_made(&meta.made_ops) {
+        return Err(corrupt());
+    }
     parts.timers.set_fire(v8::Global::new(scope, fire));
     parts
         .event_loop
         .set_left_marker(v8::Global::new(scope, left));
     parts
+        .event_loop
+        .set_async_wrap(v8::Global::new(scope, wrap));
+    parts
         .modules
-        .set_ops_object(v8::Global::new(scope, ops_object));
+        .set_ops_module(v8::Global::new(scope, ops_object), ops_exports(parts));
     for record in &meta.modules {
         let module = scope
             .get_context_data_from_snapshot_once::<v8::Module>(record.module)
@@ -875,36 +887,4 @@ fn restore_context(
         v8::Global::new(scope, context),
         v8::Global::new(scope, noop),
     ))
-}
-
-/// Whether `decl` is a class's member (`Foo.prototype.x`, `new Foo`: never a Rust name).
-fn is_class_member(decl: &OpDecl) -> bool {
-    decl.name.contains(['.', ' '])
-}
-
-/// An op's name, as the property key it is installed under.
-fn op_name<'s>(scope: &mut v8::PinScope<'s, '_>, decl: &OpDecl) -> v8::Local<'s, v8::String> {
-    v8::String::new_from_utf8(scope, decl.name.as_bytes(), v8::NewStringType::Internalized)
-        .expect("op name fits in a V8 string")
-}
-
-/// The function JavaScript calls for an op: its template's, or an async op's wrapper.
-fn op_function<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    name: v8::Local<'s, v8::String>,
-    op_ctx: &OpCtx,
-    async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
-) -> v8::Local<'s, v8::Value> {
-    let decl = op_ctx.decl;
-    let template = crate::ops::template::op_template(scope, op_ctx, None);
-    template.set_class_name(name);
-    let function = template
-        .get_function(scope)
-        .expect("instantiating an op function template cannot throw");
-    function.set_name(name);
-    // An async op is called through its JavaScript wrapper, which makes its promise.
-    match decl.flags.async_op {
-        Some(call) => async_wrap.wrap(scope, function, call, false),
-        None => function.into(),
-    }
 }

@@ -26,11 +26,12 @@ use std::borrow::Cow;
 use v8::MapFnTo;
 
 use crate::modules::map::ModuleRecord;
+use crate::ops::ops_object::OpTable;
 use crate::ops::OpCtx;
 use crate::{JsError, Runtime, RuntimeOptions};
 
 const MAGIC: &[u8; 8] = b"OPWSNAP\0";
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const TRAILER: usize = 4 + 8 + 4 + 8;
 
 /// Builds a startup snapshot: a [`Runtime`] made as
@@ -123,6 +124,9 @@ pub(crate) struct Meta {
     pub(crate) timers_fire: usize,
     pub(crate) interrupt_check: usize,
     pub(crate) left_marker: usize,
+    pub(crate) async_wrap: usize,
+    /// Indices of the ops whose functions the ops object made.
+    pub(crate) made_ops: Vec<usize>,
     /// Isolate data indices of the class templates, in registration order.
     pub(crate) class_templates: Vec<usize>,
     pub(crate) modules: Vec<ModuleRecord>,
@@ -195,7 +199,12 @@ impl Meta {
             self.timers_fire,
             self.interrupt_check,
             self.left_marker,
+            self.async_wrap,
         ] {
+            num(&mut out, index);
+        }
+        num(&mut out, self.made_ops.len());
+        for &index in &self.made_ops {
             num(&mut out, index);
         }
         num(&mut out, self.class_templates.len());
@@ -223,8 +232,13 @@ impl Meta {
             timers_fire: reader.num()?,
             interrupt_check: reader.num()?,
             left_marker: reader.num()?,
+            async_wrap: reader.num()?,
             ..Meta::default()
         };
+        for _ in 0..reader.num()? {
+            let index = reader.num()?;
+            meta.made_ops.push(index);
+        }
         for _ in 0..reader.num()? {
             let index = reader.num()?;
             meta.class_templates.push(index);
@@ -309,7 +323,7 @@ pub(crate) fn fingerprint(
 /// loop, then per op its context and functions (both variants: which one a template holds
 /// depends on the options, which the fingerprint pins).
 pub(crate) fn external_references(
-    op_ctxs: &[OpCtx],
+    ops: &OpTable,
     event_loop: *const crate::event_loop::EventLoop,
 ) -> Vec<v8::ExternalReference> {
     let function = |function: v8::FunctionCallback| v8::ExternalReference { function };
@@ -325,11 +339,13 @@ pub(crate) fn external_references(
         function(crate::modules::map::import_meta_resolve.map_fn_to()),
         function(crate::modules::map::to_namespace.map_fn_to()),
         pointer(event_loop.cast()),
+        pointer((ops as *const OpTable).cast()),
     ];
+    refs.extend(crate::ops::ops_object::interceptor_references());
     for steps in crate::modules::map::evaluation_steps_addresses() {
         refs.push(pointer(steps));
     }
-    for op_ctx in op_ctxs {
+    for op_ctx in ops.ctxs.iter() {
         let decl = op_ctx.decl;
         refs.push(pointer((op_ctx as *const OpCtx).cast()));
         refs.push(function(decl.slow_fn));

@@ -1,0 +1,274 @@
+//! The ops object (`globalThis.ops`, the `ext:core/ops` module's source), whose functions are
+//! made on first use.
+//!
+//! An op's function costs V8 a template, an `External` and the function itself: about 3,000
+//! instructions, most of what a runtime with 1,000 ops cost above one with none when every
+//! op's function was made at start (as deno_core 0.413 does). Here the ops object starts
+//! empty, above a prototype that carries a non-masking named interceptor: V8 asks it only for
+//! a name that the ops object and `Object.prototype` lack. Asked for an op, it makes the op's
+//! function and defines it as an ordinary property of the ops object, where every later read
+//! finds it without asking again. `in`, `for...in` and reads through the object see every op;
+//! `Object.keys` and `hasOwn` see the ops read so far, and `delete` of an op never read is a
+//! no-op (the op is made at its next read). An op named as a property of `Object.prototype`
+//! (`toString`, ...) is made at start: the prototype's property would hide it.
+//!
+//! Why not cheaper-looking alternatives:
+//! - The interceptor on the ops object itself. The ops object is in dictionary mode (a thousand
+//!   ops are past V8's fast-property limit, and glue deletes ops), where defining a property
+//!   keeps its map, and V8's inline cache for an interceptor on the object it starts at then
+//!   keeps asking the interceptor, reading `undefined` once it declines. For a holder up the
+//!   prototype chain, V8's caches look in a dictionary-mode object's own properties first.
+//! - A lazy data property per op (`SetLazyDataProperty`): keeps plain-property semantics, but
+//!   costs V8 an `AccessorInfo` and an insertion per op, about 2,000 instructions.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::hash::BuildHasherDefault;
+use std::mem::MaybeUninit;
+
+use v8::MapFnTo;
+
+use super::{OpCtx, OpDecl};
+use crate::event_loop::async_wrap::AsyncWrap;
+
+/// The index of a runtime's ops by name.
+pub(crate) type OpIndex =
+    HashMap<&'static str, usize, BuildHasherDefault<super::state::MultiplyHasher>>;
+
+/// The ops of a runtime: a context per op and class member, in registration order, found by
+/// name, and which ops the ops object has made. Boxed in the runtime, whose isolate holds its
+/// address (the interceptor's data), and outlives the isolate.
+pub(crate) struct OpTable {
+    pub(crate) ctxs: Box<[OpCtx]>,
+    pub(crate) index: OpIndex,
+    /// Per context: whether the ops object made the op's function (it is then the object's to
+    /// keep, or a script's to delete). Class members are never made here.
+    made: Box<[Cell<bool>]>,
+}
+
+/// Names `Object.prototype` has: an op so named is made at start (see the module doc).
+const OBJECT_PROTOTYPE_NAMES: &[&str] = &[
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+impl OpTable {
+    pub(crate) fn new(ctxs: Box<[OpCtx]>, index: OpIndex) -> Box<Self> {
+        let made = ctxs.iter().map(|_| Cell::new(false)).collect();
+        Box::new(Self { ctxs, index, made })
+    }
+
+    /// The indices of the ops the ops object made (for a snapshot).
+    pub(crate) fn made_ops(&self) -> Vec<usize> {
+        (0..self.made.len())
+            .filter(|&index| self.made[index].get())
+            .collect()
+    }
+
+    /// Marks the ops a snapshot's ops object made; `false` if an index is out of range.
+    pub(crate) fn restore_made(&self, made: &[usize]) -> bool {
+        made.iter().all(|&index| match self.made.get(index) {
+            Some(cell) => {
+                cell.set(true);
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// The op of the ops object named `name`, unless it was made already.
+    fn unmade_op(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        name: v8::Local<'_, v8::Name>,
+    ) -> Option<usize> {
+        let name = v8::Local::<v8::String>::try_from(name).ok()?;
+        let mut buffer = [MaybeUninit::<u8>::uninit(); 64];
+        let &index = self
+            .index
+            .get(&*name.to_rust_cow_lossy(scope, &mut buffer))?;
+        let op = !is_class_member(self.ctxs[index].decl) && !self.made[index].get();
+        op.then_some(index)
+    }
+}
+
+/// The ops object of a new context: empty but for ops named as `Object.prototype`'s
+/// properties, above the prototype that makes the others.
+pub(crate) fn new_ops_object<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    table: &OpTable,
+) -> v8::Local<'s, v8::Object> {
+    // The table outlives the isolate (see `OpTable`).
+    let data = v8::External::new(scope, table as *const OpTable as *mut c_void);
+    let template = v8::ObjectTemplate::new(scope);
+    template.set_named_property_handler(
+        v8::NamedPropertyHandlerConfiguration::new()
+            .getter_raw(getter.map_fn_to())
+            .query_raw(query.map_fn_to())
+            .enumerator_raw(enumerator.map_fn_to())
+            .data(data.into())
+            .flags(
+                v8::PropertyHandlerFlags::NON_MASKING
+                    | v8::PropertyHandlerFlags::ONLY_INTERCEPT_STRINGS,
+            ),
+    );
+    // Its one internal field is the ops object, where made ops go.
+    template.set_internal_field_count(1);
+    let maker = template
+        .new_instance(scope)
+        .expect("instantiating an object template cannot throw");
+    // Made with no properties by the call that makes objects with many: in dictionary mode
+    // from the start, as a thousand ops would leave it anyway.
+    let ops_object = v8::Object::with_prototype_and_properties(scope, maker.into(), &[], &[]);
+    maker.set_internal_field(0, ops_object.into());
+    for (index, op_ctx) in table.ctxs.iter().enumerate() {
+        if !is_class_member(op_ctx.decl) && OBJECT_PROTOTYPE_NAMES.contains(&op_ctx.decl.name) {
+            let name = op_name(scope, op_ctx.decl);
+            let function = op_function(scope, name, op_ctx)
+                .expect("making an op's function while the runtime is made cannot throw");
+            ops_object
+                .create_data_property(scope, name.into(), function)
+                .expect("defining an op on the ops object cannot throw");
+            table.made[index].set(true);
+        }
+    }
+    ops_object
+}
+
+/// The interceptor's callbacks, for a snapshot's external references.
+pub(crate) fn interceptor_references() -> [v8::ExternalReference; 3] {
+    [
+        v8::ExternalReference {
+            named_getter: getter.map_fn_to(),
+        },
+        v8::ExternalReference {
+            named_query: query.map_fn_to(),
+        },
+        v8::ExternalReference {
+            enumerator: enumerator.map_fn_to(),
+        },
+    ]
+}
+
+/// The interceptor's table.
+fn table<'a>(args: &v8::PropertyCallbackArguments<'_>) -> &'a OpTable {
+    let data = v8::Local::<v8::External>::try_from(args.data())
+        .expect("the ops object's interceptor data is its table");
+    // SAFETY: the data is the runtime's boxed `OpTable`, which outlives the isolate calling.
+    unsafe { &*(data.value() as *const OpTable) }
+}
+
+/// A read of an op not made yet: makes its function and defines it on the ops object.
+fn getter<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: v8::Local<'s, v8::Name>,
+    args: v8::PropertyCallbackArguments<'s>,
+    mut rv: v8::ReturnValue<v8::Value>,
+) -> v8::Intercepted {
+    let table = table(&args);
+    let Some(index) = table.unmade_op(scope, name) else {
+        return v8::Intercepted::kNo;
+    };
+    let Some(ops_object) = args
+        .holder()
+        .get_internal_field(scope, 0)
+        .and_then(|field| v8::Local::<v8::Object>::try_from(field).ok())
+    else {
+        return v8::Intercepted::kNo;
+    };
+    let name = v8::Local::<v8::String>::try_from(name).expect("an op's name is a string");
+    // Without a function (a stack overflow or a termination left an exception pending) the
+    // op stays unmade, for its next read.
+    let Some(function) = op_function(scope, name, &table.ctxs[index]) else {
+        return v8::Intercepted::kYes;
+    };
+    if ops_object
+        .create_data_property(scope, name.into(), function)
+        .is_none()
+    {
+        return v8::Intercepted::kYes;
+    }
+    table.made[index].set(true);
+    rv.set(function);
+    v8::Intercepted::kYes
+}
+
+/// `name in ops` and `for...in`: an op not made yet is there, a plain enumerable property.
+fn query<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: v8::Local<'s, v8::Name>,
+    args: v8::PropertyCallbackArguments<'s>,
+    mut rv: v8::ReturnValue<v8::Integer>,
+) -> v8::Intercepted {
+    if table(&args).unmade_op(scope, name).is_none() {
+        return v8::Intercepted::kNo;
+    }
+    rv.set_int32(v8::PropertyAttribute::NONE.as_u32() as i32);
+    v8::Intercepted::kYes
+}
+
+/// The names of the ops not made yet (for `for...in`).
+fn enumerator<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    args: v8::PropertyCallbackArguments<'s>,
+    mut rv: v8::ReturnValue<v8::Array>,
+) {
+    let table = table(&args);
+    let names: Vec<v8::Local<v8::Value>> = table
+        .ctxs
+        .iter()
+        .zip(table.made.iter())
+        .filter(|(op_ctx, made)| !made.get() && !is_class_member(op_ctx.decl))
+        .map(|(op_ctx, _)| op_name(scope, op_ctx.decl).into())
+        .collect();
+    rv.set(v8::Array::new_with_elements(scope, &names));
+}
+
+/// Whether `decl` is a class's member (`Foo.prototype.x`, `new Foo`: never a Rust name).
+pub(crate) fn is_class_member(decl: &OpDecl) -> bool {
+    decl.name.contains(['.', ' '])
+}
+
+/// An op's name, as the property key it is installed under.
+fn op_name<'s>(scope: &mut v8::PinScope<'s, '_>, decl: &OpDecl) -> v8::Local<'s, v8::String> {
+    v8::String::new_from_utf8(scope, decl.name.as_bytes(), v8::NewStringType::Internalized)
+        .expect("op name fits in a V8 string")
+}
+
+/// The function JavaScript calls for an op: its template's, or an async op's wrapper. `None`
+/// with an exception pending if V8 could not make it.
+fn op_function<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: v8::Local<'s, v8::String>,
+    op_ctx: &OpCtx,
+) -> Option<v8::Local<'s, v8::Value>> {
+    let decl = op_ctx.decl;
+    let template = super::template::op_template(scope, op_ctx, None);
+    template.set_class_name(name);
+    let function = template.get_function(scope)?;
+    function.set_name(name);
+    // An async op is called through its JavaScript wrapper, which makes its promise.
+    let Some(call) = decl.flags.async_op else {
+        return Some(function.into());
+    };
+    match AsyncWrap::of(scope, &op_ctx.event_loop) {
+        Some(async_wrap) => async_wrap.wrap(scope, function, call, false),
+        None => {
+            let message = v8::String::new(scope, "the runtime's async ops are not set up yet")?;
+            let error = v8::Exception::error(scope, message);
+            scope.throw_exception(error);
+            None
+        }
+    }
+}
