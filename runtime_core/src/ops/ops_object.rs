@@ -193,13 +193,13 @@ fn getter<'s>(
     let Some(function) = op_function(scope, name, &table.ctxs[index]) else {
         return v8::Intercepted::kYes;
     };
-    if ops_object
-        .create_data_property(scope, name.into(), function)
-        .is_none()
-    {
-        return v8::Intercepted::kYes;
+    match ops_object.create_data_property(scope, name.into(), function) {
+        // An exception is pending.
+        None => return v8::Intercepted::kYes,
+        Some(true) => table.made[index].set(true),
+        // A frozen or sealed ops object: the op stays unmade, and each read makes it again.
+        Some(false) => {}
     }
-    table.made[index].set(true);
     rv.set(function);
     v8::Intercepted::kYes
 }
