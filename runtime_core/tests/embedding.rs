@@ -516,7 +516,11 @@ fn the_file_system_loader_loads_files_relative_to_the_working_directory() {
 
 static GREET_JS: [ExtensionSource; 1] = [ExtensionSource::new(
     "ext:greet/00_global.js",
-    "((o) => { globalThis.double = (x) => o.op_double(x); })(ops);",
+    // What user code may do first: neither stands in for an op not read yet, nor breaks
+    // `ext:core/ops`.
+    "Object.prototype.extend = function () {};
+     Object.prototype.op_double = () => 'not the op';
+     ((o) => { globalThis.double = (x) => o.op_double(x); })(ops);",
 )];
 
 static GREET_ESM: [ExtensionSource; 2] = [

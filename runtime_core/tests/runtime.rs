@@ -112,7 +112,8 @@ fn ops_are_installed_on_a_configurable_object_with_name_and_length() {
 /// Each op's function is made when first read, then is a plain property of the ops object:
 /// every op is `in` it and listed by `for...in` before, a read at a site with feedback and
 /// from optimized code gives the same function each time, and a script's own value or
-/// `delete` after the first read is what stays, and a frozen ops object still gives its ops.
+/// `delete` after the first read is what stays; the prototype that makes ops stays put, and a
+/// frozen ops object still gives each op, the same function at every read.
 /// (`Object.keys` lists the ops read so far.)
 #[test]
 fn ops_are_made_when_first_read_and_behave_as_plain_properties() {
@@ -144,7 +145,10 @@ fn ops_are_made_when_first_read_and_behave_as_plain_properties() {
               ops.op_void, 'op_void_nofast' in ops, String(ops.op_void_nofast),
               descriptor.writable && descriptor.enumerable && descriptor.configurable,
               Object.keys(ops).sort().join(),
-              Object.freeze(ops) && typeof ops.op_tally_get + typeof ops.op_tally_get].join(' ')",
+              ops.constructor === Object,
+              (() => { try { Object.setPrototypeOf(ops, null); } catch (e) { return e.name; } })(),
+              Object.freeze(ops) && typeof ops.op_tally_get === 'function' &&
+                ops.op_tally_get === ops.op_tally_get].join(' ')",
         )
         .unwrap();
     assert_eq!(
@@ -152,7 +156,7 @@ fn ops_are_made_when_first_read_and_behave_as_plain_properties() {
         "op_add_i32,op_panic,op_scope_number_plus_one,op_square_f64,op_tally_add,op_tally_get,\
          op_tally_reset,op_u32,op_u32_nofast,op_void,op_void_nofast \
          true function true 5 true 7 false undefined true \
-         op_add_i32,op_square_f64,op_void functionfunction"
+         op_add_i32,op_square_f64,op_void true TypeError true"
     );
 }
 

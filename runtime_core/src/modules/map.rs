@@ -791,23 +791,6 @@ pub(crate) fn evaluation_steps_addresses() -> [*mut std::ffi::c_void; 2] {
     [ops as *mut std::ffi::c_void, json as *mut std::ffi::c_void]
 }
 
-/// The ops object's keys that can be exported by name (an op, a class; not `new Foo`): its
-/// own and those its prototype's interceptor lists, the ops it has not made yet
-/// (`crate::ops::ops_object`), as `for...in` sees them.
-fn ops_export_names<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    ops_object: v8::Local<'s, v8::Object>,
-) -> Vec<v8::Local<'s, v8::String>> {
-    let Some(keys) = ops_object.get_property_names(scope, Default::default()) else {
-        return Vec::new();
-    };
-    (0..keys.length())
-        .filter_map(|index| keys.get_index(scope, index))
-        .filter_map(|key| v8::Local::<v8::String>::try_from(key).ok())
-        .filter(|key| is_export_name(&key.to_rust_string_lossy(scope)))
-        .collect()
-}
-
 /// Whether `name` can be exported by name (an op or a class; not `new Foo`).
 fn is_export_name(name: &str) -> bool {
     !name.is_empty()
@@ -826,7 +809,12 @@ fn ops_evaluation_steps<'s>(
     let map = scope.get_slot::<Rc<ModuleMap>>()?.clone();
     let ops_object = map.ops_object.borrow().clone()?;
     let ops_object = v8::Local::new(scope, ops_object);
-    for name in ops_export_names(scope, ops_object) {
+    // Each declared export, read from the ops object (which makes it: see
+    // `crate::ops::ops_object`); one a script deleted is `undefined`.
+    let names = map.ops_exports.borrow().clone();
+    for name in names {
+        let name =
+            v8::String::new_from_utf8(scope, name.as_bytes(), v8::NewStringType::Internalized)?;
         let value = ops_object.get(scope, name.into())?;
         module.set_synthetic_module_export(scope, name, value)?;
     }

@@ -4,20 +4,24 @@
 //! An op's function costs V8 a template, an `External` and the function itself: about 3,000
 //! instructions, most of what a runtime with 1,000 ops cost above one with none when every
 //! op's function was made at start (as deno_core 0.413 does). Here the ops object starts
-//! empty, above a prototype that carries a non-masking named interceptor: V8 asks it only for
-//! a name that the ops object and `Object.prototype` lack. Asked for an op, it makes the op's
-//! function and defines it as an ordinary property of the ops object, where every later read
-//! finds it without asking again. `in`, `for...in` and reads through the object see every op;
-//! `Object.keys` and `hasOwn` see the ops read so far, and `delete` of an op never read is a
-//! no-op (the op is made at its next read). An op named as a property of `Object.prototype`
-//! (`toString`, ...) is made at start: the prototype's property would hide it.
+//! empty, and its prototype (the "maker", fixed: the ops object's prototype cannot be changed)
+//! carries a named interceptor that V8 asks before the maker's own properties and
+//! `Object.prototype`'s. Asked for an op not made yet, it makes the op's function and defines
+//! it as an ordinary property of the ops object, where every later read finds it first. So a
+//! property a script adds to `Object.prototype` never stands in for an op. `in` and
+//! `for...in` see every op; `Object.keys`, `Object.hasOwn`, `Reflect.ownKeys` and spreading see
+//! the ops read so far; `delete` of an op never read does nothing (the op is made at its next
+//! read).
 //!
 //! Why not cheaper-looking alternatives:
-//! - The interceptor on the ops object itself. The ops object is in dictionary mode (a thousand
-//!   ops are past V8's fast-property limit, and glue deletes ops), where defining a property
-//!   keeps its map, and V8's inline cache for an interceptor on the object it starts at then
-//!   keeps asking the interceptor, reading `undefined` once it declines. For a holder up the
-//!   prototype chain, V8's caches look in a dictionary-mode object's own properties first.
+//! - The interceptor on the ops object itself. Once the object is in dictionary mode (a
+//!   thousand ops are past V8's fast-property limit, and glue deletes ops), defining a
+//!   property keeps its map, and V8's inline cache for an interceptor on the object a load
+//!   starts at keeps asking the interceptor, reading `undefined` once it declines. For a
+//!   holder up the prototype chain, V8's caches look in a dictionary-mode object's own
+//!   properties first, and a fast-mode object's map changes with each property.
+//! - A non-masking interceptor (asked only for names the whole chain lacks): anything a
+//!   script added to `Object.prototype` would stand in for the ops not read yet.
 //! - A lazy data property per op (`SetLazyDataProperty`): keeps plain-property semantics, but
 //!   costs V8 an `AccessorInfo` and an insertion per op, about 2,000 instructions.
 
@@ -46,22 +50,6 @@ pub(crate) struct OpTable {
     /// keep, or a script's to delete). Class members are never made here.
     made: Box<[Cell<bool>]>,
 }
-
-/// Names `Object.prototype` has: an op so named is made at start (see the module doc).
-const OBJECT_PROTOTYPE_NAMES: &[&str] = &[
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-    "__proto__",
-    "constructor",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "toString",
-    "valueOf",
-];
 
 impl OpTable {
     pub(crate) fn new(ctxs: Box<[OpCtx]>, index: OpIndex) -> Box<Self> {
@@ -103,52 +91,71 @@ impl OpTable {
     }
 }
 
-/// The ops object of a new context: empty but for ops named as `Object.prototype`'s
-/// properties, above the prototype that makes the others.
+/// The ops object of a new context: empty, above the maker of its ops.
 pub(crate) fn new_ops_object<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     table: &OpTable,
 ) -> v8::Local<'s, v8::Object> {
     // The table outlives the isolate (see `OpTable`).
     let data = v8::External::new(scope, table as *const OpTable as *mut c_void);
-    let template = v8::ObjectTemplate::new(scope);
-    template.set_named_property_handler(
+    // The ops object is an instance of this template, and the maker its prototype.
+    let template = v8::FunctionTemplate::new(scope, illegal_constructor);
+    let maker = template.prototype_template(scope);
+    maker.set_named_property_handler(
         v8::NamedPropertyHandlerConfiguration::new()
             .getter_raw(getter.map_fn_to())
             .query_raw(query.map_fn_to())
             .enumerator_raw(enumerator.map_fn_to())
             .data(data.into())
-            .flags(
-                v8::PropertyHandlerFlags::NON_MASKING
-                    | v8::PropertyHandlerFlags::ONLY_INTERCEPT_STRINGS,
-            ),
+            .flags(v8::PropertyHandlerFlags::ONLY_INTERCEPT_STRINGS),
     );
     // Its one internal field is the ops object, where made ops go.
-    template.set_internal_field_count(1);
-    let maker = template
+    maker.set_internal_field_count(1);
+    // A script cannot take the maker out of the chain (`Object.setPrototypeOf(ops, null)`
+    // throws), which would hide every op not read yet.
+    template.instance_template(scope).set_immutable_proto();
+    let ops_object = template
+        .instance_template(scope)
         .new_instance(scope)
         .expect("instantiating an object template cannot throw");
-    // Made with no properties by the call that makes objects with many: in dictionary mode
-    // from the start, as a thousand ops would leave it anyway.
-    let ops_object = v8::Object::with_prototype_and_properties(scope, maker.into(), &[], &[]);
+    let maker = ops_object
+        .get_prototype(scope)
+        .and_then(|maker| v8::Local::<v8::Object>::try_from(maker).ok())
+        .expect("the ops object's prototype is the maker");
     maker.set_internal_field(0, ops_object.into());
-    for (index, op_ctx) in table.ctxs.iter().enumerate() {
-        if !is_class_member(op_ctx.decl) && OBJECT_PROTOTYPE_NAMES.contains(&op_ctx.decl.name) {
-            let name = op_name(scope, op_ctx.decl);
-            let function = op_function(scope, name, op_ctx)
-                .expect("making an op's function while the runtime is made cannot throw");
-            ops_object
-                .create_data_property(scope, name.into(), function)
-                .expect("defining an op on the ops object cannot throw");
-            table.made[index].set(true);
-        }
-    }
+    // The chain is ops object, maker, `Object.prototype`, as for a plain object: the
+    // templates' functions stay out of reach (`ops.constructor` is `Object`, or an op so
+    // named). V8 puts the prototype template's own constructor's prototype above the maker.
+    let constructor = v8::String::new(scope, "constructor").expect("a short string");
+    maker
+        .delete(scope, constructor.into())
+        .expect("deleting the maker's constructor cannot throw");
+    let object_prototype = v8::Object::new(scope)
+        .get_prototype(scope)
+        .expect("a plain object has Object.prototype");
+    maker
+        .set_prototype(scope, object_prototype)
+        .expect("setting the maker's prototype cannot throw");
     ops_object
 }
 
+/// The ops object's constructor, which no script can reach (see `new_ops_object`).
+fn illegal_constructor(
+    scope: &mut v8::PinScope<'_, '_>,
+    _args: v8::FunctionCallbackArguments<'_>,
+    _rv: v8::ReturnValue<v8::Value>,
+) {
+    let message = v8::String::new(scope, "Illegal constructor").expect("a short string");
+    let error = v8::Exception::type_error(scope, message);
+    scope.throw_exception(error);
+}
+
 /// The interceptor's callbacks, for a snapshot's external references.
-pub(crate) fn interceptor_references() -> [v8::ExternalReference; 3] {
+pub(crate) fn interceptor_references() -> [v8::ExternalReference; 4] {
     [
+        v8::ExternalReference {
+            function: illegal_constructor.map_fn_to(),
+        },
         v8::ExternalReference {
             named_getter: getter.map_fn_to(),
         },
@@ -193,12 +200,19 @@ fn getter<'s>(
     let Some(function) = op_function(scope, name, &table.ctxs[index]) else {
         return v8::Intercepted::kYes;
     };
-    match ops_object.create_data_property(scope, name.into(), function) {
-        // An exception is pending.
-        None => return v8::Intercepted::kYes,
+    let defined = match ops_object.create_data_property(scope, name.into(), function) {
+        Some(true) => Some(true),
+        // A frozen or sealed ops object: the maker keeps the op (the interceptor declines made
+        // ops, and V8 then finds the maker's own property).
+        Some(false) => args
+            .holder()
+            .create_data_property(scope, name.into(), function),
+        None => None,
+    };
+    match defined {
         Some(true) => table.made[index].set(true),
-        // A frozen or sealed ops object: the op stays unmade, and each read makes it again.
-        Some(false) => {}
+        // An exception is pending (or the maker refused): the op stays unmade.
+        Some(false) | None => return v8::Intercepted::kYes,
     }
     rv.set(function);
     v8::Intercepted::kYes

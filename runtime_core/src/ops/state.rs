@@ -4,10 +4,11 @@ use std::any::{type_name, Any, TypeId};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// Hashes keys no script chooses (a `TypeId`, which is already a hash of its type; an op's
-/// name) with one multiply per word (FxHash's combine) instead of SipHash's rounds: on every
-/// state borrow an op makes (deno's `OpState` does the same), and per op when a runtime is
-/// made. Any input folds in, so a map is correct whatever its keys write.
+/// Hashes with one multiply per word (FxHash's combine) instead of SipHash's rounds: a
+/// `TypeId` (already a hash of its type) on every state borrow an op makes (deno's `OpState`
+/// does the same), and op names, per op when a runtime is made. The maps' keys are no
+/// script's choice (scripts' reads of the ops object only look names up), so flooding one is
+/// not a concern. Any input folds in, so a map is correct whatever its keys write.
 #[derive(Default)]
 pub(crate) struct MultiplyHasher(u64);
 
