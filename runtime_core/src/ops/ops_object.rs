@@ -211,8 +211,10 @@ fn getter<'s>(
     };
     match defined {
         Some(true) => table.made[index].set(true),
-        // An exception is pending (or the maker refused): the op stays unmade.
-        Some(false) | None => return v8::Intercepted::kYes,
+        // A script froze the maker too: the op stays unmade, made again at each read.
+        Some(false) => {}
+        // An exception is pending: the op stays unmade, for its next read.
+        None => return v8::Intercepted::kYes,
     }
     rv.set(function);
     v8::Intercepted::kYes
