@@ -759,8 +759,9 @@ struct Parts<'a> {
     classes: &'a [&'static crate::ClassDecl],
 }
 
-/// A new context: the ops object with every op and class, the async wrappers, console and
-/// timers, `ext:core/ops`. Returns the context and the interrupt check function.
+/// A new context: the ops object (its classes, and its ops made on first read), the async
+/// wrappers, console and timers, `ext:core/ops` (made on first import). Returns the context
+/// and the interrupt check function.
 fn install(
     scope: &mut v8::PinScope<'_, '_, ()>,
     parts: &Parts<'_>,
