@@ -122,7 +122,8 @@ pub(crate) fn install<'s>(
     op_index: &crate::ops::ops_object::OpIndex,
     async_wrap: crate::event_loop::async_wrap::AsyncWrap<'s>,
 ) {
-    use templates::{constructor_trampoline, illegal_constructor, ClassTemplates};
+    use crate::errors::throw::illegal_constructor;
+    use templates::{constructor_trampoline, ClassTemplates};
 
     let op_ctx = |decl: &OpDecl| &op_ctxs[op_index[decl.name]];
     let template = match &class.constructor {

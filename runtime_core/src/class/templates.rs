@@ -18,7 +18,7 @@ pub(crate) struct ClassTemplates(
 
 #[cold]
 fn plain_template(scope: &mut v8::PinScope<'_, '_>) -> v8::Global<v8::FunctionTemplate> {
-    let template = v8::FunctionTemplate::new(scope, illegal_constructor);
+    let template = v8::FunctionTemplate::new(scope, crate::errors::throw::illegal_constructor);
     let global = v8::Global::new(scope, template);
     if scope.get_slot::<ClassTemplates>().is_none() {
         scope.set_slot(ClassTemplates::default());
@@ -76,14 +76,4 @@ pub(crate) unsafe extern "C" fn constructor_trampoline(info: *const v8::Function
     };
     // SAFETY: forwarded: the constructor op's own callback, with its own data.
     unsafe { slow_fn(info) };
-}
-
-/// A class's `FunctionCallback` without a `#[constructor]`: `new Foo()` throws (instances come
-/// from ops returning `#[cppgc] Foo`).
-pub(crate) fn illegal_constructor(
-    scope: &mut v8::PinScope<'_, '_>,
-    _args: v8::FunctionCallbackArguments<'_>,
-    _rv: v8::ReturnValue<'_, v8::Value>,
-) {
-    crate::errors::throw::throw_error_of_class(scope, "TypeError", "Illegal constructor");
 }

@@ -137,3 +137,14 @@ pub(crate) fn report_drop_panic(what: &str, payload: &(dyn Any + Send)) {
     let message = panic_text(payload);
     eprintln!("opwire: the Drop of {what} panicked (caught): {message}");
 }
+
+/// The `FunctionCallback` of a constructor no script may call: a class's without a
+/// `#[constructor]` (`new Foo()` throws; instances come from ops returning `#[cppgc] Foo`),
+/// the ops object's template's.
+pub(crate) fn illegal_constructor(
+    scope: &mut v8::PinScope<'_, '_>,
+    _args: v8::FunctionCallbackArguments<'_>,
+    _rv: v8::ReturnValue<'_, v8::Value>,
+) {
+    throw_error_of_class(scope, "TypeError", "Illegal constructor");
+}

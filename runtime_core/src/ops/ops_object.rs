@@ -99,7 +99,8 @@ pub(crate) fn new_ops_object<'s>(
     // The table outlives the isolate (see `OpTable`).
     let data = v8::External::new(scope, table as *const OpTable as *mut c_void);
     // The ops object is an instance of this template, and the maker its prototype.
-    let template = v8::FunctionTemplate::new(scope, illegal_constructor);
+    // (Its function stays out of reach: see below.)
+    let template = v8::FunctionTemplate::new(scope, crate::errors::throw::illegal_constructor);
     let maker = template.prototype_template(scope);
     maker.set_named_property_handler(
         v8::NamedPropertyHandlerConfiguration::new()
@@ -139,23 +140,9 @@ pub(crate) fn new_ops_object<'s>(
     ops_object
 }
 
-/// The ops object's constructor, which no script can reach (see `new_ops_object`).
-fn illegal_constructor(
-    scope: &mut v8::PinScope<'_, '_>,
-    _args: v8::FunctionCallbackArguments<'_>,
-    _rv: v8::ReturnValue<v8::Value>,
-) {
-    let message = v8::String::new(scope, "Illegal constructor").expect("a short string");
-    let error = v8::Exception::type_error(scope, message);
-    scope.throw_exception(error);
-}
-
 /// The interceptor's callbacks, for a snapshot's external references.
-pub(crate) fn interceptor_references() -> [v8::ExternalReference; 4] {
+pub(crate) fn interceptor_references() -> [v8::ExternalReference; 3] {
     [
-        v8::ExternalReference {
-            function: illegal_constructor.map_fn_to(),
-        },
         v8::ExternalReference {
             named_getter: getter.map_fn_to(),
         },

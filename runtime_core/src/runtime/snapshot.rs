@@ -335,7 +335,7 @@ pub(crate) fn external_references(
         pointer(crate::event_loop::async_wrap::CLAIM_FAST.0.as_ptr().cast()),
         function(crate::class::templates::constructor_trampoline),
         function(crate::ops::metrics::metered_slow_fn),
-        function(crate::class::templates::illegal_constructor.map_fn_to()),
+        function(crate::errors::throw::illegal_constructor.map_fn_to()),
         function(crate::modules::map::import_meta_resolve.map_fn_to()),
         function(crate::modules::map::to_namespace.map_fn_to()),
         pointer(event_loop.cast()),
