@@ -52,10 +52,7 @@ pub(super) enum Access<'a, 's> {
 /// `info` must be the `FunctionCallbackInfo` V8 passed to a callback registered by
 /// `Runtime`, whose data is the op's `OpCtx`.
 #[inline(always)]
-pub unsafe fn slow_call(
-    info: *const v8::FunctionCallbackInfo,
-    body: impl for<'a, 's> FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
-) -> bool {
+pub unsafe fn slow_call(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
     let mut call = SlowCall {
@@ -72,10 +69,7 @@ pub unsafe fn slow_call(
 /// # Safety
 /// As [`slow_call`].
 #[inline(always)]
-pub unsafe fn slow_call_isolate(
-    info: *const v8::FunctionCallbackInfo,
-    body: impl for<'a, 's> FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
-) -> bool {
+pub unsafe fn slow_call_isolate(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
     // SAFETY: the isolate running this callback, used on its thread during the callback.
@@ -99,10 +93,7 @@ pub unsafe fn slow_call_isolate(
 // 77% of the callback's own samples on that load). Optimized as a function of its own first,
 // the scope is built in place (figures in BENCHMARKS.md).
 #[inline]
-pub unsafe fn slow_call_scoped(
-    info: *const v8::FunctionCallbackInfo,
-    body: impl for<'a, 's> FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
-) -> bool {
+pub unsafe fn slow_call_scoped(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
     // (Made from the info, not from `get_parts`, which does more: BENCHMARKS.md.)
@@ -116,11 +107,16 @@ pub unsafe fn slow_call_scoped(
     run_guarded(&mut call, body)
 }
 
+/// An op's slow-call body (`slow_call_body`, which `#[op]` writes).
+///
+/// A function pointer, not a closure type: the unwinding machinery around it
+/// (`catch_unwind`'s instances) is then one for all ops, where it was one per op to compile.
+/// Optimized code calls the body directly all the same: the pointer is a constant once
+/// `run_guarded` is inlined into the op's callback.
+pub type SlowBody = for<'a, 's> fn(&mut SlowCall<'a, 's>) -> Result<(), Thrown>;
+
 #[inline(always)]
-pub(super) fn run_guarded<'a, 's>(
-    call: &mut SlowCall<'a, 's>,
-    body: impl FnOnce(&mut SlowCall<'a, 's>) -> Result<(), Thrown>,
-) -> bool {
+pub(super) fn run_guarded(call: &mut SlowCall<'_, '_>, body: SlowBody) -> bool {
     // The landing pad costs nothing until a panic (bench-ops: `op_void_nofast` against
     // `floor_raw_slow_call`).
     match catch_unwind(AssertUnwindSafe(|| body(call))) {
