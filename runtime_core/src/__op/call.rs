@@ -144,24 +144,27 @@ pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a O
     unsafe { op_ctx_from_data((*options).data) }
 }
 
-/// Runs a fast call through the op's metrics observer: dispatch, then completion or error.
-/// `call` is the op's plain fast function; whether it threw is what `fast_return` noted (a
-/// fast call runs no JavaScript, so no other op's call comes between).
+/// The start of a fast call through the op's metrics observer: its dispatch event. The call
+/// then runs the op's plain fast function and ends with [`metered_fast_end`]; whether it threw
+/// is what `fast_return` noted (a fast call runs no JavaScript, so no other op's call comes
+/// between). Two plain calls, not a function taking a closure: nothing here is compiled again
+/// for each op.
 ///
 /// # Safety
 /// As [`fast_op_ctx`]; the op must have an observer (`Runtime` registers this variant only
 /// then).
 #[inline(always)]
-pub unsafe fn metered_fast_call<R>(
-    options: *mut FastApiCallbackOptions<'_>,
-    call: impl FnOnce() -> R,
-) -> R {
+pub unsafe fn metered_fast_begin<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
     // SAFETY: forwarded from the caller.
     let op_ctx = unsafe { fast_op_ctx(options) };
     metered_fast_dispatch(op_ctx);
-    let result = call();
+    op_ctx
+}
+
+/// The end of a metered fast call (see [`metered_fast_begin`]): its outcome event.
+#[inline(always)]
+pub fn metered_fast_end(op_ctx: &OpCtx) {
     metered_fast_outcome(op_ctx);
-    result
 }
 
 #[cold]

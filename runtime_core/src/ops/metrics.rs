@@ -142,7 +142,7 @@ pub(crate) fn metered_fast_outcome(op_ctx: &OpCtx) {
 }
 
 thread_local! {
-    /// Set by a fast function that threw (see `fast_return`); read by `metered_fast_call`.
+    /// Set by a fast function that threw (see `fast_return`); read by `metered_fast_end`.
     static FAST_CALL_THREW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 

@@ -468,11 +468,10 @@ fn fast_fns(
         ) -> #ret_ty {
             // SAFETY: V8 passes the options of this call, whose data is the op's context;
             // `Runtime` registers this variant for ops with a metrics observer.
-            unsafe {
-                ::runtime_core::__op::metered_fast_call(#options, || {
-                    Self::fast_fn(#receiver, #(#param_idents,)* #body_options)
-                })
-            }
+            let op_ctx = unsafe { ::runtime_core::__op::metered_fast_begin(#options) };
+            let result = Self::fast_fn(#receiver, #(#param_idents,)* #body_options);
+            ::runtime_core::__op::metered_fast_end(op_ctx);
+            result
         }
     }
 }
