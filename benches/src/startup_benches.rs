@@ -1,7 +1,9 @@
 //! `--startup`: what a runtime costs before its first op call. Each row makes a runtime, runs
 //! one script (calling `op_0(1, 2)` when it has ops, as deno's reference figures do) and
 //! drops it; the rows take turns, one runtime each, so that drift on a noisy machine moves
-//! them alike. The floor is a bare isolate and context running one script.
+//! them alike. The floor is a bare isolate and context running one script; the snapshot rows
+//! with the bootstrap have a floor of their own, the same from a snapshot rusty_v8 made alone
+//! of a context that ran the same bootstrap (`startup_raw_v8_snapshot_1mb_js`).
 //!
 //! The ops are generated (`gen_ops.rs`, five shapes cycled), compiled only with the
 //! `startup_ops` feature; the snapshot rows start from a blob made once, before timing, whose
@@ -31,6 +33,9 @@ pub struct StartupBench {
 enum Start {
     /// A bare isolate and context: the floor.
     Floor,
+    /// A bare isolate and context from a snapshot made with rusty_v8 alone, of a context that
+    /// ran the bootstrap: the floor of the snapshot rows with the bootstrap.
+    RawSnapshot,
     /// `Runtime::new` with this many ops, running the bootstrap each time if `bootstrap`.
     Fresh { ops: usize, bootstrap: bool },
     /// `Runtime::new` from a snapshot of a runtime with this many ops (that ran the bootstrap
@@ -99,6 +104,10 @@ pub const BENCHES: &[StartupBench] = &[
             bootstrap: true,
         },
     },
+    StartupBench {
+        name: "startup_raw_v8_snapshot_1mb_js",
+        start: Start::RawSnapshot,
+    },
 ];
 
 /// About 1 MB of bootstrap JavaScript, shaped like library code: per unit (about 1 KB) a
@@ -154,6 +163,28 @@ fn bootstrap_js() -> String {
     js
 }
 
+/// A V8 snapshot of a default context that ran `bootstrap`, made with rusty_v8 alone (as
+/// `Runtime` makes its own: code kept).
+fn raw_snapshot(bootstrap: &str) -> &'static [u8] {
+    let mut isolate = v8::Isolate::snapshot_creator(None, None);
+    {
+        v8::scope!(let scope, &mut isolate);
+        let context = v8::Context::new(scope, Default::default());
+        {
+            let scope = &mut v8::ContextScope::new(scope, context);
+            let source = v8::String::new(scope, bootstrap).expect("the bootstrap fits a string");
+            let script = v8::Script::compile(scope, source, None).expect("the bootstrap compiles");
+            script.run(scope).expect("the bootstrap runs");
+        }
+        scope.set_default_context(context);
+    }
+    let blob = isolate
+        .create_blob(v8::FunctionCodeHandling::Keep)
+        .expect("V8 makes the snapshot");
+    eprintln!("(raw V8 snapshot: {} bytes)", blob.len());
+    Box::leak(blob.to_vec().into_boxed_slice())
+}
+
 fn options(ops: &'static [OpDecl]) -> RuntimeOptions {
     RuntimeOptions {
         extensions: vec![Extension::new("generated").ops(ops)],
@@ -176,7 +207,7 @@ pub fn run(selected: &[&StartupBench], plan: &Plan) -> (Vec<BenchResult>, Vec<Pe
     let available = generated::GENERATED_OPS.len();
     let (runnable, skipped): (Vec<&StartupBench>, Vec<&StartupBench>) =
         selected.iter().partition(|bench| match bench.start {
-            Start::Floor => true,
+            Start::Floor | Start::RawSnapshot => true,
             Start::Fresh { ops, .. } | Start::Snapshot { ops, .. } => ops <= available,
         });
     let pending = skipped
@@ -243,6 +274,22 @@ fn starter(start: Start, bootstrap: &str) -> Box<dyn FnMut()> {
             }
             drop(isolate);
         }),
+        Start::RawSnapshot => {
+            let blob = raw_snapshot(bootstrap);
+            Box::new(move || {
+                let params = v8::CreateParams::default().snapshot_blob(blob.into());
+                let mut isolate = v8::Isolate::new(params);
+                {
+                    v8::scope!(let scope, &mut isolate);
+                    let context = v8::Context::new(scope, Default::default());
+                    let scope = &mut v8::ContextScope::new(scope, context);
+                    let source = v8::String::new(scope, "1 + 1").expect("a short string");
+                    let script = v8::Script::compile(scope, source, None).expect("it compiles");
+                    std::hint::black_box(script.run(scope));
+                }
+                drop(isolate);
+            })
+        }
         Start::Fresh {
             ops,
             bootstrap: run_bootstrap,
