@@ -36,3 +36,22 @@ pub fn derive_to_v8(item: TokenStream) -> TokenStream {
 pub fn derive_webidl(item: TokenStream) -> TokenStream {
     ops_macro_backend::derive::webidl(item.into()).into()
 }
+
+/// runtime_core's own: `#[inline(always)]` where debug assertions are off (the optimized
+/// profiles), a plain `#[inline]` where they are on (the dev profile).
+///
+/// The conversions every op calls carry it. Always-inlined in a dev build, each of them was
+/// copied into every op's functions, and a crate of ops took half again as long to build,
+/// though nothing in a dev build is measured per call (BENCHMARKS.md).
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn inline_hot(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let attributes = if attr.is_empty() {
+        "#[cfg_attr(debug_assertions, inline)] #[cfg_attr(not(debug_assertions), inline(always))]"
+    } else {
+        "::core::compile_error!(\"#[inline_hot] takes no arguments\");"
+    };
+    let mut out: TokenStream = attributes.parse().expect("attributes are tokens");
+    out.extend(item);
+    out
+}

@@ -36,7 +36,7 @@ macro_rules! from_js_number {
     ($($ty:ty => $expected:literal, |$n:ident| $convert:expr;)*) => {$(
         impl FromJsNumber for $ty {
             const EXPECTED: &'static str = $expected;
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_js_number($n: f64) -> Self {
                 $convert
             }

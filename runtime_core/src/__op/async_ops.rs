@@ -163,7 +163,7 @@ where
 /// (thrown, so rejected). The
 /// macro gives this protocol to eager ops only when they return nothing; an eager op that
 /// finishes with a value anyway is settled by the loop.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub fn start_async_status<K, T, F, S>(
     op_ctx: &OpCtx,
     mode: AsyncMode,
@@ -185,7 +185,7 @@ where
     }
 }
 
-#[inline(always)]
+#[ops_macro::inline_hot]
 fn start<K, T, F, S>(op_ctx: &OpCtx, mode: AsyncMode, future: F, settle: S) -> Started
 where
     K: 'static,
@@ -213,7 +213,7 @@ where
 ///
 /// # Safety
 /// As [`super::fast_op_ctx`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_async_status(
     options: *mut super::FastApiCallbackOptions<'_>,
     started: Result<i32, OpError>,
@@ -230,7 +230,7 @@ pub unsafe fn fast_async_status(
 
 impl<'a, 's> SlowCall<'a, 's> {
     /// [`start_async_status`] on the slow path: the status is the call's return value.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn start_async_status<K, T, F, S>(
         &mut self,
         mode: AsyncMode,
@@ -257,7 +257,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// (its error thrown), which the JavaScript wrapper makes a settled promise of. Else the
     /// call leaves the op, and returns the wrappers' marker: the wrapper then makes the promise
     /// and hands it to the op (see [`crate::event_loop::async_wrap`]).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn start_async<K, T, F, S>(
         &mut self,
         mode: AsyncMode,

@@ -9,7 +9,7 @@ use super::call::fast_throw_arg_type_error;
 use super::{BufferSource, BufferStorage, CopiedBytes, FastApiCallbackOptions, SlowCall, Thrown};
 
 /// Whether `value` is an ArrayBuffer (`Some(true)`), a view (`Some(false)`), or neither.
-#[inline(always)]
+#[ops_macro::inline_hot]
 fn any_buffer_kind(value: v8::Local<'_, v8::Value>) -> Option<bool> {
     if value.is_array_buffer() {
         Some(true)
@@ -33,7 +33,7 @@ fn pointer_to((data, len): (*mut u8, usize)) -> *mut u8 {
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_anybuffer<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -57,7 +57,7 @@ pub unsafe fn fast_anybuffer<'a>(
 ///
 /// # Safety
 /// As [`fast_buffer_mut`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_anybuffer_mut<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -80,7 +80,7 @@ pub unsafe fn fast_anybuffer_mut<'a>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_arraybuffer_copy<T: CopiedBytes>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -95,7 +95,7 @@ pub unsafe fn fast_arraybuffer_copy<T: CopiedBytes>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_buffer_ptr(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -109,7 +109,7 @@ pub unsafe fn fast_buffer_ptr(
 ///
 /// # Safety
 /// As [`fast_buffer_mut`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_buffer_ptr_const(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -123,7 +123,7 @@ pub unsafe fn fast_buffer_ptr_const(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_arraybuffer_ptr(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -137,7 +137,7 @@ pub unsafe fn fast_arraybuffer_ptr(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_arraybuffer_ptr_const(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -149,7 +149,7 @@ pub unsafe fn fast_arraybuffer_ptr_const(
 
 impl<'a, 's> SlowCall<'a, 's> {
     /// `#[arraybuffer] *mut u8`: a pointer to an ArrayBuffer's bytes (null when empty).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_arraybuffer_ptr(&mut self, index: i32) -> Result<*mut u8, Thrown> {
         let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
         match super::buffers::array_buffer_memory(buffer) {
@@ -159,7 +159,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[arraybuffer] *const u8`: likewise.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_arraybuffer_ptr_const(&mut self, index: i32) -> Result<*const u8, Thrown> {
         self.arg_arraybuffer_ptr(index).map(<*mut u8>::cast_const)
     }
@@ -168,7 +168,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_anybuffer<'b>(
         &mut self,
         index: i32,
@@ -191,7 +191,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer_mut`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_anybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         // SAFETY: forwarded from the caller.
         unsafe {
@@ -204,7 +204,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[arraybuffer(copy)] T`: a copy of an ArrayBuffer's bytes.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_arraybuffer_copy<T: CopiedBytes>(&mut self, index: i32) -> Result<T, Thrown> {
         // SAFETY: the borrow ends with the copy, before anything else runs.
         unsafe { self.arg_arraybuffer(index) }.map(T::copy_of)
@@ -212,13 +212,13 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[buffer] *mut u8`: a pointer to a view's bytes (null when empty); no reference is
     /// made, so it may point where another argument borrows.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_buffer_ptr(&mut self, index: i32) -> Result<*mut u8, Thrown> {
         self.view_in_place(index).map(pointer_to)
     }
 
     /// `#[buffer] *const u8`: likewise.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_buffer_ptr_const(&mut self, index: i32) -> Result<*const u8, Thrown> {
         self.arg_buffer_ptr(index).map(<*mut u8>::cast_const)
     }

@@ -22,7 +22,7 @@ pub struct BufferStorage(pub(super) [u8; ON_HEAP_STORAGE]);
 
 impl BufferStorage {
     /// Empty storage.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn new() -> Self {
         Self([0; ON_HEAP_STORAGE])
     }
@@ -50,7 +50,7 @@ pub(super) enum Contents {
     Absent,
 }
 
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn view_contents(
     view: v8::Local<'_, v8::ArrayBufferView>,
     storage: &mut [u8; ON_HEAP_STORAGE],
@@ -99,7 +99,7 @@ pub(super) fn view_is_detached(
 ///
 /// A detached buffer has length 0, so only an empty one is asked whether it is detached: the
 /// common case costs two V8 calls, not three.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn array_buffer_memory(
     buffer: v8::Local<'_, v8::ArrayBuffer>,
 ) -> Option<(*mut u8, usize)> {
@@ -151,7 +151,7 @@ pub(super) unsafe fn fast_empty_unless_detached(
 ///
 /// # Safety
 /// As [`fast_call_guarded`]; the result must not outlive the fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_buffer<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -180,7 +180,7 @@ pub unsafe fn fast_buffer<'a>(
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) unsafe fn fast_view_in_place(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -221,7 +221,7 @@ pub(super) unsafe fn fast_view_in_place(
 ///
 /// # Safety
 /// As [`fast_buffer`]; and no other argument may borrow the same memory.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_buffer_mut<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -240,28 +240,28 @@ pub trait CopiedBytes: Sized {
 }
 
 impl CopiedBytes for Vec<u8> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn copy_of(bytes: &[u8]) -> Self {
         bytes.to_vec()
     }
 }
 
 impl CopiedBytes for Box<[u8]> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn copy_of(bytes: &[u8]) -> Self {
         bytes.into()
     }
 }
 
 impl CopiedBytes for bytes::Bytes {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn copy_of(bytes: &[u8]) -> Self {
         bytes::Bytes::copy_from_slice(bytes)
     }
 }
 
 impl CopiedBytes for bytes::BytesMut {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn copy_of(bytes: &[u8]) -> Self {
         bytes::BytesMut::from(bytes)
     }
@@ -271,7 +271,7 @@ impl CopiedBytes for bytes::BytesMut {
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_buffer_copy<T: CopiedBytes>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -283,7 +283,7 @@ pub unsafe fn fast_buffer_copy<T: CopiedBytes>(
 }
 
 /// An ArrayBuffer argument's memory on the fast path, or the slow path's `TypeError`.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) unsafe fn fast_arraybuffer_memory(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -304,7 +304,7 @@ pub(super) unsafe fn fast_arraybuffer_memory(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_arraybuffer<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -318,7 +318,7 @@ pub unsafe fn fast_arraybuffer<'a>(
 ///
 /// # Safety
 /// As [`fast_buffer_mut`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_arraybuffer_mut<'a>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -355,7 +355,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// # Safety
     /// The op must not run JavaScript while it holds the bytes (the macro ensures it: ops that
     /// can run JavaScript cannot borrow buffers).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_buffer<'b>(
         &mut self,
         index: i32,
@@ -375,7 +375,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// pointer arguments use this too). A small array on the V8 heap is first moved off it
     /// (asking for its `ArrayBuffer` does that, allocating once per array), so that writes
     /// reach JavaScript. Empty: a dangling pointer.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn view_in_place(&mut self, index: i32) -> Result<(*mut u8, usize), Thrown> {
         let view = self.arg_bytes_view(index)?;
         let mut storage = [0; ON_HEAP_STORAGE];
@@ -403,7 +403,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// # Safety
     /// As [`SlowCall::arg_buffer`]; and no other argument may borrow the same memory (the
     /// macro ensures it: a `&mut [u8]` is the op's only buffer or handle that could).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_buffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         // SAFETY: the view's off-heap memory, unmoved while no JavaScript runs, borrowed by
         // no other argument.
@@ -412,7 +412,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[buffer(copy)] T`: a copy of a view's bytes.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_buffer_copy<T: CopiedBytes>(&mut self, index: i32) -> Result<T, Thrown> {
         let mut storage = BufferStorage::new();
         // SAFETY: the borrow ends with the copy, before anything else runs.
@@ -423,7 +423,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_arraybuffer(&mut self, index: i32) -> Result<&'s [u8], Thrown> {
         let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
         match array_buffer_memory(buffer) {
@@ -437,7 +437,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer_mut`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_arraybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
         let buffer: v8::Local<v8::ArrayBuffer> = self.arg_local(index, "an ArrayBuffer")?;
         match array_buffer_memory(buffer) {
@@ -451,7 +451,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
 /// An ArrayBuffer over the vector's memory (no copy).
 impl IntoValue<kind::ArrayBuffer> for Vec<u8> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -463,7 +463,7 @@ impl IntoValue<kind::ArrayBuffer> for Vec<u8> {
 }
 
 impl IntoValue<kind::ArrayBuffer> for Box<[u8]> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,

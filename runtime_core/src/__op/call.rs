@@ -51,7 +51,7 @@ pub(super) enum Access<'a, 's> {
 /// # Safety
 /// `info` must be the `FunctionCallbackInfo` V8 passed to a callback registered by
 /// `Runtime`, whose data is the op's `OpCtx`.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn slow_call(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
@@ -68,7 +68,7 @@ pub unsafe fn slow_call(info: *const v8::FunctionCallbackInfo, body: SlowBody) -
 ///
 /// # Safety
 /// As [`slow_call`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn slow_call_isolate(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
     // SAFETY: V8 keeps `info` alive for the duration of the callback.
     let info = unsafe { &*info };
@@ -115,7 +115,7 @@ pub unsafe fn slow_call_scoped(info: *const v8::FunctionCallbackInfo, body: Slow
 /// `run_guarded` is inlined into the op's callback.
 pub type SlowBody = for<'a, 's> fn(&mut SlowCall<'a, 's>) -> Result<(), Thrown>;
 
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn run_guarded(call: &mut SlowCall<'_, '_>, body: SlowBody) -> bool {
     // The landing pad costs nothing until a panic (bench-ops: `op_void_nofast` against
     // `floor_raw_slow_call`).
@@ -138,7 +138,7 @@ pub(super) fn run_guarded(call: &mut SlowCall<'_, '_>, body: SlowBody) -> bool {
 /// # Safety
 /// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
 /// `Runtime`.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
     // SAFETY: V8 passes valid options whose data is the op's External (see `op_template`).
     unsafe { op_ctx_from_data((*options).data) }
@@ -153,7 +153,7 @@ pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a O
 /// # Safety
 /// As [`fast_op_ctx`]; the op must have an observer (`Runtime` registers this variant only
 /// then).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn metered_fast_begin<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
     // SAFETY: forwarded from the caller.
     let op_ctx = unsafe { fast_op_ctx(options) };
@@ -162,7 +162,7 @@ pub unsafe fn metered_fast_begin<'a>(options: *mut FastApiCallbackOptions<'_>) -
 }
 
 /// The end of a metered fast call (see [`metered_fast_begin`]): its outcome event.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub fn metered_fast_end(op_ctx: &OpCtx) {
     metered_fast_outcome(op_ctx);
 }
@@ -176,7 +176,7 @@ pub(super) fn no_scope() -> ! {
 /// Runs `f`, which may run JavaScript, under a `TryCatch`: if JavaScript threw (or execution
 /// is terminating), that exception is thrown on, unchanged, and `f`'s result is dropped
 /// (`Thrown`): whatever error the Rust side makes of the failure must not replace it.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn keep_pending_exception<'s, R>(
     scope: &mut v8::PinScope<'s, 's>,
     f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
@@ -202,7 +202,7 @@ pub trait FastDefault {
 macro_rules! fast_default_zero {
     ($($ty:ty),*) => {$(
         impl FastDefault for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn fast_default() -> Self {
                 Default::default()
             }
@@ -213,12 +213,12 @@ macro_rules! fast_default_zero {
 fast_default_zero!(bool, i32, u32, i64, u64, f32, f64);
 
 impl FastDefault for () {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn fast_default() -> Self {}
 }
 
 /// What a fast function hands V8: the value, or (after throwing) anything of its type.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub fn fast_return<R: FastDefault>(result: Option<R>) -> R {
     match result {
         Some(value) => value,
@@ -230,7 +230,7 @@ pub fn fast_return<R: FastDefault>(result: Option<R>) -> R {
 }
 
 impl FastDefault for *mut c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn fast_default() -> Self {
         std::ptr::null_mut()
     }
@@ -241,7 +241,7 @@ impl FastDefault for *mut c_void {
 /// # Safety
 /// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
 /// `Runtime`.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_call_guarded<R>(
     options: *mut FastApiCallbackOptions<'_>,
     body: impl FnOnce() -> R,
@@ -274,7 +274,7 @@ pub(super) unsafe fn fast_throw_panic(
 /// # Safety
 /// Must be called inside a fast call V8 made (its isolate is the thread's current one, and
 /// the calling function's context its current context).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_call_guarded_current<R>(
     op_name: &'static str,
     body: impl FnOnce() -> R,
@@ -390,7 +390,7 @@ pub(super) unsafe fn fast_throw_arg_type_error(
 impl<'a, 's> SlowCall<'a, 's> {
     /// The call's scope. Only ops whose kinds need one call this (the macro made it with
     /// [`slow_call_scoped`]).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn scope(&mut self) -> &mut v8::PinScope<'s, 's> {
         match &mut self.access {
             Access::Scope(scope) => scope,
@@ -399,7 +399,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// The isolate, for ops that take `&mut v8::Isolate` and for reading strings.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn isolate(&mut self) -> &mut v8::Isolate {
         match &mut self.access {
             Access::Scope(scope) => scope,
@@ -409,7 +409,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// The callback, for values made from the isolate alone (no scope of rusty_v8's needed).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn in_callback(&mut self) -> InCallback<'s> {
         // SAFETY: a `SlowCall` lives inside its `FunctionCallback`, which runs for `'s` (the
         // lifetime of its info and arguments); it opens no handle scope (a `CallbackScope`
@@ -433,7 +433,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// The op's context (read from the function's data: only when needed).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn op_ctx(&self) -> &'s OpCtx {
         // SAFETY: `op_template` registers every op with its `OpCtx` as an External data value,
         // and the `OpCtx` outlives the isolate.
@@ -441,14 +441,14 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// The call's return value.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn rv(&self) -> v8::ReturnValue<'s, v8::Value> {
         v8::ReturnValue::from_function_callback_info(self.info)
     }
 
     /// For ops that can reach the runtime's `TerminationHandle` (through the op state) or the
     /// isolate: a termination requested during the op takes effect as it returns.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn check_termination(&mut self) {
         if self.op_ctx().termination.is_requested() {
             self.act_on_interrupts();
@@ -462,7 +462,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// Argument `index` as V8 passed it (`undefined` when missing).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_value(&self, index: i32) -> v8::Local<'s, v8::Value> {
         self.args.get(index)
     }
@@ -483,7 +483,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[op(required(n))]`: a `TypeError` when the call passed fewer than `n` arguments.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn require_args(&mut self, n: u32) -> Result<(), Thrown> {
         let passed = self.args.length();
         if passed >= n as i32 {
@@ -531,14 +531,14 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// Whether argument `index` is `undefined` (or missing) or `null`: `None` for `Option<T>`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn is_nullish(&self, index: i32) -> bool {
         self.args.get(index).is_null_or_undefined()
     }
 
     /// Runs the op's function, for fallible ops that take the scope or the isolate (and so can
     /// run JavaScript): an exception JavaScript threw during it wins over the op's `Err`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn call_keeping_exceptions<R>(
         &mut self,
         f: impl FnOnce(&mut v8::PinScope<'s, 's>) -> R,
@@ -547,7 +547,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// Returns `null` (`Option` returns' `None`).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn ret_null(&mut self) -> Result<(), Thrown> {
         self.rv().set_null();
         Ok(())

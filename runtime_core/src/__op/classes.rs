@@ -11,7 +11,7 @@ use crate::class::Trace;
 impl<'a, 's> SlowCall<'a, 's> {
     /// The receiver (`this`) as a `&T`. V8 checked it against the class's signature; an
     /// instance whose constructor threw before it was wrapped is a `TypeError`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn receiver<T: 'static>(&mut self) -> Result<&'s T, Thrown> {
         let this = self.args.this();
         unwrap_wrapper::<T>(self.isolate(), this).ok_or_else(|| self.throw_receiver_error())
@@ -25,7 +25,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[cppgc] &T` argument `index`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_cppgc<T: 'static>(&mut self, index: i32, class: &str) -> Result<&'s T, Thrown> {
         let value = self.args.get(index);
         match unwrap::<T>(self.isolate(), value) {
@@ -39,7 +39,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 ///
 /// # Safety
 /// `options` must be the `FastApiCallbackOptions` V8 passed to the running fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 unsafe fn options_isolate(options: *mut FastApiCallbackOptions<'_>) -> v8::Isolate {
     // SAFETY: V8 passes the options of this call, with its isolate, which is running it.
     unsafe {
@@ -62,7 +62,7 @@ fn receiver_error_message(decl: &crate::OpDecl) -> String {
 /// # Safety
 /// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call, and `receiver`
 /// its receiver.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_receiver<'s, T: 'static>(
     receiver: v8::Local<'s, v8::Object>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -81,7 +81,7 @@ pub unsafe fn fast_receiver<'s, T: 'static>(
 ///
 /// # Safety
 /// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_cppgc<'s, T: 'static>(
     value: v8::Local<'s, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -104,7 +104,7 @@ pub unsafe fn fast_cppgc<'s, T: 'static>(
 ///
 /// # Safety
 /// As [`fast_cppgc`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_option_cppgc<'s, T: 'static>(
     value: v8::Local<'s, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -130,7 +130,7 @@ unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
 /// `#[cppgc] T` returns: in a constructor called with `new`, `this` wraps the value; anywhere
 /// else, a new instance of `T`'s class does.
 impl<T: Trace + 'static> IntoReturn<kind::Cppgc> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         let info = call.info;
         if !call.args.new_target().is_undefined() {
@@ -156,7 +156,7 @@ impl<T: Trace + 'static> IntoReturn<kind::Cppgc> for T {
 
 /// An async op's `#[cppgc] T` result: a new instance of `T`'s class wrapping it.
 impl<T: Trace + 'static> super::kinds::IntoValue<kind::Cppgc> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -169,14 +169,14 @@ impl<T: Trace + 'static> super::kinds::IntoValue<kind::Cppgc> for T {
 
 impl<'a, 's> SlowCall<'a, 's> {
     /// An async method's receiver, held until the method settles.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn receiver_held<T: Trace + 'static>(&mut self) -> Result<Held<T>, Thrown> {
         let this = self.args.this();
         hold::<T>(self.isolate(), this).ok_or_else(|| self.throw_receiver_error())
     }
 
     /// `#[cppgc] Held<T>` argument `index`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_held<T: Trace + 'static>(
         &mut self,
         index: i32,

@@ -23,7 +23,7 @@ pub(super) const STATE_HELD: &str = "OpState is already borrowed";
 ///
 /// # Safety
 /// As [`fast_op_ctx`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_state<'a>(
     op_ctx: &'a OpCtx,
     options: *mut FastApiCallbackOptions<'_>,
@@ -40,7 +40,7 @@ pub unsafe fn fast_state<'a>(
 ///
 /// # Safety
 /// As [`fast_op_ctx`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_state_mut<'a>(
     op_ctx: &'a OpCtx,
     options: *mut FastApiCallbackOptions<'_>,
@@ -68,7 +68,7 @@ pub(super) unsafe fn fast_throw_state_borrowed(
 
 impl OpCtx {
     /// The shared op state handle.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn state_rc(&self) -> Rc<RefCell<OpState>> {
         self.state.clone()
     }
@@ -78,7 +78,7 @@ impl OpCtx {
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_local<'a, T>(
     value: v8::Local<'a, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -103,7 +103,7 @@ where
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_option_local<'a, T>(
     value: v8::Local<'a, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -122,7 +122,7 @@ where
 
 impl<'a, 's> SlowCall<'a, 's> {
     /// `&OpState`: a shared borrow; throws if an op or the embedder holds it exclusively.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn state(&mut self) -> Result<Ref<'s, OpState>, Thrown> {
         let op_ctx = self.op_ctx();
         op_ctx.state.try_borrow().map_err(|_| {
@@ -131,7 +131,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `&mut OpState`: an exclusive borrow; throws if anything else holds it.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn state_mut(&mut self) -> Result<RefMut<'s, OpState>, Thrown> {
         let op_ctx = self.op_ctx();
         op_ctx
@@ -141,13 +141,13 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `Rc<RefCell<OpState>>`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn state_rc(&self) -> Rc<RefCell<OpState>> {
         self.op_ctx().state.clone()
     }
 
     /// `v8::Local<T>`: checked to be a `T`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_local<T>(&mut self, index: i32, expected: &str) -> Result<v8::Local<'s, T>, Thrown>
     where
         v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
@@ -157,7 +157,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `v8::Global<T>`: checked to be a `T`, then kept in a global handle.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_global<T>(&mut self, index: i32, expected: &str) -> Result<v8::Global<T>, Thrown>
     where
         v8::Local<'s, T>: TryFrom<v8::Local<'s, v8::Value>>,
@@ -168,7 +168,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[from_v8] T`: through `T`'s `FromV8`; an `Err` throws, prefixed with the op and the
     /// argument.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_from_v8<T: FromV8<'s>>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
         // (A `TryCatch` only where JavaScript may run: it is not free, see BENCHMARKS.md.)
@@ -182,7 +182,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[webidl(default = .., options(..))] T`: `undefined` is `default()` when there is one;
     /// else by WebIDL rules, with the options `set_options` sets.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_webidl<T: crate::webidl::WebIdlConverter<'s>>(
         &mut self,
         index: i32,
@@ -210,7 +210,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `*mut c_void`: an External's pointer, or null for `null`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_external_mut(&mut self, index: i32) -> Result<*mut c_void, Thrown> {
         let value = self.args.get(index);
         // The External first: the common case then costs one check, not two.
@@ -224,14 +224,14 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `*const c_void`: likewise.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_external(&mut self, index: i32) -> Result<*const c_void, Thrown> {
         self.arg_external_mut(index)
             .map(|pointer| pointer.cast_const())
     }
 
     /// Returns a `T: ToV8`; an `Err` throws.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn ret_to_v8<T: ToV8>(&mut self, value: T) -> Result<(), Thrown> {
         match keep_pending_exception(self.scope(), |scope| value.to_v8(scope))? {
             Ok(value) => {
@@ -245,7 +245,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
 /// An External of the pointer; null is `null`.
 impl IntoValue<kind::External> for *const c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -259,7 +259,7 @@ impl IntoValue<kind::External> for *const c_void {
 }
 
 impl IntoValue<kind::External> for *mut c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -270,7 +270,7 @@ impl IntoValue<kind::External> for *mut c_void {
 
 /// An External of the pointer made from the isolate; null is `null`.
 impl IntoReturn<kind::External> for *const c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         if self.is_null() {
             call.rv().set_null();
@@ -283,7 +283,7 @@ impl IntoReturn<kind::External> for *const c_void {
 }
 
 impl IntoReturn<kind::External> for *mut c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         self.cast_const().set_return(call)
     }
@@ -293,14 +293,14 @@ impl IntoReturn<kind::External> for *mut c_void {
 // any pointer; the fast path of an External return is the slow path's for non-null pointers,
 // and the agreement tests pin null).
 impl IntoFast<kind::External, *mut c_void> for *const c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
         Some(self.cast_mut())
     }
 }
 
 impl IntoFast<kind::External, *mut c_void> for *mut c_void {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
         Some(self)
     }
@@ -311,7 +311,7 @@ impl<T> IntoReturn<kind::Handle> for v8::Local<'_, T>
 where
     for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
 {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.rv().set(self.into());
         Ok(())
@@ -323,7 +323,7 @@ impl<T> IntoReturn<kind::Handle> for v8::Global<T>
 where
     for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
 {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         let local = v8::Local::new(call.scope(), &self);
         call.rv().set(local.into());
@@ -336,7 +336,7 @@ impl<T> IntoValue<kind::Handle> for v8::Global<T>
 where
     for<'l> v8::Local<'l, T>: Into<v8::Local<'l, v8::Value>>,
 {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -349,7 +349,7 @@ where
 impl<T: ToV8> IntoValue<kind::ToV8> for T {
     const MAY_RUN_JS: bool = true;
 
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -359,7 +359,7 @@ impl<T: ToV8> IntoValue<kind::ToV8> for T {
 }
 
 impl<T: ToV8> IntoReturn<kind::ToV8> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.ret_to_v8(self)
     }
@@ -374,7 +374,7 @@ impl<T: ToV8> IntoReturn<kind::ToV8> for T {
 ///
 /// # Safety
 /// `string` and `options` must be what V8 passed to the running fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_from_one_byte<'s, T: FromV8<'s>>(
     string: *const super::FastApiOneByteString,
     options: *mut FastApiCallbackOptions<'_>,

@@ -91,7 +91,7 @@ pub trait IntoValue<K>: Sized {
 macro_rules! returns_made_values {
     ($($marker:ident),*) => {$(
         impl<T: IntoValue<kind::$marker>> IntoReturn<kind::$marker> for T {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 match self.into_value(call.scope()) {
                     Ok(value) => {
@@ -131,7 +131,7 @@ macro_rules! marker_calls {
     ($($marker:ident),*) => {$(
         impl kind::$marker {
             /// Reads argument `index` into whatever the op takes there.
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             pub fn arg<'s, T: FromArg<'s, Self>>(
                 call: &mut SlowCall<'_, 's>,
                 index: i32,
@@ -140,7 +140,7 @@ macro_rules! marker_calls {
             }
 
             /// Sets the return value.
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             pub fn ret<T: IntoReturn<Self>>(
                 call: &mut SlowCall<'_, '_>,
                 value: T,
@@ -149,7 +149,7 @@ macro_rules! marker_calls {
             }
 
             /// Converts a fast-call parameter.
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             pub fn from_fast<C, T: FromFast<Self, C>>(value: C) -> T {
                 T::from_fast(value)
             }
@@ -158,7 +158,7 @@ macro_rules! marker_calls {
             ///
             /// # Safety
             /// As [`IntoFast::into_fast`].
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             pub unsafe fn into_fast<C, T: IntoFast<Self, C>>(
                 value: T,
                 options: *mut FastApiCallbackOptions<'_>,

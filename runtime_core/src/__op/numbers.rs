@@ -14,7 +14,7 @@ use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// ECMAScript `ToBoolean`, without the isolate: `false` for `false`, `undefined`, `null`, `+0`,
 /// `-0`, `NaN`, `0n` and `""`; `true` for everything else (V8's fast path passes the same).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn to_boolean(value: v8::Local<'_, v8::Value>) -> bool {
     if value.is_true() {
         true
@@ -37,7 +37,7 @@ pub(super) fn to_boolean(value: v8::Local<'_, v8::Value>) -> bool {
 ///
 /// # Safety
 /// As [`fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_option_number<T: FromJsNumber>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -56,7 +56,7 @@ pub unsafe fn fast_option_number<T: FromJsNumber>(
 
 impl<'a, 's> SlowCall<'a, 's> {
     /// A Number argument converted to `T`, or a `TypeError`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn arg_number<T: FromJsNumber>(&mut self, index: i32) -> Result<T, Thrown> {
         let value = self.args.get(index);
         match v8::Local::<v8::Number>::try_from(value) {
@@ -66,7 +66,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// A BigInt argument: `BigInt.asIntN(64, x)`, or a `TypeError`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn arg_bigint_i64(&mut self, index: i32, expected: &str) -> Result<i64, Thrown> {
         match v8::Local::<v8::BigInt>::try_from(self.args.get(index)) {
             Ok(bigint) => Ok(bigint.i64_value().0),
@@ -75,7 +75,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// A BigInt argument: `BigInt.asUintN(64, x)`, or a `TypeError`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn arg_bigint_u64(&mut self, index: i32, expected: &str) -> Result<u64, Thrown> {
         match v8::Local::<v8::BigInt>::try_from(self.args.get(index)) {
             Ok(bigint) => Ok(bigint.u64_value().0),
@@ -122,21 +122,21 @@ unsafe fn fast_throw_unsafe_integer(
 // `bool`: `ToBoolean` on both paths (V8 passes the fast path the same).
 
 impl<'s> FromArg<'s, kind::Bool> for bool {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
         Ok(to_boolean(call.args.get(index)))
     }
 }
 
 impl FromFast<kind::Bool, bool> for bool {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn from_fast(value: bool) -> Self {
         value
     }
 }
 
 impl IntoReturn<kind::Bool> for bool {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.rv().set_bool(self);
         Ok(())
@@ -144,7 +144,7 @@ impl IntoReturn<kind::Bool> for bool {
 }
 
 impl IntoValue<kind::Bool> for bool {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -154,7 +154,7 @@ impl IntoValue<kind::Bool> for bool {
 }
 
 impl IntoValue<kind::Unit> for () {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -164,7 +164,7 @@ impl IntoValue<kind::Unit> for () {
 }
 
 impl IntoFast<kind::Bool, bool> for bool {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<bool> {
         Some(self)
     }
@@ -175,14 +175,14 @@ impl IntoFast<kind::Bool, bool> for bool {
 macro_rules! small_numbers {
     ($($ty:ty => $c:ty, $set:ident;)*) => {$(
         impl<'s> FromArg<'s, kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
                 call.arg_number(index)
             }
         }
 
         impl FromFast<kind::Number, $c> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_fast(value: $c) -> Self {
                 // Wrapping, as the slow path's ToInt32/ToUint32-then-wrap does.
                 value as $ty
@@ -190,7 +190,7 @@ macro_rules! small_numbers {
         }
 
         impl IntoReturn<kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 call.rv().$set(self.into());
                 Ok(())
@@ -198,14 +198,14 @@ macro_rules! small_numbers {
         }
 
         impl IntoFast<kind::Number, $c> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
                 Some(self.into())
             }
         }
 
         impl IntoValue<kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
@@ -236,21 +236,21 @@ const MAX_SAFE_INTEGER: u128 = (1 << 53) - 1;
 macro_rules! wide_numbers {
     ($($ty:ty),*) => {$(
         impl<'s> FromArg<'s, kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
                 call.arg_number(index)
             }
         }
 
         impl FromFast<kind::Number, f64> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_fast(value: f64) -> Self {
                 <$ty>::from_js_number(value)
             }
         }
 
         impl IntoReturn<kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
                     return Err(call.throw_unsafe_integer(&self));
@@ -261,7 +261,7 @@ macro_rules! wide_numbers {
         }
 
         impl IntoValue<kind::Number> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
@@ -274,7 +274,7 @@ macro_rules! wide_numbers {
         }
 
         impl IntoFast<kind::Number, f64> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<f64> {
                 if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
                     // SAFETY: forwarded from the caller.
@@ -301,11 +301,11 @@ pub trait SmiInt: Copy {
 macro_rules! smi_ints {
     ($($ty:ty),*) => {$(
         impl SmiInt for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_smi(value: i32) -> Self {
                 value as $ty
             }
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn to_smi(self) -> i32 {
                 self as i32
             }
@@ -319,7 +319,7 @@ smi_ints!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 const SMI_EXPECTED: &str = "a number (smi)";
 
 impl<'s, T: SmiInt> FromArg<'s, kind::Smi> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
         match v8::Local::<v8::Number>::try_from(call.args.get(index)) {
             Ok(number) => Ok(T::from_smi(to_int32(number.value()))),
@@ -329,14 +329,14 @@ impl<'s, T: SmiInt> FromArg<'s, kind::Smi> for T {
 }
 
 impl<T: SmiInt> FromFast<kind::Smi, i32> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn from_fast(value: i32) -> Self {
         T::from_smi(value)
     }
 }
 
 impl<T: SmiInt> IntoReturn<kind::Smi> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.rv().set_int32(self.to_smi());
         Ok(())
@@ -344,7 +344,7 @@ impl<T: SmiInt> IntoReturn<kind::Smi> for T {
 }
 
 impl<T: SmiInt> IntoValue<kind::Smi> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -354,7 +354,7 @@ impl<T: SmiInt> IntoValue<kind::Smi> for T {
 }
 
 impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<i32> {
         Some(self.to_smi())
     }
@@ -365,21 +365,21 @@ impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
 macro_rules! bigints {
     ($($ty:ty => $c:ty, $arg:ident, $new:ident, $made:ident, $expected:literal;)*) => {$(
         impl<'s> FromArg<'s, kind::BigInt> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_arg(call: &mut SlowCall<'_, 's>, index: i32) -> Result<Self, Thrown> {
                 call.$arg(index, $expected).map(|value| value as $ty)
             }
         }
 
         impl FromFast<kind::BigInt, $c> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn from_fast(value: $c) -> Self {
                 value as $ty
             }
         }
 
         impl IntoReturn<kind::BigInt> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 let value = call.in_callback().$made(self as $c);
                 call.rv().set(value.into());
@@ -388,7 +388,7 @@ macro_rules! bigints {
         }
 
         impl IntoValue<kind::BigInt> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
@@ -398,7 +398,7 @@ macro_rules! bigints {
         }
 
         impl IntoFast<kind::BigInt, $c> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
                 Some(self as $c)
             }

@@ -79,7 +79,7 @@ fn check_store(store: &v8::SharedRef<v8::BackingStore>) -> Result<(), Refusal> {
 
 /// The backing store and byte range of a buffer argument, kept alive; `is_detached` tells an
 /// empty view's story (it needs a scope: a rare path).
-#[inline(always)]
+#[ops_macro::inline_hot]
 fn store_and_range<'s>(
     value: v8::Local<'s, v8::Value>,
     source: BufferSource,
@@ -119,7 +119,7 @@ fn refusal_message(decl: &crate::OpDecl, index: i32, what: &str) -> String {
 ///
 /// # Safety
 /// As [`super::fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_js_buffer(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -180,7 +180,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `JsBuffer`: the memory of a view, an ArrayBuffer or either, kept alive without a copy.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_js_buffer(&mut self, index: i32, source: BufferSource) -> Result<JsBuffer, Thrown> {
         let value = self.args.get(index);
         let info = self.info;
@@ -196,7 +196,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[buffer] V8Slice<T>`: a typed array's memory, kept alive without a copy.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_typed_js_buffer<T: Element>(&mut self, index: i32) -> Result<V8Slice<T>, Thrown> {
         self.check_array::<T>(index)?;
         let (store, range) = self.arg_js_buffer(index, BufferSource::View)?.into_parts();
@@ -209,7 +209,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// `#[buffer(detach)] DetachedBuffer`: the memory of a view, an ArrayBuffer or either,
     /// taken: JavaScript's ArrayBuffer is detached (every view of it becomes empty).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_detached(
         &mut self,
         index: i32,
@@ -248,7 +248,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
 /// A typed array of `T` over the slice's memory (no copy); `JsBuffer`: a Uint8Array.
 impl<T: Element> IntoValue<kind::Buffer> for V8Slice<T> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -260,7 +260,7 @@ impl<T: Element> IntoValue<kind::Buffer> for V8Slice<T> {
 
 /// `#[arraybuffer] JsBuffer`: an ArrayBuffer over the memory (a copy of the part, if part).
 impl IntoValue<kind::ArrayBuffer> for JsBuffer {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -284,7 +284,7 @@ fn fits<T: Element>(store: &v8::SharedRef<v8::BackingStore>, range: &Range<usize
 ///
 /// # Safety
 /// As [`super::fast_call_guarded`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_js_buffer<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -348,7 +348,7 @@ fn bytes_mut_store(bytes: bytes::BytesMut) -> (v8::SharedRef<v8::BackingStore>, 
 macro_rules! store_values {
     ($($ty:ty => $parts:expr;)*) => {$(
         impl IntoValue<kind::Buffer> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
@@ -359,7 +359,7 @@ macro_rules! store_values {
         }
 
         impl IntoValue<kind::ArrayBuffer> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,

@@ -4,7 +4,7 @@
 impl<T: ::serde::Serialize> super::IntoValue<super::kind::Serde> for T {
     const MAY_RUN_JS: bool = true;
 
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -15,7 +15,7 @@ impl<T: ::serde::Serialize> super::IntoValue<super::kind::Serde> for T {
 
 /// A `#[serde]` return: as a `ToV8` one, through [`Serde`](crate::serde::Serde).
 impl<T: ::serde::Serialize> super::IntoReturn<super::kind::Serde> for T {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut super::SlowCall<'_, '_>) -> Result<(), super::Thrown> {
         super::IntoReturn::<super::kind::ToV8>::set_return(crate::serde::Serde(self), call)
     }

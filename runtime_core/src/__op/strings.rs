@@ -19,7 +19,7 @@ use super::{FastApiOneByteString, SlowCall, StringBuffer, Thrown};
 ///
 /// # Safety
 /// `string` must be the `FastApiOneByteString` V8 passed to the running fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a [u8] {
     // SAFETY: V8 passes a valid string whose bytes stay put for the fast call (no GC runs).
     unsafe { (*string).as_bytes() }
@@ -29,7 +29,7 @@ pub(super) unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a
 ///
 /// # Safety
 /// As for the bytes of the fast call's string argument; the result must not outlive the fast call.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_str<'b>(
     string: *const FastApiOneByteString,
     buffer: &'b mut StringBuffer<'_>,
@@ -43,7 +43,7 @@ pub unsafe fn fast_str<'b>(
 ///
 /// # Safety
 /// As [`fast_str`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_cow_str<'b>(
     string: *const FastApiOneByteString,
     buffer: &'b mut StringBuffer<'_>,
@@ -56,7 +56,7 @@ pub unsafe fn fast_cow_str<'b>(
 ///
 /// # Safety
 /// As for the bytes of the fast call's string argument.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
     // SAFETY: forwarded from the caller.
     latin1_to_string(unsafe { fast_latin1(string) })
@@ -66,7 +66,7 @@ pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
 ///
 /// # Safety
 /// As [`fast_str`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [u8]> {
     // SAFETY: forwarded from the caller.
     Cow::Borrowed(unsafe { fast_latin1(string) })
@@ -76,14 +76,14 @@ pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [
 ///
 /// # Safety
 /// As for the bytes of the fast call's string argument.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
     // SAFETY: forwarded from the caller.
     ByteString(unsafe { fast_latin1(string) }.to_vec())
 }
 
 impl<'a, 's> SlowCall<'a, 's> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn arg_v8_string(
         &mut self,
         index: i32,
@@ -100,7 +100,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
     /// the view built in it holds off V8's garbage collector, even when the content was
     /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_str<'b>(
         &mut self,
         index: i32,
@@ -123,7 +123,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// `#[string] &str` in an op that takes the scope, or that has several string arguments:
     /// JavaScript or another argument's flattening may move the string, so it is always copied
     /// (or transcoded) into `buffer`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_str_copied<'b>(
         &mut self,
         index: i32,
@@ -139,7 +139,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
     /// the view built in it holds off V8's garbage collector, even when the content was
     /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_cow_str<'b>(
         &mut self,
         index: i32,
@@ -150,7 +150,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[string] Cow<str>` in an op that takes the scope: as [`SlowCall::arg_str_copied`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_cow_str_copied<'b>(
         &mut self,
         index: i32,
@@ -160,7 +160,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[string] String`: one allocation of the exact UTF-8 length, written in one pass.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_string(&mut self, index: i32) -> Result<String, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
         Ok(v8_to_string(self.isolate(), string))
@@ -184,7 +184,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// The op must not run JavaScript or allocate on the V8 heap until `buffer` is dropped:
     /// the view built in it holds off V8's garbage collector, even when the content was
     /// transcoded (the macro picks this helper only then: see `Op::borrows_strings_in_place`).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_onebyte<'b>(
         &mut self,
         index: i32,
@@ -208,7 +208,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[string(onebyte)] Cow<[u8]>` in an op that takes the scope: copied into `buffer`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_onebyte_copied<'b>(
         &mut self,
         index: i32,
@@ -249,7 +249,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `ByteString`: the Latin-1 bytes, one allocation; a character above U+00FF throws.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_bytestring(&mut self, index: i32) -> Result<ByteString, Thrown> {
         let string = self.arg_v8_string(index, "a string")?;
         let mut slot = crate::values::string_view::ViewSlot::new();
@@ -272,7 +272,7 @@ impl<'a, 's> SlowCall<'a, 's> {
         self.throw_prefixed(too_long())
     }
 
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn set_string(
         &mut self,
         string: Option<v8::Local<'s, v8::String>>,
@@ -288,7 +288,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a string: ASCII as a one-byte string (no UTF-8 decoding) made from the isolate
     /// alone, anything else from UTF-8.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn ret_str(&mut self, value: &str) -> Result<(), Thrown> {
         if is_ascii(value.as_bytes()) {
             self.ret_one_byte(value.as_bytes())
@@ -298,7 +298,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// Returns a string of Latin-1 bytes, one character each.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn ret_one_byte(&mut self, latin1: &[u8]) -> Result<(), Thrown> {
         let string = self.in_callback().one_byte_string(latin1);
         self.set_string(string)
@@ -324,7 +324,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// Returns a `&'static str`: ASCII becomes an external string pointing at the static bytes
     /// (no copy); anything else is copied from UTF-8. The op keeps the V8 string of the last
     /// static string it returned, so returning the same one again makes nothing new.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn ret_static_str(&mut self, value: &'static str) -> Result<(), Thrown> {
         if let Some(entry) = &*self.op_ctx().static_str_cache.borrow() {
             if entry.is_of(value) {
@@ -364,7 +364,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
     /// Returns a `Cow<'static, str>`: borrowed as [`SlowCall::ret_static_str`], owned as
     /// [`SlowCall::ret_str`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(super) fn ret_cow_str(&mut self, value: Cow<'static, str>) -> Result<(), Thrown> {
         match value {
             Cow::Borrowed(value) => self.ret_static_str(value),
@@ -375,7 +375,7 @@ impl<'a, 's> SlowCall<'a, 's> {
 
 /// A string from UTF-8: ASCII as a one-byte string (no UTF-8 decoding), anything else from
 /// UTF-8; `None` if longer than V8 allows.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) fn new_string<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     value: &str,
@@ -404,7 +404,7 @@ fn string_value(
 macro_rules! text_values {
     ($($marker:ident: $ty:ty;)*) => {$(
         impl IntoValue<kind::$marker> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn into_value<'s>(
                 self,
                 scope: &mut v8::PinScope<'s, '_>,
@@ -429,7 +429,7 @@ text_values! {
 macro_rules! text_returns {
     ($($ty:ty),*) => {$(
         impl IntoReturn<kind::String> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 call.ret_str(&self)
             }
@@ -443,7 +443,7 @@ text_returns!(String, &str, Cow<'_, str>);
 macro_rules! one_byte_returns {
     ($($marker:ident: $ty:ty;)*) => {$(
         impl IntoReturn<kind::$marker> for $ty {
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
                 call.ret_one_byte(&self)
             }
@@ -459,7 +459,7 @@ one_byte_returns! {
 
 /// A one-byte string of its Latin-1 bytes.
 impl IntoValue<kind::String> for ByteString {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -470,14 +470,14 @@ impl IntoValue<kind::String> for ByteString {
 }
 
 impl IntoReturn<kind::StaticString> for &'static str {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.ret_static_str(self)
     }
 }
 
 impl IntoReturn<kind::StaticString> for Cow<'static, str> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn set_return(self, call: &mut SlowCall<'_, '_>) -> Result<(), Thrown> {
         call.ret_cow_str(self)
     }
@@ -485,7 +485,7 @@ impl IntoReturn<kind::StaticString> for Cow<'static, str> {
 
 /// `#[string(onebyte)]`: the bytes as Latin-1, one character each.
 impl IntoValue<kind::OneByte> for Cow<'_, [u8]> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -496,7 +496,7 @@ impl IntoValue<kind::OneByte> for Cow<'_, [u8]> {
 }
 
 impl IntoValue<kind::OneByte> for Vec<u8> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,

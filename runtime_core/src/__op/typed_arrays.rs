@@ -78,7 +78,7 @@ pub(super) unsafe fn fast_throw_misaligned(
 }
 
 /// Throws unless `value` is an array of `T` (`false` then).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(super) unsafe fn fast_check_array<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -96,7 +96,7 @@ pub(super) unsafe fn fast_check_array<T: Element>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed<'a, T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -122,7 +122,7 @@ pub unsafe fn fast_typed<'a, T: Element>(
 ///
 /// # Safety
 /// As [`fast_buffer_mut`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_mut<'a, T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -147,7 +147,7 @@ pub unsafe fn fast_typed_mut<'a, T: Element>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_vec<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -167,7 +167,7 @@ pub unsafe fn fast_typed_vec<T: Element>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_box<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -198,7 +198,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_typed<'b, T: Element>(
         &mut self,
         index: i32,
@@ -214,7 +214,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     ///
     /// # Safety
     /// As [`SlowCall::arg_buffer_mut`].
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub unsafe fn arg_typed_mut<T: Element>(&mut self, index: i32) -> Result<&'s mut [T], Thrown> {
         self.check_array::<T>(index)?;
         // SAFETY: forwarded from the caller.
@@ -226,7 +226,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[buffer(copy)] Vec<T>`: a copy of a typed array's elements.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_typed_vec<T: Element>(&mut self, index: i32) -> Result<Vec<T>, Thrown> {
         self.check_array::<T>(index)?;
         let mut storage = BufferStorage::new();
@@ -235,7 +235,7 @@ impl<'a, 's> SlowCall<'a, 's> {
     }
 
     /// `#[buffer(copy)] Box<[T]>`: likewise.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_typed_box<T: Element>(&mut self, index: i32) -> Result<Box<[T]>, Thrown> {
         self.arg_typed_vec(index).map(Vec::into_boxed_slice)
     }
@@ -265,7 +265,7 @@ pub(super) fn typed_range_value<'s, T: Element>(
 
 // Not a copy: JavaScript gets the vector's memory.
 impl<T: Element> IntoValue<kind::Buffer> for Vec<T> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -275,7 +275,7 @@ impl<T: Element> IntoValue<kind::Buffer> for Vec<T> {
 }
 
 impl<T: Element> IntoValue<kind::Buffer> for Box<[T]> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn into_value<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -299,7 +299,7 @@ fn typed_pointer<T: Element>((data, len): (*mut u8, usize)) -> Option<*mut T> {
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_ptr<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -324,7 +324,7 @@ pub unsafe fn fast_typed_ptr<T: Element>(
 ///
 /// # Safety
 /// As [`fast_buffer`].
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub unsafe fn fast_typed_ptr_const<T: Element>(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
@@ -336,7 +336,7 @@ pub unsafe fn fast_typed_ptr_const<T: Element>(
 
 impl SlowCall<'_, '_> {
     /// `#[buffer] *mut T`: a pointer to a typed array's elements (null when empty).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_typed_ptr<T: Element>(&mut self, index: i32) -> Result<*mut T, Thrown> {
         self.check_array::<T>(index)?;
         let memory = self.view_in_place(index)?;
@@ -344,7 +344,7 @@ impl SlowCall<'_, '_> {
     }
 
     /// `#[buffer] *const T`: likewise.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn arg_typed_ptr_const<T: Element>(&mut self, index: i32) -> Result<*const T, Thrown> {
         self.arg_typed_ptr::<T>(index).map(<*mut T>::cast_const)
     }

@@ -91,7 +91,7 @@ pub(crate) fn wrap<T: Trace + 'static>(
 /// subclass of it).
 ///
 /// The reference is valid while `value` is reachable: for the call that received it.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn unwrap<'a, T: 'static>(
     isolate: &mut v8::Isolate,
     value: v8::Local<'_, v8::Value>,
@@ -105,7 +105,7 @@ pub(crate) fn unwrap<'a, T: 'static>(
 
 /// As [`unwrap`], for an object known to be an API wrapper: a receiver, which V8 checked
 /// against the class's signature (so made from its template) before calling.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn unwrap_wrapper<'a, T: 'static>(
     isolate: &mut v8::Isolate,
     object: v8::Local<'_, v8::Object>,

@@ -266,7 +266,7 @@ impl EventLoop {
     ///
     /// # Safety
     /// `write` must initialize the whole `T` at the pointer it is given.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) unsafe fn start<T: PendingOp + 'static>(
         &self,
         memory: &OpMemory,
@@ -306,7 +306,7 @@ impl EventLoop {
     /// Polls `op` once during its call, with the loop's waker (so a wake before the loop polls
     /// the op again is not lost), or none yet. The waker is lent, not cloned: no reference
     /// count is touched per call (an op's poll cannot reach the loop).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn poll_during_call<T: PendingOp + ?Sized>(&self, op: Pin<&mut T>) -> Poll<()> {
         let waker = self.waker.borrow();
         let waker = waker.as_ref().unwrap_or(Waker::noop());

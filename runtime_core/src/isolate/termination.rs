@@ -98,7 +98,7 @@ impl TerminationHandle {
     }
 
     /// Whether a request is pending (made and not yet spent by a finished script).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn is_requested(&self) -> bool {
         self.shared.requested.load(Ordering::Relaxed)
     }

@@ -35,7 +35,7 @@ pub type OpMetricsFactoryFn = Box<dyn Fn(&OpDecl) -> Option<OpMetricsFn>>;
 
 impl OpCtx {
     /// Runs `call` between the dispatch and outcome events (`None`: it threw).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn metered<R>(
         &self,
         source: OpMetricsSource,

@@ -289,7 +289,7 @@ impl OpCtx {
 /// # Safety
 /// `data` must be the External made for an op's `OpCtx` (`template::op_template`,
 /// `class::install`).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) unsafe fn op_ctx_from_data<'a>(data: v8::Local<'_, v8::Value>) -> &'a OpCtx {
     // SAFETY: the caller guarantees `data` is an External holding a live `OpCtx`.
     unsafe {

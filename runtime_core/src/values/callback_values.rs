@@ -44,7 +44,7 @@ unsafe extern "C" {
 
 /// The isolate running the callback `info` was passed to: one V8 call (`get_parts`, which
 /// also reads the function's data, costs three times as many instructions).
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn callback_isolate(info: &v8::FunctionCallbackInfo) -> v8::UnsafeRawIsolatePtr {
     // SAFETY: `info` is a live `FunctionCallbackInfo`; V8 only reads it.
     unsafe { v8__FunctionCallbackInfo__GetIsolate(info) }
@@ -54,7 +54,7 @@ pub(crate) fn callback_isolate(info: &v8::FunctionCallbackInfo) -> v8::UnsafeRaw
 ///
 /// # Safety
 /// `handle` must be null or a handle to a `T` that stays rooted for `'s`.
-#[inline(always)]
+#[ops_macro::inline_hot]
 unsafe fn local<'s, T>(handle: *const T) -> Option<v8::Local<'s, T>> {
     // rusty_v8 has no public constructor from a pointer; its `Local` is `#[repr(C)]`, a
     // `NonNull<T>` and a marker (the size is checked here; the layout is version 152.2.0's).
@@ -76,7 +76,7 @@ impl<'s> InCallback<'s> {
     /// A `FunctionCallback` of `isolate` must be running on this thread for all of `'s`, and
     /// no handle scope opened during it may be open while values are made through this (V8
     /// puts a new handle in the innermost scope open, which must be the callback's own).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) unsafe fn new(isolate: v8::UnsafeRawIsolatePtr) -> Self {
         Self {
             isolate,
@@ -85,7 +85,7 @@ impl<'s> InCallback<'s> {
     }
 
     /// A BigInt of `value`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn bigint_from_i64(self, value: i64) -> v8::Local<'s, v8::BigInt> {
         // SAFETY: `new`'s contract: the handle is made in the callback's own handle scope,
         // which stays open for `'s`. (V8's `BigInt::New` aborts rather than return empty.)
@@ -93,7 +93,7 @@ impl<'s> InCallback<'s> {
     }
 
     /// A BigInt of `value`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn bigint_from_u64(self, value: u64) -> v8::Local<'s, v8::BigInt> {
         // SAFETY: as `bigint_from_i64`.
         unsafe { local(v8__BigInt__NewFromUnsigned(self.isolate, value)) }
@@ -101,7 +101,7 @@ impl<'s> InCallback<'s> {
     }
 
     /// A string of `latin1`'s bytes, one character each; `None` if longer than V8 allows.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn one_byte_string(self, latin1: &[u8]) -> Option<v8::Local<'s, v8::String>> {
         let length = i32::try_from(latin1.len()).ok()?;
         // SAFETY: as `bigint_from_i64`; V8 reads `length` bytes of `latin1`, and returns an
@@ -117,7 +117,7 @@ impl<'s> InCallback<'s> {
     }
 
     /// An External of `value`.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn external(self, value: *mut c_void) -> v8::Local<'s, v8::External> {
         // SAFETY: as `bigint_from_i64`; V8 keeps the pointer without reading it.
         unsafe { local(v8__External__New(self.isolate, value)) }.expect("V8 made an External")
@@ -128,7 +128,7 @@ impl<'s> InCallback<'s> {
     /// # Safety
     /// `global` must be the storage cell of a live `v8::Global` of the callback's isolate (the
     /// place `v8::Global::open` returns, which stays put for the `Global`'s life).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) unsafe fn string_of(self, global: NonNull<v8::String>) -> v8::Local<'s, v8::String> {
         // SAFETY: as `bigint_from_i64`; `global` is a live handle of this isolate (the
         // caller's contract), so the new handle is of the string it keeps.

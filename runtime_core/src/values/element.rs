@@ -32,15 +32,15 @@ macro_rules! elements {
 
         impl Element for $ty {
             const EXPECTED: &'static str = $expected;
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn is_array(value: &v8::Value) -> bool {
                 value.$is()
             }
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn store_from_vec(values: Vec<Self>) -> v8::UniqueRef<v8::BackingStore> {
                 v8::ArrayBuffer::new_backing_store_from_bytes(values)
             }
-            #[inline(always)]
+            #[ops_macro::inline_hot]
             fn new_array<'s>(
                 scope: &v8::PinScope<'s, '_>,
                 buffer: v8::Local<'_, v8::ArrayBuffer>,

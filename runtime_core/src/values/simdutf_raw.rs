@@ -28,7 +28,7 @@ unsafe extern "C" {
 
 /// Latin-1 to UTF-8 into `out`, which must have room for 2 bytes per Latin-1 byte (the worst
 /// case; panics otherwise); returns the UTF-8 written.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn latin1_to_utf8<'o>(latin1: &[u8], out: &'o mut [MaybeUninit<u8>]) -> &'o str {
     assert!(
         out.len() / 2 >= latin1.len(),
@@ -47,7 +47,7 @@ pub(crate) fn latin1_to_utf8<'o>(latin1: &[u8], out: &'o mut [MaybeUninit<u8>]) 
 /// UTF-16 to UTF-8 into `out`, which must have room for 3 bytes per unit (the worst case;
 /// panics otherwise); returns the UTF-8 written. Lone surrogates (invalid UTF-16, which
 /// simdutf refuses) become U+FFFD, through the scalar loop.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn utf16_to_utf8<'o>(units: &[u16], out: &'o mut [MaybeUninit<u8>]) -> &'o str {
     assert!(
         out.len() / 3 >= units.len(),
@@ -72,7 +72,7 @@ pub(crate) fn utf16_to_utf8<'o>(units: &[u16], out: &'o mut [MaybeUninit<u8>]) -
 
 /// # Safety
 /// The first `written` bytes of `out` must be initialised, and valid UTF-8.
-#[inline(always)]
+#[ops_macro::inline_hot]
 unsafe fn utf8_written(out: &[MaybeUninit<u8>], written: usize) -> &str {
     // SAFETY: forwarded from the caller.
     unsafe {

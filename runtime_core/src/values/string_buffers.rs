@@ -98,7 +98,7 @@ pub struct StringBuffer<'s> {
 }
 
 impl Drop for StringBuffer<'_> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn drop(&mut self) {
         // SAFETY: dropped once, here (the field is `ManuallyDrop`).
         unsafe { ManuallyDrop::drop(&mut self.view) };
@@ -113,7 +113,7 @@ impl Default for StringBuffer<'_> {
 
 impl StringBuffer<'_> {
     /// An empty buffer; costs nothing until used (the stack part stays uninitialised).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn new() -> Self {
         Self {
             view: ManuallyDrop::new(crate::values::string_view::ViewSlot::new()),
@@ -131,7 +131,7 @@ pub(crate) struct Room {
 }
 
 impl Drop for Room {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn drop(&mut self) {
         if self.lent.is_some() {
             self.give_back_lent();
@@ -141,7 +141,7 @@ impl Drop for Room {
 
 impl Room {
     /// Empty room; costs nothing until used (the stack part stays uninitialised).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn new() -> Self {
         Self {
             stack: [const { MaybeUninit::uninit() }; STRING_STACK_BUFFER_SIZE],
@@ -156,7 +156,7 @@ impl Room {
     }
 
     /// Room for at least `len` bytes: the stack buffer if it fits, else a lent buffer.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn uninit(&mut self, len: usize) -> &mut [MaybeUninit<u8>] {
         if len <= STRING_STACK_BUFFER_SIZE {
             &mut self.stack[..]
@@ -167,7 +167,7 @@ impl Room {
 
     /// A V8 string's content copied into this buffer, as UTF-8 (see [`Room::copy_utf8`]):
     /// what a reader that may run JavaScript meanwhile keeps (nothing stays borrowed from V8).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn copy_string(
         &mut self,
         isolate: &mut v8::Isolate,
@@ -203,7 +203,7 @@ impl Room {
     }
 
     /// Latin-1 as UTF-8: ASCII in place (no copy), anything else transcoded into the buffer.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub(crate) fn latin1_as_str<'b>(&'b mut self, latin1: &'b [u8]) -> &'b str {
         if is_ascii(latin1) {
             // SAFETY: ASCII is UTF-8.
@@ -305,7 +305,7 @@ const SIMD_ASCII_MIN_LEN: usize = 32 * 1024;
 /// Whether every byte is ASCII. Same answer as `<[u8]>::is_ascii`, shaped for the short
 /// strings ops see most: no byte-by-byte tail (the last word is read overlapping), which
 /// measured in bench-ops as the difference between a 75-byte `&str` and a one-byte argument.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
     let len = bytes.len();
@@ -347,7 +347,7 @@ fn is_long_ascii(bytes: &[u8]) -> bool {
 }
 
 /// Latin-1 to an owned `String` of exactly the UTF-8 length: one allocation.
-#[inline(always)]
+#[ops_macro::inline_hot]
 pub(crate) fn latin1_to_string(latin1: &[u8]) -> String {
     if is_ascii(latin1) {
         // SAFETY: ASCII is UTF-8.

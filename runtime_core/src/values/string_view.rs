@@ -28,7 +28,7 @@ pub struct ViewSlot<'s> {
 
 impl<'s> ViewSlot<'s> {
     /// Empty room: nothing to drop.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub const fn new() -> Self {
         Self {
             view: MaybeUninit::uninit(),
@@ -37,7 +37,7 @@ impl<'s> ViewSlot<'s> {
     }
 
     /// Builds the view of `string` here (dropping the one built before, if any).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn build(
         &mut self,
         isolate: &mut v8::Isolate,
@@ -60,14 +60,14 @@ impl<'s> ViewSlot<'s> {
     }
 
     /// The view built here, if any.
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn get(&self) -> Option<&v8::ValueView<'s>> {
         // SAFETY: `built` says the view is initialised.
         self.built.then(|| unsafe { self.view.assume_init_ref() })
     }
 
     /// Moves the view out (the slow copy; for paths that transcode anyway).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     pub fn take(&mut self) -> Option<v8::ValueView<'s>> {
         // SAFETY: `built` says the view is initialised; it is marked gone before it is read
         // out, so it is dropped once, by the taker.
@@ -75,7 +75,7 @@ impl<'s> ViewSlot<'s> {
     }
 
     /// Drops the view built here, if any (a flag test when there is none).
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn clear(&mut self) {
         if self.built {
             self.built = false;
@@ -92,7 +92,7 @@ impl Default for ViewSlot<'_> {
 }
 
 impl Drop for ViewSlot<'_> {
-    #[inline(always)]
+    #[ops_macro::inline_hot]
     fn drop(&mut self) {
         self.clear();
     }
