@@ -163,6 +163,20 @@ fn bootstrap_js() -> String {
     js
 }
 
+/// An isolate made with `params` and a context running one script, with rusty_v8 alone.
+fn bare_start(params: v8::CreateParams) {
+    let mut isolate = v8::Isolate::new(params);
+    {
+        v8::scope!(let scope, &mut isolate);
+        let context = v8::Context::new(scope, Default::default());
+        let scope = &mut v8::ContextScope::new(scope, context);
+        let source = v8::String::new(scope, "1 + 1").expect("a short string");
+        let script = v8::Script::compile(scope, source, None).expect("it compiles");
+        std::hint::black_box(script.run(scope));
+    }
+    drop(isolate);
+}
+
 /// A V8 snapshot of a default context that ran `bootstrap`, made with rusty_v8 alone (as
 /// `Runtime` makes its own: code kept).
 fn raw_snapshot(bootstrap: &str) -> &'static [u8] {
@@ -262,33 +276,10 @@ fn median(samples: &[f64]) -> f64 {
 /// What one run of a row does (a snapshot row's blob made here, once).
 fn starter(start: Start, bootstrap: &str) -> Box<dyn FnMut()> {
     match start {
-        Start::Floor => Box::new(|| {
-            let mut isolate = v8::Isolate::new(v8::CreateParams::default());
-            {
-                v8::scope!(let scope, &mut isolate);
-                let context = v8::Context::new(scope, Default::default());
-                let scope = &mut v8::ContextScope::new(scope, context);
-                let source = v8::String::new(scope, "1 + 1").expect("a short string");
-                let script = v8::Script::compile(scope, source, None).expect("it compiles");
-                std::hint::black_box(script.run(scope));
-            }
-            drop(isolate);
-        }),
+        Start::Floor => Box::new(|| bare_start(v8::CreateParams::default())),
         Start::RawSnapshot => {
             let blob = raw_snapshot(bootstrap);
-            Box::new(move || {
-                let params = v8::CreateParams::default().snapshot_blob(blob.into());
-                let mut isolate = v8::Isolate::new(params);
-                {
-                    v8::scope!(let scope, &mut isolate);
-                    let context = v8::Context::new(scope, Default::default());
-                    let scope = &mut v8::ContextScope::new(scope, context);
-                    let source = v8::String::new(scope, "1 + 1").expect("a short string");
-                    let script = v8::Script::compile(scope, source, None).expect("it compiles");
-                    std::hint::black_box(script.run(scope));
-                }
-                drop(isolate);
-            })
+            Box::new(move || bare_start(v8::CreateParams::default().snapshot_blob(blob.into())))
         }
         Start::Fresh {
             ops,
