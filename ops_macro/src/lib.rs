@@ -42,7 +42,9 @@ pub fn derive_webidl(item: TokenStream) -> TokenStream {
 ///
 /// The conversions every op calls carry it. Always-inlined in a dev build, each of them was
 /// copied into every op's functions, and a crate of ops took half again as long to build,
-/// though nothing in a dev build is measured per call (BENCHMARKS.md).
+/// though nothing in a dev build is measured per call (BENCHMARKS.md). The switch is
+/// `debug_assertions` because it is the profile's: a profile that optimizes with debug
+/// assertions on gets the plain hint too.
 #[doc(hidden)]
 #[proc_macro_attribute]
 pub fn inline_hot(attr: TokenStream, item: TokenStream) -> TokenStream {
