@@ -1,5 +1,6 @@
 //! `#[op]`: turns a plain Rust function into an opwire op. All the work is done by
-//! `ops_macro_backend`, which tests call without a proc-macro boundary.
+//! `ops_macro_backend`, which tests call without a proc-macro boundary. Beside it, the derives
+//! and `inline_hot`, an attribute of runtime_core's own.
 
 use proc_macro::TokenStream;
 
