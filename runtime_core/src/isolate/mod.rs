@@ -3,6 +3,7 @@
 //! stopping a script from any thread and letting V8 act on it (`termination.rs`), heap limits
 //! that terminate instead of crashing (`heap_limit.rs`), and running scripts (`scripts.rs`).
 
+pub(crate) mod alarms;
 pub(crate) mod entry;
 pub(crate) mod heap_limit;
 pub(crate) mod platform;

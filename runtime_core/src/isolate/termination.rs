@@ -1,7 +1,14 @@
-//! Stopping a runtime's JavaScript from any thread, and from inside an op.
+//! Stopping a runtime's JavaScript from any thread, and from inside an op, now or at a
+//! deadline; and waking whatever the runtime waits on so that it stops at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::task::Waker;
+use std::time::Instant;
+
+use futures_util::task::AtomicWaker;
+
+use super::alarms::{self, AlarmId};
 
 /// Stops the JavaScript a [`crate::Runtime`] is running, from any thread (a watchdog) or from
 /// inside an op. Cheap to clone; `Send` and `Sync`.
@@ -9,9 +16,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The script under way stops at V8's next interrupt check (a loop iteration or a function
 /// entry; at once when called from an op's slow path) and its `execute_script` returns a
 /// [`crate::JsError`] whose [`kind`](crate::JsError::kind) is
-/// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated). The request is then spent:
-/// the runtime runs the next script normally. A request made while no script runs stops the
-/// next one at its start.
+/// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated). Whatever the runtime waits
+/// on is woken: a `run_event_loop`, `call_and_await`, `mod_evaluate` or module load that
+/// waits on a timer, an async op or a loader ends with the same error within milliseconds.
+/// The request is then spent: the runtime runs the next call normally. A request made while
+/// no call runs stops the next one at its start, unless [`TerminationHandle::cancel`]
+/// withdraws it; [`TerminationHandle::terminate_at`] arms a deadline that never outlives
+/// the call it guards.
 ///
 /// Every runtime puts its handle in its [`crate::OpState`], so an op reaches it as
 /// `state.borrow::<TerminationHandle>()`.
@@ -46,6 +57,8 @@ struct Shared {
     /// Held across setting the flag and asking V8, and across spending both, so that a
     /// request is never half spent (flag cleared, V8's request left to stop a later script).
     lock: Mutex<()>,
+    /// The waker of whatever the runtime awaits (its event loop, a load): a request wakes it.
+    waker: AtomicWaker,
 }
 
 impl TerminationHandle {
@@ -56,6 +69,7 @@ impl TerminationHandle {
                 requested: AtomicBool::new(false),
                 out_of_memory: AtomicBool::new(false),
                 lock: Mutex::new(()),
+                waker: AtomicWaker::new(),
             }),
         }
     }
@@ -65,19 +79,74 @@ impl TerminationHandle {
         let _ = self.shared.isolate.set(isolate);
     }
 
-    /// Asks the runtime to stop its JavaScript. Returns `false` if the runtime is gone.
+    /// Asks the runtime to stop its JavaScript, and wakes what it waits on. Returns `false`
+    /// if the runtime is gone.
     pub fn terminate(&self) -> bool {
         let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.shared.requested.store(true, Ordering::SeqCst);
         self.ask_v8()
     }
 
-    /// Asks V8 to terminate; before the isolate exists, the flag alone stops the first script.
+    /// Withdraws a request no call has spent yet (one made while nothing ran, say): the next
+    /// call runs normally. Returns whether there was one. (deno's
+    /// `cancel_terminate_execution`.)
+    pub fn cancel(&self) -> bool {
+        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(isolate) = self.shared.isolate.get() {
+            isolate.cancel_terminate_execution();
+        }
+        self.shared.out_of_memory.store(false, Ordering::SeqCst);
+        self.shared.requested.swap(false, Ordering::SeqCst)
+    }
+
+    /// Terminates the runtime's JavaScript at `at` (see [`Deadline`]), unless the deadline
+    /// is dropped first: a deadline per call or per request, covering both a script that
+    /// spins and one that waits.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use runtime_core::{Runtime, RuntimeOptions};
+    ///
+    /// let mut runtime = Runtime::new(RuntimeOptions::default());
+    /// let deadline = runtime
+    ///     .termination_handle()
+    ///     .terminate_at(Instant::now() + Duration::from_millis(20));
+    /// let err = runtime.execute_script("spin.js", "for (;;) {}").unwrap_err();
+    /// assert!(err.is_terminated() && deadline.has_passed());
+    /// drop(deadline);
+    /// assert_eq!(runtime.execute_script_to_string("next.js", "1 + 1").unwrap(), "2");
+    /// ```
+    pub fn terminate_at(&self, at: Instant) -> Deadline {
+        let fired = Arc::new(AtomicBool::new(false));
+        let alarm = {
+            let handle = self.clone();
+            let fired = fired.clone();
+            alarms::set(at, move || {
+                handle.terminate();
+                fired.store(true, Ordering::SeqCst);
+            })
+        };
+        Deadline {
+            alarm,
+            fired,
+            handle: self.clone(),
+        }
+    }
+
+    /// Asks V8 to terminate, and wakes what the runtime awaits; before the isolate exists,
+    /// the flag alone stops the first script.
     fn ask_v8(&self) -> bool {
+        self.shared.waker.wake();
         self.shared
             .isolate
             .get()
             .is_none_or(|isolate| isolate.terminate_execution())
+    }
+
+    /// Keeps the waker of what the runtime awaits now, for a request to wake.
+    #[inline]
+    pub(crate) fn register_waker(&self, waker: &Waker) {
+        self.shared.waker.register(waker);
     }
 
     /// Terminates because the heap is near its limit: the call's error says so.
@@ -113,6 +182,38 @@ impl TerminationHandle {
         isolate.cancel_terminate_execution();
         self.shared.out_of_memory.store(false, Ordering::SeqCst);
         self.shared.requested.swap(false, Ordering::SeqCst)
+    }
+}
+
+/// A deadline armed by [`TerminationHandle::terminate_at`]. Dropped before its time, nothing
+/// happens; at its time, the runtime's JavaScript is terminated (the call under way, or the
+/// next one). Dropped after its time, it withdraws the request it made if no call spent it
+/// (it came as the call ended), so a deadline never stops a call it did not guard.
+#[must_use = "dropping a deadline disarms it"]
+#[derive(Debug)]
+pub struct Deadline {
+    alarm: AlarmId,
+    fired: Arc<AtomicBool>,
+    handle: TerminationHandle,
+}
+
+impl Deadline {
+    /// Whether the time came (and the termination was requested).
+    pub fn has_passed(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        if alarms::cancel(self.alarm) {
+            return;
+        }
+        // Fired, or firing now on the alarm thread: its request is made before `fired` is set.
+        while !self.has_passed() {
+            std::thread::yield_now();
+        }
+        self.handle.cancel();
     }
 }
 

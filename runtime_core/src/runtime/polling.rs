@@ -12,6 +12,7 @@ impl Runtime {
     pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
         let event_loop = self.event_loop.clone();
         event_loop.set_waker(cx.waker());
+        self.termination.register_waker(cx.waker());
         let ((polled, stopped), spent) = self.with_scope_spent(|scope| {
             let polled = event_loop.poll(scope, cx);
             let stopped = event_loop
@@ -46,6 +47,7 @@ impl Runtime {
         std::future::poll_fn(move |cx| {
             let event_loop = self.event_loop.clone();
             event_loop.set_waker(cx.waker());
+            self.termination.register_waker(cx.waker());
             // `Err`: settled. `Ok((looped, looked))`: the turn's outcome, and whether the
             // promise was looked at after it (not while terminating, when an error's
             // properties read empty: then once the termination is spent).
@@ -97,6 +99,24 @@ impl Runtime {
                     "the promise is still pending, but no op is: it never settles",
                 ))),
                 Poll::Pending => Poll::Pending,
+            }
+        })
+    }
+}
+
+impl Runtime {
+    /// Polls `poll` in the runtime's scope until it is ready; a termination requested
+    /// meanwhile (which wakes it) ends it with its error.
+    pub(crate) fn poll_until<'a, T: 'a>(
+        &'a mut self,
+        mut poll: impl FnMut(&mut v8::PinScope<'_, '_>, &mut Context<'_>) -> Poll<Result<T, JsError>>
+            + 'a,
+    ) -> impl Future<Output = Result<T, JsError>> + 'a {
+        std::future::poll_fn(move |cx| {
+            self.termination.register_waker(cx.waker());
+            match self.with_scope_spent(|scope| poll(scope, cx)) {
+                (_, Some(error)) => Poll::Ready(Err(error)),
+                (polled, None) => polled,
             }
         })
     }
