@@ -31,35 +31,6 @@ pub struct JsError {
 }
 
 impl JsError {
-    /// Reads the class name, message and stack of a thrown value.
-    pub(crate) fn from_exception(
-        scope: &mut v8::PinScope<'_, '_>,
-        exception: v8::Local<'_, v8::Value>,
-    ) -> Self {
-        let Ok(object) = v8::Local::<v8::Object>::try_from(exception) else {
-            return Self {
-                kind: JsErrorKind::Exception,
-                class_name: String::new(),
-                message: exception.to_rust_string_lossy(scope),
-                stack: None,
-            };
-        };
-        let property = |name: &str| -> Option<String> {
-            let key = v8::String::new(scope, name)?;
-            let value = object.get(scope, key.into())?;
-            (!value.is_null_or_undefined()).then(|| value.to_rust_string_lossy(scope))
-        };
-        let class_name = property("name").unwrap_or_default();
-        let message = property("message");
-        let stack = property("stack");
-        Self {
-            kind: JsErrorKind::Exception,
-            class_name,
-            message: message.unwrap_or_else(|| exception.to_rust_string_lossy(scope)),
-            stack,
-        }
-    }
-
     /// An exception of `class` made on the Rust side (no stack).
     pub(crate) fn exception(class: &str, message: &str) -> Self {
         Self {

@@ -9,3 +9,4 @@ pub(crate) mod heap_limit;
 pub(crate) mod platform;
 pub(crate) mod scripts;
 pub(crate) mod termination;
+mod thrown;

@@ -1,0 +1,145 @@
+//! Reading a thrown value into a [`JsError`] without running the thrower's code: its `name`
+//! and `message` are read as data properties only (an accessor, a proxy or an interceptor
+//! that JavaScript wrote is never called), and its `stack` is the one V8 formats. Formatting
+//! a stack for the first time may run `Error.prepareStackTrace` or the error's own `name` and
+//! `message` getters, as V8 does for any reader of `stack`; that runs under the call's
+//! termination, and once a termination is requested nothing more is read: one
+//! `TerminationHandle::terminate()` always ends the call, as
+//! [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated).
+
+use super::termination::TerminationHandle;
+use crate::JsError;
+
+/// How far up a prototype chain a property is looked for (a longer chain is read as if it
+/// ended there).
+const MAX_CHAIN: usize = 256;
+
+impl JsError {
+    /// Reads the class name, message and stack of a thrown value.
+    pub(crate) fn from_exception(
+        scope: &mut v8::PinScope<'_, '_>,
+        exception: v8::Local<'_, v8::Value>,
+    ) -> Self {
+        // In this scope, for the reads to hold their handles here too.
+        let exception = v8::Local::new(scope, exception);
+        let error = read(scope, exception);
+        if stopped(scope) {
+            return Self::terminated_in(scope);
+        }
+        error
+    }
+}
+
+/// Whether the runtime's JavaScript is being stopped: nothing more is read.
+fn stopped(scope: &v8::Isolate) -> bool {
+    scope.is_execution_terminating()
+        || scope
+            .get_slot::<TerminationHandle>()
+            .is_some_and(TerminationHandle::is_requested)
+}
+
+fn read<'s>(scope: &mut v8::PinScope<'s, '_>, exception: v8::Local<'s, v8::Value>) -> JsError {
+    let mut error = JsError::exception("", "");
+    let object = match v8::Local::<v8::Object>::try_from(exception) {
+        Ok(object) if !object.is_proxy() => object,
+        _ => {
+            error.message = detail(scope, exception);
+            return error;
+        }
+    };
+    error.class_name = data_property(scope, object, "name")
+        .filter(|value| value.is_string())
+        .map(|value| value.to_rust_string_lossy(scope))
+        .unwrap_or_default();
+    error.message = match data_property(scope, object, "message") {
+        Some(value) if value.is_string() || !value.is_object() && !value.is_undefined() => {
+            detail(scope, value)
+        }
+        _ => detail(scope, exception),
+    };
+    if !stopped(scope) {
+        error.stack = stack(scope, object);
+    }
+    error
+}
+
+/// A value as text, without calling into JavaScript (V8's side-effect-free conversion).
+fn detail(scope: &mut v8::PinScope<'_, '_>, value: v8::Local<'_, v8::Value>) -> String {
+    if let Ok(text) = v8::Local::<v8::String>::try_from(value) {
+        return text.to_rust_string_lossy(scope);
+    }
+    value
+        .to_detail_string(scope)
+        .map(|text| text.to_rust_string_lossy(scope))
+        .unwrap_or_default()
+}
+
+/// The value of `object`'s data property `name`, own or inherited; `None` at an accessor, a
+/// proxy, or the end of the chain.
+fn data_property<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    object: v8::Local<'s, v8::Object>,
+    name: &str,
+) -> Option<v8::Local<'s, v8::Value>> {
+    let key = v8::String::new(scope, name)?;
+    let mut holder = object;
+    for _ in 0..MAX_CHAIN {
+        if holder.is_proxy() {
+            return None;
+        }
+        let descriptor = holder.get_own_property_descriptor(scope, key.into())?;
+        if let Ok(descriptor) = v8::Local::<v8::Object>::try_from(descriptor) {
+            return own_field(scope, descriptor, "value");
+        }
+        let prototype = holder.get_prototype(scope)?;
+        holder = v8::Local::<v8::Object>::try_from(prototype).ok()?;
+    }
+    None
+}
+
+/// A property descriptor's own field (`value`, `get`): V8 makes descriptors as plain objects
+/// of data properties, so reading an own one runs nothing.
+fn own_field<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    descriptor: v8::Local<'s, v8::Object>,
+    field: &str,
+) -> Option<v8::Local<'s, v8::Value>> {
+    let key = v8::String::new(scope, field)?;
+    if !descriptor.has_own_property(scope, key.into())? {
+        return None;
+    }
+    descriptor.get(scope, key.into())
+}
+
+/// The error's stack: an own string, or what V8's own `stack` accessor formats (never a
+/// getter JavaScript defined).
+fn stack<'s>(scope: &mut v8::PinScope<'s, '_>, error: v8::Local<'s, v8::Object>) -> Option<String> {
+    let key = v8::String::new(scope, "stack")?;
+    let descriptor = error.get_own_property_descriptor(scope, key.into())?;
+    let descriptor = v8::Local::<v8::Object>::try_from(descriptor).ok()?;
+    if let Some(value) = own_field(scope, descriptor, "value") {
+        return value.is_string().then(|| value.to_rust_string_lossy(scope));
+    }
+    let getter = own_field(scope, descriptor, "get")?;
+    let getter = v8::Local::<v8::Function>::try_from(getter).ok()?;
+    if getter != native_stack_getter(scope)? {
+        return None;
+    }
+    let stack = getter.call(scope, error.into(), &[])?;
+    stack.is_string().then(|| stack.to_rust_string_lossy(scope))
+}
+
+/// V8's own `stack` accessor of errors of the current context (every error made by V8 has
+/// it, from the error map), read off a fresh one.
+fn native_stack_getter<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+) -> Option<v8::Local<'s, v8::Function>> {
+    let empty = v8::String::empty(scope);
+    let fresh = v8::Exception::error(scope, empty);
+    let fresh = v8::Local::<v8::Object>::try_from(fresh).ok()?;
+    let key = v8::String::new(scope, "stack")?;
+    let descriptor = fresh.get_own_property_descriptor(scope, key.into())?;
+    let descriptor = v8::Local::<v8::Object>::try_from(descriptor).ok()?;
+    let getter = own_field(scope, descriptor, "get")?;
+    v8::Local::<v8::Function>::try_from(getter).ok()
+}
