@@ -68,7 +68,9 @@ pub fn main() {
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: vec![Extension::new("edge")
             .ops(&[op_kv_get::DECL])
-            .esm(&EDGE_ESM)],
+            .esm(&EDGE_ESM)
+            // The glue is the tenant's API; the raw ops stay behind it.
+            .esm_public(&["ext:edge/mod.js"])],
         module_loader: Some(Rc::new(loader)),
         expose_ops: false,
         ..Default::default()

@@ -31,9 +31,6 @@ pub fn stdio() -> ConsoleFn {
 /// The sink, kept in the op state.
 struct Sink(ConsoleFn);
 
-/// The op's name, left out of the runtime's TypeScript declarations (scripts see `console`).
-pub(crate) const PRINT_OP: &str = "op_console_print";
-
 #[op(fast)]
 fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
     let level = if to_stderr {
@@ -47,18 +44,17 @@ fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
 /// The extension behind `console`, printing to `sink`.
 pub(crate) fn extension(sink: ConsoleFn) -> Extension {
     Extension::new("console")
-        .ops(&[op_console_print::DECL])
+        .internal_ops(&[op_console_print::DECL])
         .state(move |state| {
             state.put(Sink(sink));
         })
 }
 
-/// Installs `globalThis.console` over `print(line, toStderr)` (the op, taken off the ops
-/// object so scripts see only `console`).
-pub(crate) const CONSOLE_JS: &str = r#"(function (opsObject) {
+/// Installs `globalThis.console` over `print(line, toStderr)` (an internal op: scripts see
+/// only `console`).
+pub(crate) const CONSOLE_JS: &str = r#"(function (internalOps) {
   "use strict";
-  const print = opsObject.op_console_print;
-  delete opsObject.op_console_print;
+  const print = internalOps.op_console_print;
 
   function inspect(value, depth, nested) {
     switch (typeof value) {

@@ -28,10 +28,12 @@ type StateInit = Box<dyn FnOnce(&mut OpState)>;
 pub struct Extension {
     name: &'static str,
     ops: &'static [OpDecl],
+    internal_ops: &'static [OpDecl],
     classes: &'static [ClassDecl],
     state_init: Option<StateInit>,
     js: &'static [ExtensionSource],
     esm: &'static [ExtensionSource],
+    esm_public: &'static [&'static str],
     esm_entry_point: Option<&'static str>,
 }
 
@@ -59,10 +61,12 @@ impl Extension {
         Self {
             name,
             ops: &[],
+            internal_ops: &[],
             classes: &[],
             state_init: None,
             js: &[],
             esm: &[],
+            esm_public: &[],
             esm_entry_point: None,
         }
     }
@@ -74,14 +78,26 @@ impl Extension {
         self
     }
 
-    /// ES modules importable as their specifiers (`ext:name/file.js`), from user code and from
-    /// each other. They are compiled only when first imported (lazily), unless one is the
-    /// [`Extension::esm_entry_point`]. Inside them, `import { op_x } from "ext:core/ops"` reaches
-    /// the ops even when [`RuntimeOptions::expose_ops`](crate::RuntimeOptions::expose_ops)
-    /// hides the ops object from user code.
+    /// ES modules importable as their specifiers (`ext:name/file.js`) by `ext:` modules and
+    /// the extensions' classic scripts (deno's rule): user code can import only those named
+    /// in [`Extension::esm_public`]. They are compiled only when first imported (lazily),
+    /// unless one is the [`Extension::esm_entry_point`]. Inside them,
+    /// `import { op_x } from "ext:core/ops"` reaches the ops, which user code never can: not
+    /// when [`RuntimeOptions::expose_ops`](crate::RuntimeOptions::expose_ops) hides them.
     pub fn esm(mut self, sources: &'static [ExtensionSource]) -> Self {
         self.esm = sources;
         self
+    }
+
+    /// The modules of [`Extension::esm`] that any module may import: the extension's API for
+    /// user code (its glue over the ops, say). The others stay private to `ext:` modules.
+    pub fn esm_public(mut self, specifiers: &'static [&'static str]) -> Self {
+        self.esm_public = specifiers;
+        self
+    }
+
+    pub(crate) fn is_public_esm(&self, specifier: &str) -> bool {
+        self.esm_public.contains(&specifier)
     }
 
     /// The module of [`Extension::esm`] evaluated when the runtime is made (after the
@@ -108,6 +124,18 @@ impl Extension {
     pub fn ops(mut self, ops: &'static [OpDecl]) -> Self {
         self.ops = ops;
         self
+    }
+
+    /// Sets the internal ops: the runtime's own machinery behind a global (the console's
+    /// printing, the timers). They are never on the ops object, in `ext:core/ops` or in the
+    /// TypeScript declarations; the runtime hands them to its built-in scripts alone.
+    pub(crate) fn internal_ops(mut self, ops: &'static [OpDecl]) -> Self {
+        self.internal_ops = ops;
+        self
+    }
+
+    pub(crate) fn internal_op_decls(&self) -> &'static [OpDecl] {
+        self.internal_ops
     }
 
     /// Sets the classes: `&[Foo::CLASS]` (from `#[op] impl Foo`); each is `ops.Foo`.

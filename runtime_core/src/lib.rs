@@ -78,7 +78,7 @@ pub use extension::{typescript_declarations, Extension, ExtensionSource};
 pub use isolate::heap_limit::HeapLimits;
 pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use isolate::termination::{Deadline, TerminationHandle};
-pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource};
+pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource, ModuleType};
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use ops::state::OpState;

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use common::init_test_flags;
-use runtime_core::modules::{ModuleSource, StaticModuleLoader};
+use runtime_core::modules::{FsModuleLoader, ModuleSource, StaticModuleLoader};
 use runtime_core::{
     op, Extension, ExtensionSource, FromV8, JsErrorKind, OpState, Runtime, RuntimeOptions, ToV8,
 };
@@ -496,14 +496,17 @@ fn module_errors_name_the_module_and_the_line() {
 }
 
 #[test]
-fn the_file_system_loader_loads_files_relative_to_the_working_directory() {
+fn the_file_system_loader_loads_the_files_under_its_root() {
     init_test_flags();
     let dir = std::env::temp_dir().join(format!("opwire-modules-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("lib")).unwrap();
     std::fs::write(dir.join("main.js"), "import { x } from './lib/x.js'; import data from './lib/d.json' with { type: 'json' }; globalThis.out = x + data.y;").unwrap();
     std::fs::write(dir.join("lib/x.js"), "export const x = 40;").unwrap();
     std::fs::write(dir.join("lib/d.json"), r#"{"y": 2}"#).unwrap();
-    let mut rt = Runtime::new(RuntimeOptions::default());
+    let mut rt = Runtime::new(RuntimeOptions {
+        module_loader: Some(Rc::new(FsModuleLoader::new(&dir).unwrap())),
+        ..Default::default()
+    });
     let tokio = tokio();
     let main = url::Url::from_file_path(dir.join("main.js")).unwrap();
     let id = tokio.block_on(rt.load_main_module(main.as_str())).unwrap();
@@ -554,6 +557,7 @@ fn an_extension_ships_scripts_and_modules_and_may_hide_the_raw_ops() {
         extensions: vec![extension()
             .js(&GREET_JS)
             .esm(esm)
+            .esm_public(&["ext:greet/mod.js"])
             .esm_entry_point("ext:greet/init.js")],
         module_loader: Some(Rc::new(StaticModuleLoader::new([(
             "file:///app/user.js".to_owned(),

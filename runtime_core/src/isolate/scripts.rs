@@ -9,7 +9,45 @@ pub(crate) fn run_script<'s>(
     name: &str,
     source: &str,
 ) -> Result<v8::Local<'s, v8::Value>, JsError> {
-    run_script_cached(scope, name, source, None)
+    run_script_cached(scope, name, source, None, false)
+}
+
+/// What marks the code of `ext:` modules and of extensions' classic scripts (their
+/// host-defined options): an `import()` there may reach private `ext:` modules. A script of
+/// the embedder's, a tenant's module or code they `eval` carry none.
+const EXTENSION_MARKER: i32 = 0x6f70_7778;
+
+/// The host-defined options of extension code.
+pub(crate) fn extension_options<'s>(scope: &mut v8::PinScope<'s, '_>) -> v8::Local<'s, v8::Data> {
+    let options = v8::PrimitiveArray::new(scope, 1);
+    let marker = v8::Integer::new(scope, EXTENSION_MARKER);
+    options.set(scope, 0, marker.into());
+    options.into()
+}
+
+/// Whether `options` (of the code calling `import()`) are extension code's.
+pub(crate) fn is_extension_code(
+    scope: &mut v8::PinScope<'_, '_>,
+    options: v8::Local<'_, v8::Data>,
+) -> bool {
+    let Ok(options) = v8::Local::<v8::FixedArray>::try_from(options) else {
+        return false;
+    };
+    options.length() == 1
+        && options
+            .get(scope, 0)
+            .and_then(|item| v8::Local::<v8::Value>::try_from(item).ok())
+            .and_then(|item| item.int32_value(scope))
+            == Some(EXTENSION_MARKER)
+}
+
+/// Runs an extension's classic script: its `import()` may reach private `ext:` modules.
+pub(crate) fn run_extension_script<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    name: &str,
+    source: &str,
+) -> Result<v8::Local<'s, v8::Value>, JsError> {
+    run_script_cached(scope, name, source, None, true)
 }
 
 /// Runs one of runtime_core's own scripts (the async wrappers, console, timers), compiled
@@ -38,7 +76,7 @@ pub(crate) fn run_builtin_script<'s>(
         .find(|(at, _)| *at == key)
         .map(|(_, bytes)| *bytes);
     let mut made = None;
-    let result = run_script_cached(scope, name, source, Some((cached, &mut made)));
+    let result = run_script_cached(scope, name, source, Some((cached, &mut made)), true);
     if let Some(bytes) = made {
         let mut caches = caches();
         if !caches.iter().any(|(at, _)| *at == key) {
@@ -59,8 +97,10 @@ fn run_script_cached<'s>(
     name: &str,
     source: &str,
     cache: Option<CodeCache<'_>>,
+    is_extension: bool,
 ) -> Result<v8::Local<'s, v8::Value>, JsError> {
     v8::tc_scope!(let try_catch, scope);
+    let options = is_extension.then(|| extension_options(try_catch));
     let source = v8::String::new(try_catch, source).ok_or_else(|| {
         JsError::exception("RangeError", "script source is too long for a V8 string")
     })?;
@@ -76,7 +116,7 @@ fn run_script_cached<'s>(
         false,
         false,
         false,
-        None,
+        options,
     );
     let script = match &cache {
         None => v8::Script::compile(try_catch, source, Some(&origin)),

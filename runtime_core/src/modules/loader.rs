@@ -1,5 +1,5 @@
 //! Where modules come from: a [`ModuleLoader`] resolves specifiers to URLs and loads their
-//! source, asynchronously.
+//! source, asynchronously, as the type the import asked for.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -7,38 +7,132 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-/// What a module's source is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a module is, and what an import asks for (`with { type: "..." }`; no attribute asks
+/// for JavaScript). The runtime keeps one module per URL and type, so one file can be both a
+/// JavaScript module and a text module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ModuleType {
-    /// An ES module.
+    /// An ES module: its code runs. What an import without `type` asks for.
     JavaScript,
-    /// A JSON document: its value is the module's `default` export.
+    /// `type: "json"`: a JSON document, parsed (never run); its value is `default`.
     Json,
+    /// `type: "text"`: the source as a string, `default`.
+    Text,
+    /// `type: "bytes"`: the source as a `Uint8Array`, `default`.
+    Bytes,
+    /// A type the loader names in [`ModuleLoader::custom_types`]: `default` is its source, a
+    /// string (text code) or a `Uint8Array` (bytes).
+    Other(Cow<'static, str>),
+}
+
+impl ModuleType {
+    /// The type an import attribute `type` names (`None`: no attribute, JavaScript).
+    pub fn from_attribute(value: Option<&str>) -> Self {
+        match value {
+            None => Self::JavaScript,
+            Some("json") => Self::Json,
+            Some("text") => Self::Text,
+            Some("bytes") => Self::Bytes,
+            Some(other) => Self::Other(Cow::Owned(other.to_owned())),
+        }
+    }
+
+    /// How an import names it: `"json"`; `None` for JavaScript (no attribute).
+    pub fn attribute(&self) -> Option<&str> {
+        match self {
+            Self::JavaScript => None,
+            Self::Json => Some("json"),
+            Self::Text => Some("text"),
+            Self::Bytes => Some("bytes"),
+            Self::Other(name) => Some(name),
+        }
+    }
+}
+
+impl fmt::Display for ModuleType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.attribute() {
+            None => f.write_str("JavaScript"),
+            Some(name) => write!(f, "\"{name}\""),
+        }
+    }
+}
+
+/// A module's source: text, or bytes (only a `bytes` module, or a custom type, may be bytes
+/// that are no UTF-8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModuleCode {
+    /// Text (`&'static str` for sources compiled into the host: no copy).
+    Text(Cow<'static, str>),
+    /// Bytes.
+    Bytes(Cow<'static, [u8]>),
+}
+
+impl ModuleCode {
+    /// The source as bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Self::Text(text) => text.as_bytes(),
+            Self::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// The source as text, if it is UTF-8.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text(text) => Some(text),
+            Self::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
+        }
+    }
 }
 
 /// A loaded module: its source and what it is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModuleSource {
-    /// The source text (`&'static str` for sources compiled into the host: no copy).
-    pub code: Cow<'static, str>,
-    /// JavaScript or JSON.
+    /// The source.
+    pub code: ModuleCode,
+    /// What the module is. The runtime refuses a module whose type is not the one the import
+    /// asked for (a JSON file imported without `with { type: "json" }`, say).
     pub module_type: ModuleType,
 }
 
 impl ModuleSource {
+    /// A module of `module_type`.
+    pub fn new(module_type: ModuleType, code: ModuleCode) -> Self {
+        Self { code, module_type }
+    }
+
     /// A JavaScript module.
     pub fn js(code: impl Into<Cow<'static, str>>) -> Self {
-        Self {
-            code: code.into(),
-            module_type: ModuleType::JavaScript,
-        }
+        Self::new(ModuleType::JavaScript, ModuleCode::Text(code.into()))
     }
 
     /// A JSON module.
     pub fn json(code: impl Into<Cow<'static, str>>) -> Self {
-        Self {
-            code: code.into(),
-            module_type: ModuleType::Json,
+        Self::new(ModuleType::Json, ModuleCode::Text(code.into()))
+    }
+
+    /// A text module.
+    pub fn text(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(ModuleType::Text, ModuleCode::Text(code.into()))
+    }
+
+    /// A bytes module.
+    pub fn bytes(code: impl Into<Cow<'static, [u8]>>) -> Self {
+        Self::new(ModuleType::Bytes, ModuleCode::Bytes(code.into()))
+    }
+
+    /// This module's source as `module_type`, for an import of that type: a `text`, `bytes` or
+    /// custom import takes any module's source as it is; JavaScript and JSON only a module
+    /// that is one (`None`). The runtime applies it to what a loader returns.
+    pub(crate) fn into_type(self, module_type: &ModuleType) -> Option<Self> {
+        match module_type {
+            ModuleType::Text | ModuleType::Bytes | ModuleType::Other(_) => {
+                Some(Self::new(module_type.clone(), self.code))
+            }
+            ModuleType::JavaScript | ModuleType::Json => {
+                (self.module_type == *module_type).then_some(self)
+            }
         }
     }
 }
@@ -52,6 +146,17 @@ pub enum ResolutionKind {
     Import,
     /// `import()` (a host may refuse these).
     DynamicImport,
+}
+
+/// What [`ModuleLoader::load`] is asked to load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadRequest {
+    /// The URL, as [`ModuleLoader::resolve`] gave it.
+    pub url: String,
+    /// What the import asked the module to be.
+    pub module_type: ModuleType,
+    /// Static, dynamic or main.
+    pub kind: ResolutionKind,
 }
 
 /// A module that could not be resolved or loaded; becomes a `TypeError` naming the module and
@@ -71,6 +176,10 @@ impl std::error::Error for ModuleLoadError {}
 pub type ModuleLoadFuture = Pin<Box<dyn Future<Output = Result<ModuleSource, ModuleLoadError>>>>;
 
 /// Resolves and loads modules (deno_core's `ModuleLoader`, without its extras).
+///
+/// Everything a script can import comes through here (but `ext:` modules, which extensions
+/// ship): a loader for other people's code decides what they may reach. A panic in any of its
+/// methods, or in the future `load` returns, fails the import that caused it, never the host.
 pub trait ModuleLoader {
     /// The absolute URL `specifier` names, imported from `referrer` (a URL). By default, the
     /// web's rules: `./`, `../` and `/` relative to the referrer, anything else must be an
@@ -84,8 +193,17 @@ pub trait ModuleLoader {
         resolve_import(specifier, referrer)
     }
 
-    /// The source of the module at `url` (as `resolve` gave it).
-    fn load(&self, url: &str, kind: ResolutionKind) -> ModuleLoadFuture;
+    /// The source of a module, typed as what it is (a `.json` file as JSON, say): the runtime
+    /// then refuses a JavaScript or JSON module imported as the other, and takes any module's
+    /// source as it is for a `text`, `bytes` or custom import. `request` says what the import
+    /// asked for, for a loader that serves types differently.
+    fn load(&self, request: &LoadRequest) -> ModuleLoadFuture;
+
+    /// The import types besides JavaScript, `json`, `text` and `bytes` this loader serves:
+    /// an import of any other type is a `TypeError` before anything loads.
+    fn custom_types(&self) -> &[&str] {
+        &[]
+    }
 }
 
 /// `specifier` resolved against `referrer` by the web's rules.
@@ -114,34 +232,24 @@ pub(crate) fn cwd_url() -> String {
         .map_or_else(|| "file:///".to_owned(), String::from)
 }
 
-/// Loads `file:` URLs from the file system: `.json` files as JSON modules, anything else as
-/// JavaScript. The default loader; a host running other people's code gives its own.
+/// The loader of a runtime made with none: it loads nothing (deno_core's default). Only
+/// the extensions' `ext:` modules can be imported.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FsModuleLoader;
+pub struct NoModuleLoader;
 
-impl ModuleLoader for FsModuleLoader {
-    fn load(&self, url: &str, _kind: ResolutionKind) -> ModuleLoadFuture {
-        let loaded = (|| {
-            let parsed =
-                url::Url::parse(url).map_err(|error| ModuleLoadError(error.to_string()))?;
-            let path = parsed
-                .to_file_path()
-                .map_err(|()| ModuleLoadError(format!("{url} is not a file: URL")))?;
-            let code = std::fs::read_to_string(&path).map_err(|error| {
-                ModuleLoadError(format!("cannot read {}: {error}", path.display()))
-            })?;
-            let json = path.extension().is_some_and(|ext| ext == "json");
-            Ok(if json {
-                ModuleSource::json(code)
-            } else {
-                ModuleSource::js(code)
-            })
-        })();
-        Box::pin(std::future::ready(loaded))
+impl ModuleLoader for NoModuleLoader {
+    fn load(&self, request: &LoadRequest) -> ModuleLoadFuture {
+        let refused = ModuleLoadError(format!(
+            "{}: this runtime loads no modules (RuntimeOptions::module_loader is None; give it \
+             a FsModuleLoader confined to a directory, a StaticModuleLoader, or your own)",
+            request.url
+        ));
+        Box::pin(std::future::ready(Err(refused)))
     }
 }
 
 /// Modules held in memory, by URL: for tests, and for hosts that keep their code elsewhere.
+/// A script reaches exactly these modules.
 #[derive(Clone, Debug, Default)]
 pub struct StaticModuleLoader {
     modules: HashMap<String, ModuleSource>,
@@ -162,12 +270,11 @@ impl StaticModuleLoader {
 }
 
 impl ModuleLoader for StaticModuleLoader {
-    fn load(&self, url: &str, _kind: ResolutionKind) -> ModuleLoadFuture {
-        let loaded = self
-            .modules
-            .get(url)
-            .cloned()
-            .ok_or_else(|| ModuleLoadError(format!("no module at {url}")));
+    fn load(&self, request: &LoadRequest) -> ModuleLoadFuture {
+        let loaded = match self.modules.get(&request.url) {
+            None => Err(ModuleLoadError(format!("no module at {}", request.url))),
+            Some(source) => Ok(source.clone()),
+        };
         Box::pin(std::future::ready(loaded))
     }
 }

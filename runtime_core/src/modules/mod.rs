@@ -1,15 +1,28 @@
-//! ES modules: a [`ModuleLoader`] resolves and loads them ([`FsModuleLoader`] by default),
-//! a runtime compiles each URL once (cycles and diamonds evaluate once), links and evaluates
-//! them, drives the event loop through top-level `await`, and serves `import()`,
-//! `import.meta.url` / `.main` / `.resolve()`, JSON modules and the extensions' modules
-//! (`ext:name/file.js`). The methods on `Runtime` that do so are `crate::runtime`'s
-//! (`loading.rs`).
+//! ES modules: a [`ModuleLoader`] resolves and loads them ([`NoModuleLoader`] unless the host
+//! gives one: a runtime loads nothing it was not given), a runtime compiles each URL and type
+//! once (cycles and diamonds evaluate once), links and evaluates them, drives the event loop
+//! through top-level `await`, and serves `import()`, `import.meta.url` / `.main` /
+//! `.resolve()`, import attributes (`with { type: "json" | "text" | "bytes" }`, or a type the
+//! loader names) and the extensions' modules (`ext:name/file.js`, private to other `ext:`
+//! modules unless their extension makes them public). The methods on `Runtime` that do so are
+//! `crate::runtime`'s (`loading.rs`).
+//!
+//! Here: the loader trait and the in-memory loaders (`loader.rs`), the confined file-system
+//! loader (`fs_loader.rs`, reading on `blocking.rs`'s threads), the map of a runtime's modules
+//! (`map.rs`), loading a graph into it (`graph.rs`), V8's callbacks (`callbacks.rs`) and what
+//! a failed module says (`errors.rs`).
 
+mod blocking;
+pub(crate) mod callbacks;
+mod errors;
+mod fs_loader;
+mod graph;
 pub(crate) mod loader;
 pub(crate) mod map;
 
+pub use fs_loader::{FsModuleLoader, DEFAULT_MAX_MODULE_SIZE};
 pub use loader::{
-    resolve_import, FsModuleLoader, ModuleLoadError, ModuleLoadFuture, ModuleLoader, ModuleSource,
-    ModuleType, ResolutionKind, StaticModuleLoader,
+    resolve_import, LoadRequest, ModuleCode, ModuleLoadError, ModuleLoadFuture, ModuleLoader,
+    ModuleSource, ModuleType, NoModuleLoader, ResolutionKind, StaticModuleLoader,
 };
 pub use map::ModuleId;

@@ -49,12 +49,37 @@ pub(crate) struct OpTable {
     /// Per context: whether the ops object made the op's function (it is then the object's to
     /// keep, or a script's to delete). Class members are never made here.
     made: Box<[Cell<bool>]>,
+    /// Per context: whether the op is internal (never on the ops object or in `ext:core/ops`:
+    /// see [`crate::Extension`]'s `internal_ops`).
+    internal: Box<[bool]>,
 }
 
 impl OpTable {
-    pub(crate) fn new(ctxs: Box<[OpCtx]>, index: OpIndex) -> Box<Self> {
+    pub(crate) fn new(ctxs: Box<[OpCtx]>, index: OpIndex, internal: Box<[bool]>) -> Box<Self> {
         let made = ctxs.iter().map(|_| Cell::new(false)).collect();
-        Box::new(Self { ctxs, index, made })
+        Box::new(Self {
+            ctxs,
+            index,
+            made,
+            internal,
+        })
+    }
+
+    /// Whether the op at `index` is internal.
+    pub(crate) fn is_internal(&self, index: usize) -> bool {
+        self.internal[index]
+    }
+
+    /// Whether the op at `index` is one user code may see: no class member, no internal op.
+    pub(crate) fn is_public(&self, index: usize) -> bool {
+        !self.internal[index] && !is_class_member(self.ctxs[index].decl)
+    }
+
+    /// The public ops' contexts.
+    pub(crate) fn public_ops(&self) -> impl Iterator<Item = &OpCtx> {
+        (0..self.ctxs.len())
+            .filter(|&index| self.is_public(index))
+            .map(|index| &self.ctxs[index])
     }
 
     /// The indices of the ops the ops object made (for a snapshot).
@@ -86,7 +111,7 @@ impl OpTable {
         let &index = self
             .index
             .get(&*name.to_rust_cow_lossy(scope, &mut buffer))?;
-        let op = !is_class_member(self.ctxs[index].decl) && !self.made[index].get();
+        let op = self.is_public(index) && !self.made[index].get();
         op.then_some(index)
     }
 }
@@ -228,14 +253,33 @@ fn enumerator<'s>(
     mut rv: v8::ReturnValue<v8::Array>,
 ) {
     let table = table(&args);
-    let names: Vec<v8::Local<v8::Value>> = table
-        .ctxs
-        .iter()
-        .zip(table.made.iter())
-        .filter(|(op_ctx, made)| !made.get() && !is_class_member(op_ctx.decl))
-        .map(|(op_ctx, _)| op_name(scope, op_ctx.decl).into())
+    let names: Vec<v8::Local<v8::Value>> = (0..table.ctxs.len())
+        .filter(|&index| table.is_public(index) && !table.made[index].get())
+        .map(|index| op_name(scope, table.ctxs[index].decl).into())
         .collect();
     rv.set(v8::Array::new_with_elements(scope, &names));
+}
+
+/// The internal ops' functions, on a plain object for the runtime's built-in scripts alone.
+pub(crate) fn internal_ops_object<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    table: &OpTable,
+) -> v8::Local<'s, v8::Object> {
+    let object = v8::Object::new(scope);
+    for (op_ctx, _) in table
+        .ctxs
+        .iter()
+        .zip(table.internal.iter())
+        .filter(|(_, &internal)| internal)
+    {
+        let name = op_name(scope, op_ctx.decl);
+        let function = op_function(scope, name, op_ctx)
+            .expect("making an internal op's function at creation cannot fail");
+        object
+            .create_data_property(scope, name.into(), function)
+            .expect("defining a property of a fresh object cannot throw");
+    }
+    object
 }
 
 /// Whether `decl` is a class's member (`Foo.prototype.x`, `new Foo`: never a Rust name).

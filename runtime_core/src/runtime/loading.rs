@@ -1,7 +1,7 @@
 //! The methods of [`Runtime`] that load and evaluate ES modules (see `crate::modules`).
 
 use crate::modules::loader::cwd_url;
-use crate::modules::{ModuleId, ResolutionKind};
+use crate::modules::{ModuleId, ModuleType, ResolutionKind};
 use crate::{JsError, Runtime};
 
 impl Runtime {
@@ -32,11 +32,10 @@ impl Runtime {
             .map_err(|error| {
                 JsError::exception("TypeError", &format!("Module not found: {error}"))
             })?;
-        let mut load = modules.start_load(&url, kind);
-        let id = std::future::poll_fn(|cx| {
-            self.with_scope(|scope| modules.poll_load(&mut load, scope, cx))
-        })
-        .await?;
+        let mut load = modules.start_load(&url, ModuleType::JavaScript, kind);
+        let id = self
+            .poll_until(|scope, cx| load.poll(&modules, scope, cx))
+            .await?;
         self.try_with_scope(|scope| Some(modules.instantiate(scope, id)))??;
         Ok(id)
     }
@@ -62,10 +61,13 @@ impl Runtime {
     ) -> Result<v8::Global<v8::Object>, JsError> {
         let modules = self.modules.clone();
         self.try_with_scope(|scope| {
-            let namespace = modules.module(scope, id).get_module_namespace();
+            let namespace = match modules.module(scope, id) {
+                Ok(module) => module.get_module_namespace(),
+                Err(error) => return Some(Err(error)),
+            };
             let namespace = v8::Local::<v8::Object>::try_from(namespace).ok()?;
-            Some(v8::Global::new(scope, namespace))
-        })
+            Some(Ok(v8::Global::new(scope, namespace)))
+        })?
     }
 
     /// The function a loaded (and evaluated) module exports as `name`; a `TypeError` if that

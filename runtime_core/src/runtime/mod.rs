@@ -17,11 +17,13 @@ use std::rc::Rc;
 
 use crate::event_loop::EventLoop;
 use crate::isolate::heap_limit::NearHeapLimit;
-use crate::isolate::scripts::{run_builtin_script, run_script, CreatingSnapshot};
+use crate::isolate::scripts::{
+    run_builtin_script, run_extension_script, run_script, CreatingSnapshot,
+};
 use crate::isolate::termination::InterruptCheck;
 use crate::modules::map::ModuleMap;
 use crate::ops::metrics::{self, OpMetricsFactoryFn};
-use crate::ops::ops_object::{is_class_member, new_ops_object, OpIndex, OpTable};
+use crate::ops::ops_object::{internal_ops_object, new_ops_object, OpIndex, OpTable};
 use crate::ops::OpCtx;
 use crate::structured::limits::ConversionLimits;
 use crate::{
@@ -65,8 +67,11 @@ pub struct RuntimeOptions {
     /// JavaScript (and whatever bootstrap code the builder ran). A blob made for other
     /// extensions or options is refused with an error (see [`Runtime::try_new`]).
     pub startup_snapshot: Option<std::borrow::Cow<'static, [u8]>>,
-    /// Resolves and loads ES modules: [`FsModuleLoader`](crate::modules::FsModuleLoader) when
-    /// `None`. A host running other people's code gives its own.
+    /// Resolves and loads ES modules. `None` loads nothing
+    /// ([`NoModuleLoader`](crate::modules::NoModuleLoader)): only the extensions' `ext:`
+    /// modules can be imported. [`FsModuleLoader::new(root)`](crate::modules::FsModuleLoader)
+    /// serves the files under one directory, [`StaticModuleLoader`](crate::modules::StaticModuleLoader)
+    /// sources held in memory; whatever the loader gives a script is what it can reach.
     pub module_loader: Option<Rc<dyn crate::modules::ModuleLoader>>,
     /// Whether user code sees the ops object (`globalThis[ops_object_name]`). `false` removes
     /// it once the extensions' JavaScript has run: their glue still reaches the ops, through
@@ -232,7 +237,7 @@ impl Runtime {
         let loader = options
             .module_loader
             .take()
-            .unwrap_or_else(|| Rc::new(crate::modules::FsModuleLoader));
+            .unwrap_or_else(|| Rc::new(crate::modules::NoModuleLoader));
         let modules = Rc::new(ModuleMap::new(loader));
         event_loop.add_source(modules.clone());
         event_loop.add_source(timers.clone());
@@ -305,10 +310,15 @@ impl Runtime {
         isolate.set_promise_reject_callback(crate::event_loop::promise_reject_callback);
         isolate.set_slot(modules.clone());
         isolate.set_host_initialize_import_meta_object_callback(
-            crate::modules::map::import_meta_callback,
+            crate::modules::callbacks::import_meta_callback,
         );
         isolate.set_host_import_module_dynamically_callback(
-            crate::modules::map::dynamic_import_callback,
+            crate::modules::callbacks::dynamic_import_callback,
+        );
+        // Without it, `import.source()` or `import.defer()` under the flags that enable them
+        // stops the process (a V8 check).
+        isolate.set_host_import_module_with_phase_dynamically_callback(
+            crate::modules::callbacks::dynamic_import_with_phase_callback,
         );
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
@@ -318,6 +328,7 @@ impl Runtime {
                 modules.add_ext_module(
                     source.specifier.to_owned(),
                     crate::modules::ModuleSource::js(source.code),
+                    extension.is_public_esm(source.specifier),
                 );
             }
         }
@@ -375,16 +386,20 @@ impl Runtime {
         for extension in extensions {
             for source in extension.js_sources() {
                 self.with_scope(|scope| {
-                    run_script(scope, source.specifier, source.code).map(drop)
+                    run_extension_script(scope, source.specifier, source.code).map(drop)
                 })?;
             }
         }
         let modules = self.modules.clone();
         let event_loop = self.event_loop.clone();
         for entry in extensions.iter().filter_map(Extension::entry_point) {
-            let mut load = modules.start_load(entry, crate::modules::ResolutionKind::Import);
+            let mut load = modules.start_load(
+                entry,
+                crate::modules::ModuleType::JavaScript,
+                crate::modules::ResolutionKind::Import,
+            );
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-            let loaded = self.with_scope(|scope| modules.poll_load(&mut load, scope, &mut cx));
+            let loaded = self.with_scope(|scope| load.poll(&modules, scope, &mut cx));
             let std::task::Poll::Ready(id) = loaded else {
                 return Err(JsError::exception(
                     "Error",
@@ -424,7 +439,7 @@ impl Runtime {
         name: &str,
         source: &str,
     ) -> Result<v8::Global<v8::Value>, JsError> {
-        self.with_scope(|scope| {
+        self.with_scope_checked(|scope| {
             let value = run_script(scope, name, source)?;
             Ok(v8::Global::new(scope, value))
         })
@@ -436,10 +451,22 @@ impl Runtime {
         name: &str,
         source: &str,
     ) -> Result<String, JsError> {
-        self.with_scope(|scope| {
+        self.with_scope_checked(|scope| {
             let value = run_script(scope, name, source)?;
             Ok(value.to_rust_string_lossy(scope))
         })
+    }
+
+    /// As [`Runtime::with_scope`] for `f` that returns a `Result`: a termination spent as it
+    /// returned (one that stopped the script's microtasks, after its value) is the `Err`.
+    fn with_scope_checked<R>(
+        &mut self,
+        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> Result<R, JsError>,
+    ) -> Result<R, JsError> {
+        match self.with_scope_spent(f) {
+            (Err(error), _) | (Ok(_), Some(error)) => Err(error),
+            (Ok(value), None) => Ok(value),
+        }
     }
 
     /// Calls `f` with a handle scope entered in this runtime's context.
@@ -515,14 +542,8 @@ impl Runtime {
     pub fn typescript_declarations(&self) -> String {
         let ops = crate::typescript_declarations(
             self.ops_object_name,
-            self.ops
-                .ctxs
-                .iter()
-                .map(|op_ctx| op_ctx.decl)
-                // Class members are declared with their class.
-                .filter(|decl| !is_class_member(decl))
-                .filter(|decl| decl.name != crate::console::PRINT_OP)
-                .filter(|decl| !timer_globals::TIMER_OPS.contains(&decl.name)),
+            // Class members are declared with their class; internal ops never.
+            self.ops.public_ops().map(|op_ctx| op_ctx.decl),
             self.classes.iter().copied(),
         );
         format!("{}\n{ops}", crate::GLOBALS_DTS)
@@ -702,11 +723,14 @@ fn op_table(
                 .class_decls()
                 .iter()
                 .map(|class| usize::from(class.constructor.is_some()) + class.members.len());
-            extension.op_decls().len() + members.sum::<usize>()
+            extension.op_decls().len()
+                + extension.internal_op_decls().len()
+                + members.sum::<usize>()
         })
         .sum();
     let mut op_index = OpIndex::with_capacity_and_hasher(count, Default::default());
     let mut op_ctxs = Vec::with_capacity(count);
+    let mut internal = Vec::with_capacity(count);
     // A class's constructor and members are ops too (`new Foo`, `Foo.prototype.name`, ...),
     // with contexts of their own; installing the class finds them by name.
     for extension in &options.extensions {
@@ -716,7 +740,17 @@ fn op_table(
                 .iter()
                 .chain(class.members.iter().map(|member| &member.decl))
         });
-        for decl in extension.op_decls().iter().chain(members) {
+        let public = extension
+            .op_decls()
+            .iter()
+            .chain(members)
+            .map(|decl| (decl, false));
+        let hidden = extension
+            .internal_op_decls()
+            .iter()
+            .map(|decl| (decl, true));
+        for (decl, is_internal) in public.chain(hidden) {
+            internal.push(is_internal);
             let previous = op_index.insert(decl.name, op_ctxs.len());
             assert!(
                 previous.is_none(),
@@ -747,7 +781,11 @@ fn op_table(
             ));
         }
     }
-    OpTable::new(op_ctxs.into_boxed_slice(), op_index)
+    OpTable::new(
+        op_ctxs.into_boxed_slice(),
+        op_index,
+        internal.into_boxed_slice(),
+    )
 }
 
 /// What installing or restoring a context fills in.
@@ -777,6 +815,7 @@ fn install(
         .global(scope)
         .set(scope, key.into(), ops_object.into())
         .expect("defining the ops object on a fresh global cannot throw");
+    let internal_ops = internal_ops_object(scope, parts.ops);
     if console {
         let install = run_builtin_script(scope, "<console>", crate::console::CONSOLE_JS)
             .ok()
@@ -784,7 +823,7 @@ fn install(
             .expect("the console script evaluates to a function");
         let receiver = v8::undefined(scope).into();
         install
-            .call(scope, receiver, &[ops_object.into()])
+            .call(scope, receiver, &[internal_ops.into()])
             .expect("installing the console cannot throw");
     }
     let install = run_builtin_script(scope, "<timers>", timer_globals::TIMERS_JS)
@@ -793,7 +832,7 @@ fn install(
         .expect("the timers script evaluates to a function");
     let receiver = v8::undefined(scope).into();
     let fire = install
-        .call(scope, receiver, &[ops_object.into()])
+        .call(scope, receiver, &[internal_ops.into()])
         .and_then(|fire| v8::Local::<v8::Function>::try_from(fire).ok())
         .expect("installing the timers returns their fire function");
     parts.timers.set_fire(v8::Global::new(scope, fire));
@@ -820,13 +859,11 @@ fn install(
     )
 }
 
-/// What `ext:core/ops` exports: every op and class.
+/// What `ext:core/ops` exports: every public op, and every class.
 fn ops_exports<'a>(parts: &'a Parts<'_>) -> impl Iterator<Item = &'static str> + 'a {
     parts
         .ops
-        .ctxs
-        .iter()
-        .filter(|op_ctx| !is_class_member(op_ctx.decl))
+        .public_ops()
         .map(|op_ctx| op_ctx.decl.name)
         .chain(parts.classes.iter().map(|class| class.name))
 }

@@ -25,13 +25,14 @@ use std::borrow::Cow;
 
 use v8::MapFnTo;
 
-use crate::modules::map::ModuleRecord;
+use crate::modules::map::{Import, ModuleRecord};
+use crate::modules::ModuleType;
 use crate::ops::ops_object::OpTable;
 use crate::ops::OpCtx;
 use crate::{JsError, Runtime, RuntimeOptions};
 
 const MAGIC: &[u8; 8] = b"OPWSNAP\0";
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const TRAILER: usize = 4 + 8 + 4 + 8;
 
 /// Builds a startup snapshot: a [`Runtime`] made as
@@ -211,15 +212,27 @@ impl Meta {
         for &index in &self.class_templates {
             num(&mut out, index);
         }
+        // A module type as its attribute, JavaScript as none.
+        let module_type = |out: &mut Vec<u8>, module_type: &ModuleType| match module_type
+            .attribute()
+        {
+            None => num(out, 0),
+            Some(name) => {
+                num(out, 1);
+                text(out, name);
+            }
+        };
         num(&mut out, self.modules.len());
         for record in &self.modules {
             text(&mut out, &record.url);
+            module_type(&mut out, &record.module_type);
             num(&mut out, record.main as usize);
             num(&mut out, record.module);
             num(&mut out, record.imports.len());
-            for (specifier, url) in &record.imports {
-                text(&mut out, specifier);
-                text(&mut out, url);
+            for import in &record.imports {
+                text(&mut out, &import.specifier);
+                module_type(&mut out, &import.module_type);
+                text(&mut out, &import.url);
             }
         }
         out
@@ -246,14 +259,20 @@ impl Meta {
         let modules = reader.num()?;
         for _ in 0..modules {
             let url = reader.text()?;
+            let module_type = reader.module_type()?;
             let main = reader.num()? != 0;
             let module = reader.num()?;
             let mut imports = Vec::new();
             for _ in 0..reader.num()? {
-                imports.push((reader.text()?, reader.text()?));
+                imports.push(Import {
+                    specifier: reader.text()?,
+                    module_type: reader.module_type()?,
+                    url: reader.text()?,
+                });
             }
             meta.modules.push(ModuleRecord {
                 url,
+                module_type,
                 imports,
                 main,
                 module,
@@ -270,6 +289,14 @@ impl Reader<'_> {
         let (head, rest) = self.0.split_first_chunk::<4>()?;
         self.0 = rest;
         Some(u32::from_le_bytes(*head) as usize)
+    }
+
+    fn module_type(&mut self) -> Option<ModuleType> {
+        match self.num()? {
+            0 => Some(ModuleType::JavaScript),
+            1 => Some(ModuleType::from_attribute(Some(&self.text()?))),
+            _ => None,
+        }
     }
 
     fn text(&mut self) -> Option<String> {
@@ -336,13 +363,13 @@ pub(crate) fn external_references(
         function(crate::class::templates::constructor_trampoline),
         function(crate::ops::metrics::metered_slow_fn),
         function(crate::errors::throw::illegal_constructor.map_fn_to()),
-        function(crate::modules::map::import_meta_resolve.map_fn_to()),
-        function(crate::modules::map::to_namespace.map_fn_to()),
+        function(crate::modules::callbacks::import_meta_resolve.map_fn_to()),
+        function(crate::modules::callbacks::to_namespace.map_fn_to()),
         pointer(event_loop.cast()),
         pointer((ops as *const OpTable).cast()),
     ];
     refs.extend(crate::ops::ops_object::interceptor_references());
-    for steps in crate::modules::map::evaluation_steps_addresses() {
+    for steps in crate::modules::callbacks::evaluation_steps_addresses() {
         refs.push(pointer(steps));
     }
     for op_ctx in ops.ctxs.iter() {

@@ -1,12 +1,9 @@
-// The timers of the HTML spec over three ops (taken off the ops object: scripts see only
-// the globals). Evaluates to a function that installs them and returns `fire(id)`, which the
-// event loop calls for each timer due, in deadline order.
-(function (opsObject) {
+// The timers of the HTML spec over three internal ops (scripts see only the globals).
+// Evaluates to a function that installs them and returns `fire(id)`, which the event loop
+// calls for each timer due, in deadline order.
+(function (internalOps) {
   "use strict";
-  const { op_timer_start, op_timer_cancel, op_timer_ref } = opsObject;
-  delete opsObject.op_timer_start;
-  delete opsObject.op_timer_cancel;
-  delete opsObject.op_timer_ref;
+  const { op_timer_start, op_timer_cancel, op_timer_ref } = internalOps;
   const timers = new Map();
 
   function start(callback, delay, args, repeat) {

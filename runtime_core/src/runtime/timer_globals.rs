@@ -10,9 +10,6 @@ use crate::{op, Extension, OpState};
 /// The JavaScript of the timer globals.
 pub(crate) const TIMERS_JS: &str = include_str!("timer_globals.js");
 
-/// The ops' names, left out of the TypeScript declarations (scripts see the globals).
-pub(crate) const TIMER_OPS: [&str; 3] = ["op_timer_start", "op_timer_cancel", "op_timer_ref"];
-
 #[op(fast)]
 fn op_timer_start(state: &OpState, delay: f64, repeat: bool) -> u32 {
     state.borrow::<Rc<Timers>>().start(delay, repeat)
@@ -31,7 +28,7 @@ fn op_timer_ref(state: &OpState, id: u32, refed: bool) {
 /// The extension behind the timer globals, over `timers`.
 pub(crate) fn extension(timers: Rc<Timers>) -> Extension {
     Extension::new("timers")
-        .ops(&[
+        .internal_ops(&[
             op_timer_start::DECL,
             op_timer_cancel::DECL,
             op_timer_ref::DECL,
