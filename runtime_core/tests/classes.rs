@@ -428,3 +428,88 @@ fn the_ops_object_lists_ops_and_classes_not_class_internals() {
         "function,function"
     );
 }
+
+// ---- a `Held` outliving its runtime ----------------------------------------------------------
+
+/// A class whose instances an op keeps beyond the runtime.
+pub struct Kept {
+    value: u32,
+}
+
+#[op]
+impl Kept {
+    #[constructor]
+    fn new(value: u32) -> Kept {
+        Kept { value }
+    }
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Option<runtime_core::class::Held<Kept>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+#[op]
+fn op_keep(#[cppgc] kept: runtime_core::class::Held<Kept>) {
+    KEPT.with(|slot| *slot.borrow_mut() = Some(kept));
+}
+
+#[op]
+fn op_read_kept() -> u32 {
+    KEPT.with(|slot| slot.borrow().as_ref().map_or(0, |kept| kept.value))
+}
+
+fn keeping_runtime() -> Runtime {
+    common::init_test_flags();
+    Runtime::new(runtime_core::RuntimeOptions {
+        extensions: vec![Extension::new("keep")
+            .ops(&[op_keep::DECL, op_read_kept::DECL])
+            .classes(&[Kept::CLASS])],
+        ..Default::default()
+    })
+}
+
+#[test]
+fn a_held_instance_outliving_its_runtime_refuses_to_be_read() {
+    // Issue 38, 11: a `Held<T>` kept in a thread-local and read after its runtime dropped, or
+    // by another runtime's op, read freed memory (SIGSEGV).
+    common::quiet_expected_panics("a Held<");
+    let mut first = keeping_runtime();
+    first
+        .execute_script("k.js", "ops.op_keep(new ops.Kept(42))")
+        .unwrap();
+    assert_eq!(
+        first
+            .execute_script_to_string("r.js", "ops.op_read_kept()")
+            .unwrap(),
+        "42"
+    );
+    drop(first);
+    KEPT.with(|slot| {
+        let slot = slot.borrow();
+        let kept = slot.as_ref().expect("kept");
+        assert!(kept.get().is_none());
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kept.value));
+        assert!(read.is_err(), "reading it panics");
+    });
+    let mut second = keeping_runtime();
+    let thrown = second
+        .execute_script_to_string(
+            "r.js",
+            "try { ops.op_read_kept() } catch (e) { e.name + ': ' + e.message }",
+        )
+        .unwrap();
+    assert!(
+        thrown.starts_with("Error: op_read_kept panicked: a Held<")
+            && thrown.ends_with("was read after its runtime was dropped"),
+        "{thrown}"
+    );
+    // Dropping it touches nothing of the freed heap either.
+    KEPT.with(|slot| slot.borrow_mut().take());
+    assert_eq!(
+        second
+            .execute_script_to_string("r.js", "ops.op_read_kept()")
+            .unwrap(),
+        "0"
+    );
+}

@@ -2,9 +2,42 @@
 //! is, wrapped into its JavaScript object, read back type-checked, and held beyond a call.
 
 use std::any::TypeId;
+use std::cell::Cell;
 use std::ffi::CStr;
+use std::rc::Rc;
 
 use super::Trace;
+
+/// A runtime's instances: how many are alive (a snapshot may hold none), and whether the
+/// runtime's heap still is (a [`Held`] that outlives it must not read it). Boxed in the
+/// runtime, which drops it after its isolate: the last finalizers run as the isolate goes.
+#[derive(Default)]
+pub(crate) struct Instances {
+    live: Cell<usize>,
+    heap_alive: Rc<Cell<bool>>,
+}
+
+impl Instances {
+    pub(crate) fn new() -> Box<Self> {
+        let instances = Box::new(Self::default());
+        instances.heap_alive.set(true);
+        instances
+    }
+
+    /// How many instances are alive (not yet finalized).
+    pub(crate) fn live(&self) -> usize {
+        self.live.get()
+    }
+
+    /// The heap goes (the isolate is disposed or made a snapshot of): every `Held` of it
+    /// refuses to be read from now on.
+    pub(crate) fn heap_gone(&self) {
+        self.heap_alive.set(false);
+    }
+}
+
+/// The isolate's slot: its runtime's [`Instances`], which outlive the isolate.
+pub(crate) struct InstancesSlot(pub(crate) *const Instances);
 
 /// The cppgc tag of every opwire instance: the Rust type is checked through the header.
 const TAG: u16 = 1;
@@ -25,6 +58,11 @@ pub struct Instance<T> {
 
 impl<T> Drop for Instance<T> {
     fn drop(&mut self) {
+        // SAFETY: the runtime's `Instances`, which outlive its isolate (whose heap finalizes
+        // this instance, on its thread).
+        if let Some(instances) = unsafe { self.header.instances.as_ref() } {
+            instances.live.set(instances.live.get() - 1);
+        }
         // SAFETY: dropped once, here; nothing reads the value after its instance's `Drop`.
         let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe {
             std::mem::ManuallyDrop::drop(&mut self.value)
@@ -40,6 +78,8 @@ struct Header {
     type_id: TypeId,
     /// `T::BASE`: how the value is seen as one of its base classes.
     base: Option<crate::class::Upcast>,
+    /// Its runtime's count (null in an isolate of no runtime).
+    instances: *const Instances,
 }
 
 const _: () = {
@@ -67,6 +107,13 @@ pub(crate) fn wrap<T: Trace + 'static>(
     object: v8::Local<'_, v8::Object>,
     value: T,
 ) {
+    let instances = isolate
+        .get_slot::<InstancesSlot>()
+        .map_or(std::ptr::null(), |slot| slot.0);
+    // SAFETY: the slot's `Instances` outlive the isolate.
+    if let Some(instances) = unsafe { instances.as_ref() } {
+        instances.live.set(instances.live.get() + 1);
+    }
     let heap = isolate
         .get_cpp_heap()
         .expect("V8 gives every isolate a C++ heap") as *const _;
@@ -79,6 +126,7 @@ pub(crate) fn wrap<T: Trace + 'static>(
                 header: Header {
                     type_id: TypeId::of::<T>(),
                     base: T::BASE,
+                    instances,
                 },
                 value: std::mem::ManuallyDrop::new(value),
             },
@@ -138,19 +186,48 @@ pub(crate) fn unwrap_wrapper<'a, T: 'static>(
 /// An instance kept alive beyond the call that received it (a cppgc persistent handle): what
 /// an async method holds its receiver by, and what `#[cppgc] Held<T>` arguments are. Derefs to
 /// the value: the `T` itself, or the `T` inside an instance of a class derived from `T`'s.
+///
+/// A `Held` outlives its runtime only as a tombstone: reading it then panics (in an op, the
+/// op's call throws that as an `Error`; [`Held::get`] says `None` instead), and dropping it
+/// leaks the handle's few bytes rather than touch the freed heap.
 pub struct Held<T: Trace + 'static> {
     /// Keeps the instance (of `T`'s class or a derived one) alive; typed by its header alone.
-    _instance: v8::cppgc::Persistent<Instance<()>>,
+    /// Dropped only while the heap lives.
+    instance: std::mem::ManuallyDrop<v8::cppgc::Persistent<Instance<()>>>,
     value: std::ptr::NonNull<T>,
+    heap_alive: Rc<Cell<bool>>,
+}
+
+impl<T: Trace + 'static> Held<T> {
+    /// The value, while its runtime lives.
+    pub fn get(&self) -> Option<&T> {
+        // SAFETY: `value` points into the instance `instance` keeps alive while the heap lives;
+        // cppgc does not move objects of the default space.
+        self.heap_alive
+            .get()
+            .then(|| unsafe { self.value.as_ref() })
+    }
 }
 
 impl<T: Trace + 'static> std::ops::Deref for Held<T> {
     type Target = T;
 
     fn deref(&self) -> &T {
-        // SAFETY: `value` points into the instance `_instance` keeps alive; cppgc does not
-        // move objects of the default space.
-        unsafe { self.value.as_ref() }
+        self.get().unwrap_or_else(|| {
+            panic!(
+                "a Held<{}> was read after its runtime was dropped",
+                std::any::type_name::<T>()
+            )
+        })
+    }
+}
+
+impl<T: Trace + 'static> Drop for Held<T> {
+    fn drop(&mut self) {
+        if self.heap_alive.get() {
+            // SAFETY: dropped once, here, while its heap lives.
+            unsafe { std::mem::ManuallyDrop::drop(&mut self.instance) };
+        }
     }
 }
 
@@ -161,10 +238,14 @@ pub(crate) fn hold<T: Trace + 'static>(
     object: v8::Local<'_, v8::Object>,
 ) -> Option<Held<T>> {
     let value = std::ptr::NonNull::from(unwrap_wrapper::<T>(isolate, object)?);
+    // SAFETY: the slot's `Instances` outlive the isolate.
+    let instances = unsafe { isolate.get_slot::<InstancesSlot>()?.0.as_ref()? };
+    let heap_alive = instances.heap_alive.clone();
     // SAFETY: as in `unwrap_wrapper`: read only as its header; the handle is made at once.
     let instance = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;
     Some(Held {
-        _instance: v8::cppgc::Persistent::new(&instance),
+        instance: std::mem::ManuallyDrop::new(v8::cppgc::Persistent::new(&instance)),
         value,
+        heap_alive,
     })
 }

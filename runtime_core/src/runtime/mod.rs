@@ -133,6 +133,8 @@ pub struct Runtime {
     timers: Rc<crate::event_loop::timers::Timers>,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
+    /// Its class instances (their finalizers count down as the isolate goes): dropped after it.
+    instances: Box<crate::class::instance::Instances>,
     /// The op contexts (whose addresses V8 holds) and the ops object's interceptor data.
     ops: Box<OpTable>,
     /// Where the ops are installed: `globalThis[ops_object_name]`.
@@ -285,6 +287,8 @@ impl Runtime {
         }
         let near_heap_limit = NearHeapLimit::new(termination.clone());
         near_heap_limit.register(&mut isolate);
+        let instances = crate::class::instance::Instances::new();
+        isolate.set_slot(crate::class::instance::InstancesSlot(&*instances));
         isolate.set_slot(termination.clone());
         isolate.set_slot(ConversionLimits {
             max_sequence_length: options.max_sequence_length,
@@ -342,6 +346,7 @@ impl Runtime {
             for_snapshot,
             timers,
             near_heap_limit,
+            instances,
             ops,
             ops_object_name: options.ops_object_name,
             state,
@@ -654,6 +659,8 @@ impl Runtime {
         self.isolate
             .remove_slot::<crate::class::templates::ClassTemplates>();
         crate::structured::keys::forget_caches(&mut self.isolate);
+        // From here on, no `Held` reads the heap: it is the snapshot's, or leaked.
+        self.instances.heap_gone();
         // SAFETY: the runtime's isolate, alive on its thread.
         if !unsafe { crate::isolate::entry::take_back(&self.isolate) } {
             // Another isolate is entered above this one: it cannot be exited, so it is leaked.
@@ -701,6 +708,8 @@ impl Drop for Runtime {
             );
             return;
         }
+        // No `Held` reads the heap once it is gone.
+        self.instances.heap_gone();
         // SAFETY: dropped once, here; the other fields' handles drop after it, which V8 allows
         // (a `Global` of a disposed isolate does nothing), and the op contexts outlive it.
         unsafe { ManuallyDrop::drop(&mut self.isolate) };
