@@ -116,6 +116,11 @@ impl Timers {
         }
     }
 
+    /// Whether any timer is live, unref'd ones too.
+    pub(crate) fn has_timers(&self) -> bool {
+        !self.timers.borrow().is_empty()
+    }
+
     pub(crate) fn fire(&self) -> Option<v8::Global<v8::Function>> {
         self.fire.borrow().clone()
     }

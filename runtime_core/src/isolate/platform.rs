@@ -9,6 +9,12 @@ struct PlatformInit {
     initialized: bool,
 }
 
+/// The flags V8 started with, as given (what a startup snapshot depends on).
+pub(crate) fn flags() -> String {
+    let init = PLATFORM.lock().unwrap_or_else(|poison| poison.into_inner());
+    init.pending_flags.join(" ")
+}
+
 static PLATFORM: Mutex<PlatformInit> = Mutex::new(PlatformInit {
     pending_flags: Vec::new(),
     initialized: false,

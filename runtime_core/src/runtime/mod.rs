@@ -5,6 +5,7 @@
 //! [`Extension`](crate::Extension) in `crate::extension`, [`OpState`](crate::OpState) in
 //! `crate::ops`, starting V8, termination and heap limits in `crate::isolate`.
 
+mod blob;
 pub(crate) mod js_call;
 mod loading;
 mod polling;
@@ -29,7 +30,8 @@ use crate::structured::limits::ConversionLimits;
 use crate::{
     init_v8, Extension, JsError, OpCallCounts, OpDecl, OpStackTraceFn, OpState, TerminationHandle,
 };
-use snapshot::{Meta, Startup};
+use blob::Meta;
+use snapshot::Startup;
 
 /// How to build a [`Runtime`].
 pub struct RuntimeOptions {
@@ -135,6 +137,9 @@ pub struct Runtime {
     near_heap_limit: Box<NearHeapLimit>,
     /// Its class instances (their finalizers count down as the isolate goes): dropped after it.
     instances: Box<crate::class::instance::Instances>,
+    /// What a snapshot of this runtime is made for (see `blob::fingerprint`): only for a
+    /// snapshot creator.
+    fingerprint: Option<u64>,
     /// The op contexts (whose addresses V8 holds) and the ops object's interceptor data.
     ops: Box<OpTable>,
     /// Where the ops are installed: `globalThis[ops_object_name]`.
@@ -184,12 +189,25 @@ impl std::ops::DerefMut for EnteredIsolate<'_> {
 }
 
 /// Whether a runtime's isolate is a snapshot creator, and whether its default context is set
-/// (V8 allows that once, and makes no blob without it).
+/// (V8 allows that once, and makes no blob without it), with the global handles V8 itself
+/// keeps for that (the host may keep none: see `snapshot.rs`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SnapshotState {
     No,
     Creator,
-    ContextSet,
+    ContextSet { handles: usize },
+}
+
+/// Sets `context` as the snapshot's default context: the global handles (in bytes) that V8
+/// keeps for it.
+fn set_default_context(
+    scope: &mut v8::PinScope<'_, '_, ()>,
+    context: v8::Local<'_, v8::Context>,
+) -> usize {
+    let before = scope.get_heap_statistics().used_global_handles_size();
+    scope.set_default_context(context);
+    let after = scope.get_heap_statistics().used_global_handles_size();
+    after.saturating_sub(before)
 }
 
 impl Runtime {
@@ -252,10 +270,12 @@ impl Runtime {
 
         // The op contexts exist before the isolate: a snapshot's external references name
         // their addresses.
-        if let Some(blob) = options.startup_snapshot.take() {
-            let fingerprint = snapshot::fingerprint(options.ops_object_name, &ops.ctxs, &classes);
-            startup = Startup::FromSnapshot(snapshot::open(blob, fingerprint)?);
+        let fingerprint =
+            || blob::fingerprint(options.ops_object_name, &ops, &classes, &options.extensions);
+        if let Some(snapshot) = options.startup_snapshot.take() {
+            startup = Startup::FromSnapshot(blob::open(snapshot, fingerprint())?);
         }
+        let fingerprint = matches!(startup, Startup::ForSnapshot).then(fingerprint);
         let mut params = v8::CreateParams::default();
         if let Some(limits) = options.heap_limits {
             params = params.heap_limits(limits.initial, limits.max);
@@ -347,6 +367,7 @@ impl Runtime {
             timers,
             near_heap_limit,
             instances,
+            fingerprint,
             ops,
             ops_object_name: options.ops_object_name,
             state,
@@ -566,113 +587,6 @@ impl Runtime {
     }
 }
 
-impl Runtime {
-    /// Saves the heap as a startup snapshot (see [`crate::SnapshotBuilder`]); consumes the
-    /// runtime.
-    pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
-        if !self.event_loop.is_idle() {
-            return Err(JsError::exception(
-                "Error",
-                "cannot snapshot while ops, timers or imports are pending: run the event loop first",
-            ));
-        }
-        let ops_object = self.modules.ops_object();
-        let fire = self.timers.fire();
-        let left = self.event_loop.left_marker();
-        let wrap = self.event_loop.async_wrap();
-        let classes = self.classes.clone();
-        let modules = self.modules.clone();
-        let context = (*self.context).clone();
-        let meta = {
-            let mut isolate = EnteredIsolate::new(&mut self.isolate);
-            let noop = isolate
-                .get_slot::<InterruptCheck>()
-                .map(|InterruptCheck(noop)| noop.clone());
-            let templates: Option<Vec<_>> = {
-                let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
-                classes
-                    .iter()
-                    .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
-                    .collect()
-            };
-            let (Some(ops_object), Some(fire), Some(left), Some(wrap), Some(noop), Some(templates)) =
-                (ops_object, fire, left, wrap, noop, templates)
-            else {
-                return Err(JsError::exception("Error", "the runtime is not fully made"));
-            };
-            v8::scope!(let scope, &mut *isolate);
-            let context = v8::Local::new(scope, &context);
-            let scope = &mut v8::ContextScope::new(scope, context);
-            scope.set_default_context(context);
-            self.for_snapshot = SnapshotState::ContextSet;
-            let keep = |scope: &mut v8::PinScope<'_, '_>, data: v8::Local<'_, v8::Data>| {
-                scope.add_context_data(context, data)
-            };
-            let ops_object = v8::Local::new(scope, ops_object);
-            let fire = v8::Local::new(scope, fire);
-            let noop = v8::Local::new(scope, noop);
-            let left = v8::Local::new(scope, left);
-            let wrap = v8::Local::new(scope, wrap);
-            let mut meta = Meta {
-                ops_object: keep(scope, ops_object.into()),
-                timers_fire: keep(scope, fire.into()),
-                interrupt_check: keep(scope, noop.into()),
-                left_marker: keep(scope, left.into()),
-                async_wrap: keep(scope, wrap.into()),
-                made_ops: self.ops.made_ops(),
-                ..Meta::default()
-            };
-            for template in templates {
-                let template = v8::Local::new(scope, template);
-                meta.class_templates.push(scope.add_isolate_data(template));
-            }
-            meta.modules = modules.snapshot_records(scope, |scope, module| {
-                scope.add_context_data(context, module)
-            })?;
-            meta
-        };
-        drop((context, modules));
-        let blob = self
-            .take_blob()
-            .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))?;
-        let fingerprint =
-            snapshot::fingerprint(self.ops_object_name, &self.ops.ctxs, &self.classes);
-        Ok(snapshot::seal(&blob, &meta, fingerprint))
-    }
-}
-
-impl Runtime {
-    /// Makes the snapshot creator's blob, which ends the isolate: the handles Rust holds go
-    /// first (a snapshot may hold none), then the isolate, taken out of the runtime, whose
-    /// other fields drop once V8 is done with their addresses.
-    fn take_blob(&mut self) -> Option<v8::StartupData> {
-        self.event_loop.clear();
-        self.modules.clear();
-        self.timers.clear_fire();
-        self.isolate_owned = false;
-        // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
-        unsafe { ManuallyDrop::drop(&mut self.context) };
-        for op_ctx in self.ops.ctxs.iter() {
-            op_ctx.static_str_cache.take();
-        }
-        self.isolate.remove_slot::<InterruptCheck>();
-        self.isolate
-            .remove_slot::<crate::class::templates::ClassTemplates>();
-        crate::structured::keys::forget_caches(&mut self.isolate);
-        // From here on, no `Held` reads the heap: it is the snapshot's, or leaked.
-        self.instances.heap_gone();
-        // SAFETY: the runtime's isolate, alive on its thread.
-        if !unsafe { crate::isolate::entry::take_back(&self.isolate) } {
-            // Another isolate is entered above this one: it cannot be exited, so it is leaked.
-            return None;
-        }
-        // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
-        // as it disposes of it.
-        let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
-        isolate.create_blob(v8::FunctionCodeHandling::Keep)
-    }
-}
-
 impl Drop for Runtime {
     fn drop(&mut self) {
         if !self.isolate_owned {
@@ -685,9 +599,12 @@ impl Drop for Runtime {
                 let mut isolate = EnteredIsolate::new(&mut self.isolate);
                 v8::scope!(let scope, &mut *isolate);
                 let context = v8::Local::new(scope, context);
-                scope.set_default_context(context);
+                let handles = set_default_context(scope, context);
+                self.for_snapshot = SnapshotState::ContextSet { handles };
             }
-            drop(self.take_blob());
+            if let Err(error) = self.take_blob() {
+                eprintln!("opwire: a SnapshotBuilder was dropped unbuilt: {error}");
+            }
             return;
         }
         // SAFETY: the runtime's isolate, alive on its thread. `OwnedIsolate`'s own `Drop`

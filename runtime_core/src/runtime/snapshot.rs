@@ -12,28 +12,24 @@
 //! fingerprint of them ([`fingerprint`]), checked before V8 sees the blob.
 //!
 //! What Rust holds of the heap (the ops object, the timers' `fire`, the class templates, the
-//! module records) goes in as snapshot data, with the indices in a trailer after V8's blob:
-//! `[V8 blob][meta][meta length: u32][fingerprint: u64][format: u32][MAGIC]`. A trailer, so
-//! that the V8 blob is a prefix of a `Vec` the runtime can hand V8 without a copy.
+//! module records) goes in as snapshot data, with the indices after V8's blob, and a trailer
+//! that lets a runtime check the blob whole before V8 sees a byte (`blob.rs`).
 //!
 //! Isolates of a process share V8's read-only space. V8 would extend it with objects of the
 //! snapshotted heap, making blobs that cannot be used beside isolates made without them (and
 //! racing with isolates being made while the blob is); `crate::init_v8` turns that off
 //! (`--no-extensible-ro-snapshot`), so snapshots can be made and used beside any runtime.
 
-use std::borrow::Cow;
+use std::mem::ManuallyDrop;
 
 use v8::MapFnTo;
 
-use crate::modules::map::{Import, ModuleRecord};
-use crate::modules::ModuleType;
+use super::blob::{self, Meta, Restore};
+use super::{EnteredIsolate, SnapshotState};
+use crate::isolate::termination::InterruptCheck;
 use crate::ops::ops_object::OpTable;
 use crate::ops::OpCtx;
 use crate::{JsError, Runtime, RuntimeOptions};
-
-const MAGIC: &[u8; 8] = b"OPWSNAP\0";
-const FORMAT: u32 = 3;
-const TRAILER: usize = 4 + 8 + 4 + 8;
 
 /// Builds a startup snapshot: a [`Runtime`] made as
 /// [`Runtime::try_new`] makes one (its extensions' JavaScript runs), for the host to run its
@@ -112,240 +108,6 @@ pub(crate) enum Startup {
     FromSnapshot(Restore),
 }
 
-/// A snapshot, checked and split: V8's blob, and what to restore from it.
-pub(crate) struct Restore {
-    pub(crate) v8_blob: Cow<'static, [u8]>,
-    pub(crate) meta: Meta,
-}
-
-/// Indices of the snapshot data and the module records.
-#[derive(Default)]
-pub(crate) struct Meta {
-    pub(crate) ops_object: usize,
-    pub(crate) timers_fire: usize,
-    pub(crate) interrupt_check: usize,
-    pub(crate) left_marker: usize,
-    pub(crate) async_wrap: usize,
-    /// Indices of the ops whose functions the ops object made.
-    pub(crate) made_ops: Vec<usize>,
-    /// Isolate data indices of the class templates, in registration order.
-    pub(crate) class_templates: Vec<usize>,
-    pub(crate) modules: Vec<ModuleRecord>,
-}
-
-/// Splits `blob` into V8's part and the restore data, if its fingerprint is `expected`.
-pub(crate) fn open(blob: Cow<'static, [u8]>, expected: u64) -> Result<Restore, JsError> {
-    let refused = |why: &str| JsError::exception("Error", &format!("startup snapshot: {why}"));
-    let len = blob.len();
-    if len < TRAILER + MAGIC.len() || &blob[len - MAGIC.len()..] != MAGIC {
-        return Err(refused("not a snapshot made by SnapshotBuilder"));
-    }
-    let mut end = len - MAGIC.len();
-    let mut take = |n: usize| {
-        end -= n;
-        blob[end..end + n].to_vec()
-    };
-    let format = u32::from_le_bytes(take(4).try_into().expect("4 bytes"));
-    let fingerprint = u64::from_le_bytes(take(8).try_into().expect("8 bytes"));
-    let meta_len = u32::from_le_bytes(take(4).try_into().expect("4 bytes")) as usize;
-    if format != FORMAT {
-        return Err(refused(&format!(
-            "made by another runtime_core (format {format}, this one reads {FORMAT})"
-        )));
-    }
-    if fingerprint != expected {
-        return Err(refused(
-            "made for other extensions or options (ops, classes, their order, console, metrics \
-             or stack traces differ): build it with the same RuntimeOptions as the runtime",
-        ));
-    }
-    if meta_len > end {
-        return Err(refused("truncated"));
-    }
-    let meta = Meta::decode(&blob[end - meta_len..end]).ok_or_else(|| refused("corrupt"))?;
-    let v8_len = end - meta_len;
-    let v8_blob = match blob {
-        Cow::Borrowed(bytes) => Cow::Borrowed(&bytes[..v8_len]),
-        Cow::Owned(mut bytes) => {
-            bytes.truncate(v8_len);
-            Cow::Owned(bytes)
-        }
-    };
-    Ok(Restore { v8_blob, meta })
-}
-
-/// V8's blob with `meta` and `fingerprint` after it.
-pub(crate) fn seal(v8_blob: &[u8], meta: &Meta, fingerprint: u64) -> Vec<u8> {
-    let meta = meta.encode();
-    let mut blob = Vec::with_capacity(v8_blob.len() + meta.len() + TRAILER + MAGIC.len());
-    blob.extend_from_slice(v8_blob);
-    blob.extend_from_slice(&meta);
-    blob.extend_from_slice(&(meta.len() as u32).to_le_bytes());
-    blob.extend_from_slice(&fingerprint.to_le_bytes());
-    blob.extend_from_slice(&FORMAT.to_le_bytes());
-    blob.extend_from_slice(MAGIC);
-    blob
-}
-
-impl Meta {
-    fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let num = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u32).to_le_bytes());
-        let text = |out: &mut Vec<u8>, s: &str| {
-            num(out, s.len());
-            out.extend_from_slice(s.as_bytes());
-        };
-        for index in [
-            self.ops_object,
-            self.timers_fire,
-            self.interrupt_check,
-            self.left_marker,
-            self.async_wrap,
-        ] {
-            num(&mut out, index);
-        }
-        num(&mut out, self.made_ops.len());
-        for &index in &self.made_ops {
-            num(&mut out, index);
-        }
-        num(&mut out, self.class_templates.len());
-        for &index in &self.class_templates {
-            num(&mut out, index);
-        }
-        // A module type as its attribute, JavaScript as none.
-        let module_type = |out: &mut Vec<u8>, module_type: &ModuleType| match module_type
-            .attribute()
-        {
-            None => num(out, 0),
-            Some(name) => {
-                num(out, 1);
-                text(out, name);
-            }
-        };
-        num(&mut out, self.modules.len());
-        for record in &self.modules {
-            text(&mut out, &record.url);
-            module_type(&mut out, &record.module_type);
-            num(&mut out, record.main as usize);
-            num(&mut out, record.module);
-            num(&mut out, record.imports.len());
-            for import in &record.imports {
-                text(&mut out, &import.specifier);
-                module_type(&mut out, &import.module_type);
-                text(&mut out, &import.url);
-            }
-        }
-        out
-    }
-
-    fn decode(bytes: &[u8]) -> Option<Meta> {
-        let mut reader = Reader(bytes);
-        let mut meta = Meta {
-            ops_object: reader.num()?,
-            timers_fire: reader.num()?,
-            interrupt_check: reader.num()?,
-            left_marker: reader.num()?,
-            async_wrap: reader.num()?,
-            ..Meta::default()
-        };
-        for _ in 0..reader.num()? {
-            let index = reader.num()?;
-            meta.made_ops.push(index);
-        }
-        for _ in 0..reader.num()? {
-            let index = reader.num()?;
-            meta.class_templates.push(index);
-        }
-        let modules = reader.num()?;
-        for _ in 0..modules {
-            let url = reader.text()?;
-            let module_type = reader.module_type()?;
-            let main = reader.num()? != 0;
-            let module = reader.num()?;
-            let mut imports = Vec::new();
-            for _ in 0..reader.num()? {
-                imports.push(Import {
-                    specifier: reader.text()?,
-                    module_type: reader.module_type()?,
-                    url: reader.text()?,
-                });
-            }
-            meta.modules.push(ModuleRecord {
-                url,
-                module_type,
-                imports,
-                main,
-                module,
-            });
-        }
-        reader.0.is_empty().then_some(meta)
-    }
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn num(&mut self) -> Option<usize> {
-        let (head, rest) = self.0.split_first_chunk::<4>()?;
-        self.0 = rest;
-        Some(u32::from_le_bytes(*head) as usize)
-    }
-
-    fn module_type(&mut self) -> Option<ModuleType> {
-        match self.num()? {
-            0 => Some(ModuleType::JavaScript),
-            1 => Some(ModuleType::from_attribute(Some(&self.text()?))),
-            _ => None,
-        }
-    }
-
-    fn text(&mut self) -> Option<String> {
-        let len = self.num()?;
-        if len > self.0.len() {
-            return None;
-        }
-        let (text, rest) = self.0.split_at(len);
-        self.0 = rest;
-        String::from_utf8(text.to_vec()).ok()
-    }
-}
-
-/// What the snapshot's heap depends on, hashed (FNV-1a): the V8 and runtime_core versions,
-/// the ops object's name, and per op its name, shape and which of its functions the runtime
-/// registers; the classes.
-pub(crate) fn fingerprint(
-    ops_object_name: &str,
-    op_ctxs: &[OpCtx],
-    classes: &[&crate::ClassDecl],
-) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
-    let mut feed = |bytes: &[u8]| {
-        for &byte in bytes.iter().chain([0xff].iter()) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    feed(v8::VERSION_STRING.as_bytes());
-    feed(env!("CARGO_PKG_VERSION").as_bytes());
-    feed(ops_object_name.as_bytes());
-    for op_ctx in op_ctxs {
-        let decl = op_ctx.decl;
-        feed(decl.name.as_bytes());
-        feed(&[
-            decl.arity() as u8,
-            decl.fast_fn.is_some() as u8,
-            decl.flags.async_op.is_some() as u8,
-            op_ctx.metrics.is_some() as u8,
-            op_ctx.stack_trace.is_some() as u8,
-        ]);
-    }
-    for class in classes {
-        feed(class.name.as_bytes());
-        feed(&[class.members.len() as u8, class.constructor.is_some() as u8]);
-    }
-    hash
-}
-
 /// Every address the heap may hold, in a fixed order: runtime_core's callbacks, the event
 /// loop, then per op its context and functions (both variants: which one a template holds
 /// depends on the options, which the fingerprint pins).
@@ -387,4 +149,164 @@ pub(crate) fn external_references(
         }
     }
     refs
+}
+
+impl Runtime {
+    /// Saves the heap as a startup snapshot (see [`crate::SnapshotBuilder`]); consumes the
+    /// runtime.
+    pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
+        // A timer an unref'd one too: the restored runtime would know nothing of it, and give
+        // its id to the next timer.
+        if !self.event_loop.is_idle() || self.timers.has_timers() {
+            return Err(JsError::exception(
+                "Error",
+                "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: \
+                 run the event loop first, and clear the timers left",
+            ));
+        }
+        let ops_object = self.modules.ops_object();
+        let fire = self.timers.fire();
+        let left = self.event_loop.left_marker();
+        let wrap = self.event_loop.async_wrap();
+        let classes = self.classes.clone();
+        let modules = self.modules.clone();
+        let context = (*self.context).clone();
+        let meta = {
+            let mut isolate = EnteredIsolate::new(&mut self.isolate);
+            let noop = isolate
+                .get_slot::<InterruptCheck>()
+                .map(|InterruptCheck(noop)| noop.clone());
+            let templates: Option<Vec<_>> = {
+                let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
+                classes
+                    .iter()
+                    .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
+                    .collect()
+            };
+            let (Some(ops_object), Some(fire), Some(left), Some(wrap), Some(noop), Some(templates)) =
+                (ops_object, fire, left, wrap, noop, templates)
+            else {
+                return Err(JsError::exception("Error", "the runtime is not fully made"));
+            };
+            v8::scope!(let scope, &mut *isolate);
+            let context = v8::Local::new(scope, &context);
+            let scope = &mut v8::ContextScope::new(scope, context);
+            let handles = super::set_default_context(scope, context);
+            self.for_snapshot = SnapshotState::ContextSet { handles };
+            let keep = |scope: &mut v8::PinScope<'_, '_>, data: v8::Local<'_, v8::Data>| {
+                scope.add_context_data(context, data)
+            };
+            let ops_object = v8::Local::new(scope, ops_object);
+            let fire = v8::Local::new(scope, fire);
+            let noop = v8::Local::new(scope, noop);
+            let left = v8::Local::new(scope, left);
+            let wrap = v8::Local::new(scope, wrap);
+            let mut meta = Meta {
+                ops_object: keep(scope, ops_object.into()),
+                timers_fire: keep(scope, fire.into()),
+                interrupt_check: keep(scope, noop.into()),
+                left_marker: keep(scope, left.into()),
+                async_wrap: keep(scope, wrap.into()),
+                made_ops: self.ops.made_ops(),
+                ..Meta::default()
+            };
+            for template in templates {
+                let template = v8::Local::new(scope, template);
+                meta.class_templates.push(scope.add_isolate_data(template));
+            }
+            meta.modules = modules.snapshot_records(scope, |scope, module| {
+                scope.add_context_data(context, module)
+            })?;
+            meta
+        };
+        drop((context, modules));
+        let blob = self.take_blob()?;
+        let fingerprint = self
+            .fingerprint
+            .expect("a snapshot creator's fingerprint is made with it");
+        Ok(blob::seal(&blob, &meta, fingerprint))
+    }
+}
+
+impl Runtime {
+    /// Makes the snapshot creator's blob, which ends the isolate: the handles Rust holds go
+    /// first (a snapshot may hold none), then the isolate, taken out of the runtime, whose
+    /// other fields drop once V8 is done with their addresses.
+    ///
+    /// V8 stops the process rather than make a blob of a heap that the host still holds a
+    /// handle into, or that holds a class instance (whose value lives outside it), and a
+    /// snapshot creator can end only by making its blob. So both are looked for first, after
+    /// a full garbage collection; if either is found, the isolate is leaked (never disposed)
+    /// and the error says which.
+    pub(super) fn take_blob(&mut self) -> Result<v8::StartupData, JsError> {
+        self.event_loop.clear();
+        self.modules.clear();
+        self.timers.clear_fire();
+        self.isolate_owned = false;
+        // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
+        unsafe { ManuallyDrop::drop(&mut self.context) };
+        for op_ctx in self.ops.ctxs.iter() {
+            op_ctx.static_str_cache.take();
+        }
+        self.isolate.remove_slot::<InterruptCheck>();
+        self.isolate
+            .remove_slot::<crate::class::templates::ClassTemplates>();
+        crate::structured::keys::forget_caches(&mut self.isolate);
+        // From here on, no `Held` reads the heap: it is the snapshot's, or leaked.
+        self.instances.heap_gone();
+        // SAFETY: the runtime's isolate, alive on its thread.
+        if !unsafe { crate::isolate::entry::take_back(&self.isolate) } {
+            // Another isolate is entered above this one: it cannot be exited, so it is leaked.
+            return Err(JsError::exception(
+                "Error",
+                "cannot snapshot while another isolate is entered above the builder's: its \
+                 isolate is leaked",
+            ));
+        }
+        if let Err(why) = self.holds_nothing_outside() {
+            // SAFETY: current with one entry (taken back above); exited so that it leaves
+            // the thread's stack of entered isolates as it found it, then never disposed.
+            unsafe { self.isolate.exit() };
+            return Err(JsError::exception(
+                "Error",
+                &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
+            ));
+        }
+        // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
+        // as it disposes of it.
+        let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
+        isolate
+            .create_blob(v8::FunctionCodeHandling::Keep)
+            .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))
+    }
+
+    /// After the runtime's own handles are gone: `Err` if the host still holds a handle into
+    /// the heap, or an instance of a class is alive.
+    fn holds_nothing_outside(&mut self) -> Result<(), String> {
+        self.isolate.low_memory_notification();
+        let instances = self.instances.live();
+        if instances > 0 {
+            return Err(format!(
+                "{instances} instance(s) of #[op] classes are alive (their values live outside \
+                 the heap): drop what refers to them before build()"
+            ));
+        }
+        let handles = self
+            .isolate
+            .get_heap_statistics()
+            .used_global_handles_size();
+        let own = match self.for_snapshot {
+            SnapshotState::ContextSet { handles } => handles,
+            SnapshotState::No | SnapshotState::Creator => 0,
+        };
+        if handles > own {
+            return Err(
+                "the host still holds handles it took from the builder (a v8::Global: the \
+                 value of execute_script, call, get_module_namespace...): drop them before \
+                 build()"
+                    .to_owned(),
+            );
+        }
+        Ok(())
+    }
 }
