@@ -117,7 +117,7 @@ pub(super) fn array_buffer_memory(
 pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_>, index: i32) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     let message = format!(
         "{}: {} is backed by a detached ArrayBuffer",
         decl.name,
@@ -136,7 +136,7 @@ pub(super) unsafe fn fast_empty_unless_detached(
     let detached = {
         // SAFETY: forwarded from the caller.
         let scope_source = unsafe { &*options };
-        v8::callback_scope!(unsafe scope, scope_source);
+        fast_scope!(scope, scope_source);
         view_is_detached(scope, view)
     };
     if detached {
@@ -196,7 +196,7 @@ pub(super) unsafe fn fast_view_in_place(
         Contents::Copied(_) => {
             // SAFETY: forwarded from the caller.
             let scope_source = unsafe { &*options };
-            v8::callback_scope!(unsafe scope, scope_source);
+            fast_scope!(scope, scope_source);
             view.buffer(scope);
             view_contents(view, &mut storage)
         }

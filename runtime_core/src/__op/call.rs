@@ -264,7 +264,7 @@ pub(super) unsafe fn fast_throw_panic(
 ) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
 }
 
@@ -310,7 +310,7 @@ unsafe fn fast_throw_panic_current(op_name: &'static str, payload: Box<dyn Any +
         )
     };
     // SAFETY: the isolate's current context, entered by the running fast call.
-    v8::callback_scope!(unsafe scope, context);
+    fast_scope!(scope, context);
     let message = format!("{op_name} panicked: {}", panic_text(&*payload));
     throw_error_of_class(scope, "Error", &message);
 }
@@ -354,7 +354,7 @@ unsafe fn fast_throw_error(
 ) {
     // SAFETY: forwarded from the caller.
     let scope_source = unsafe { &*options };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     // The error's class, message and properties are user code: a panic there must not cross
     // this `extern "C"` call's boundary either.
     // `error` moves into the closure, so that its (user) `Drop` runs inside the guard too.
@@ -379,7 +379,7 @@ pub(super) unsafe fn fast_throw_arg_type_error(
 ) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     throw_error_of_class(
         scope,
         "TypeError",

@@ -123,7 +123,7 @@ pub unsafe fn fast_option_cppgc<'s, T: 'static>(
 unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, super::fast_op_ctx(options).decl) };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     crate::errors::throw::throw_error_of_class(scope, "TypeError", &receiver_error_message(decl));
 }
 

@@ -62,7 +62,7 @@ pub(super) unsafe fn fast_throw_state_borrowed(
 ) {
     // SAFETY: forwarded from the caller.
     let scope_source = unsafe { &*options };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     throw_error_of_class(scope, "Error", &format!("{}: {what}", op_ctx.decl.name));
 }
 

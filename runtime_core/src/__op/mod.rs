@@ -9,6 +9,18 @@
 //! templates `crate::class`'s, the async modes the event loop's. Nothing outside this module
 //! names anything in it.
 
+/// Binds `$scope` to a scope for a fast call's cold path (an error to throw, a buffer to look
+/// at): a callback scope from `$source` (the call's options, or its context), and a handle
+/// scope in it. V8 opens no handle scope for a fast call, so handles made without one would
+/// live on in the caller's (a script's) until it ended: a panicking op called a million times
+/// in one loop kept a million errors alive.
+macro_rules! fast_scope {
+    ($scope:ident, $source:expr) => {
+        v8::callback_scope!(unsafe $scope, $source);
+        v8::scope!(let $scope, $scope);
+    };
+}
+
 mod async_ops;
 mod buffer_sources;
 mod buffers;

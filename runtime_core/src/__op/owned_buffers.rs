@@ -129,7 +129,7 @@ pub unsafe fn fast_js_buffer(
     let is_detached = |view: v8::Local<'_, v8::ArrayBufferView>| {
         // SAFETY: forwarded from the caller.
         let scope_source = unsafe { &*options };
-        v8::callback_scope!(unsafe scope, scope_source);
+        fast_scope!(scope, scope_source);
         view_is_detached(scope, view)
     };
     match store_and_range(value, source, is_detached) {
@@ -159,7 +159,7 @@ unsafe fn fast_refuse(
         Refusal::Said(what) => {
             // SAFETY: forwarded from the caller.
             let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
-            v8::callback_scope!(unsafe scope, scope_source);
+            fast_scope!(scope, scope_source);
             let message = refusal_message(decl, index, what);
             throw_error_of_class(scope, "TypeError", &message);
         }

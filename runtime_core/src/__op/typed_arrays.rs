@@ -69,7 +69,7 @@ pub(super) unsafe fn fast_throw_misaligned(
 ) {
     // SAFETY: forwarded from the caller.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
-    v8::callback_scope!(unsafe scope, scope_source);
+    fast_scope!(scope, scope_source);
     throw_error_of_class(
         scope,
         "TypeError",
