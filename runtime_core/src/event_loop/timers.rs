@@ -3,7 +3,8 @@
 //! wait in a heap ordered by deadline, then by creation (timers due at the same time fire in
 //! the order they were made, as the HTML spec says; its nesting clamp is not emulated). The loop fires each due timer as its
 //! own task, with a microtask checkpoint after it, and is woken at the next deadline by a
-//! tokio timer when it runs inside tokio, else by a thread that sleeps until then.
+//! tokio timer when it runs inside tokio, else by an alarm of the process's one alarm thread
+//! (a runtime has one armed at most, cancelled when it drops).
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
@@ -11,6 +12,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::task::Context;
 use std::time::{Duration, Instant};
 
+use crate::isolate::alarms::{self, AlarmId};
 use crate::JsError;
 
 struct Timer {
@@ -38,8 +40,6 @@ pub(crate) struct Timers {
     waker: RefCell<Option<std::task::Waker>>,
     /// The deadline the loop will be woken at.
     armed: Cell<Option<Instant>>,
-    /// The waker the last thread armed (`Wake::Thread`) will wake.
-    thread_waker: RefCell<Option<std::task::Waker>>,
 }
 
 /// What wakes the loop at the next deadline.
@@ -50,8 +50,16 @@ enum Wake {
     /// A tokio timer of the runtime with this id (one that was shut down must not be polled).
     #[cfg(feature = "tokio")]
     Tokio(tokio::runtime::Id, std::pin::Pin<Box<tokio::time::Sleep>>),
-    /// A thread sleeping until the deadline.
-    Thread(Instant),
+    /// An alarm of the process's alarm thread (`crate::isolate::alarms`), waking this waker.
+    Alarm(Instant, AlarmId, std::task::Waker),
+}
+
+impl Drop for Wake {
+    fn drop(&mut self) {
+        if let Wake::Alarm(_, alarm, _) = self {
+            alarms::cancel(*alarm);
+        }
+    }
 }
 
 impl Timers {
@@ -206,22 +214,18 @@ impl Timers {
             }
             return;
         }
-        let now = Instant::now();
-        let same_waker = self
-            .thread_waker
-            .borrow()
-            .as_ref()
-            .is_some_and(|armed| armed.will_wake(cx.waker()));
-        if same_waker && matches!(*wake, Wake::Thread(armed) if armed > now && armed <= deadline) {
-            return; // a thread wakes this loop sooner; it is armed again then
+        if let Wake::Alarm(at, _, waker) = &*wake {
+            if *at == deadline && waker.will_wake(cx.waker()) {
+                return; // armed already
+            }
         }
-        *wake = Wake::Thread(deadline);
-        *self.thread_waker.borrow_mut() = Some(cx.waker().clone());
+        // One alarm per runtime: the one it replaces is cancelled (as `Wake` drops).
         let waker = cx.waker().clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
-            waker.wake();
+        let alarm = alarms::set(deadline, {
+            let waker = waker.clone();
+            move || waker.wake()
         });
+        *wake = Wake::Alarm(deadline, alarm, waker);
     }
 }
 
