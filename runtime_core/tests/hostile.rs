@@ -156,6 +156,45 @@ fn the_runtime_sets_the_limit() {
 
 /// A conversion runs no JavaScript while it reads plain elements, so V8 checks no interrupt:
 /// the conversion itself looks at the termination request every few thousand elements.
+/// Issue 38, 4: a limit under the 4,096 elements between two checks was not enforced (limit
+/// 10: sequences of 11 and 4,096 elements converted).
+#[test]
+fn a_limit_under_the_check_interval_holds() {
+    let mut rt = runtime_with(RuntimeOptions {
+        max_sequence_length: 10,
+        ..Default::default()
+    });
+    assert_eq!(
+        eval(&mut rt, "ops.op_holes(new Array(10).fill(1))"),
+        "number 10"
+    );
+    for len in [11, 4096] {
+        let out = eval(&mut rt, &format!("ops.op_holes(new Array({len}).fill(1))"));
+        assert!(
+            out.contains(&format!(
+                "a sequence of {len} elements is longer than this runtime converts (10"
+            )),
+            "{out}"
+        );
+        let out = eval(&mut rt, &format!("ops.op_json(new Array({len}).fill(1))"));
+        assert!(
+            out.contains(&format!("a sequence of {len} elements")),
+            "{out}"
+        );
+    }
+    let out = eval(
+        &mut rt,
+        "ops.op_sequence((function* () { for (let i = 0; i < 11; i++) yield 1; })())",
+    );
+    assert!(out.contains("a sequence of more than 10 elements"), "{out}");
+    // Another runtime of the process keeps its own, larger limit.
+    let mut other = runtime();
+    assert_eq!(
+        eval(&mut other, "ops.op_holes(new Array(4096).fill(1))"),
+        "number 4096"
+    );
+}
+
 #[test]
 fn a_watchdog_stops_a_conversion_of_a_huge_sequence() {
     let mut rt = runtime_with(RuntimeOptions {

@@ -310,10 +310,10 @@ impl Runtime {
         let instances = crate::class::instance::Instances::new();
         isolate.set_slot(crate::class::instance::InstancesSlot(&*instances));
         isolate.set_slot(termination.clone());
-        isolate.set_slot(ConversionLimits {
-            max_sequence_length: options.max_sequence_length,
-            termination: termination.clone(),
-        });
+        isolate.set_slot(ConversionLimits::new(
+            options.max_sequence_length,
+            termination.clone(),
+        ));
 
         let parts = Parts {
             ops: &ops,

@@ -6,6 +6,8 @@
 //! stop when the runtime's [`TerminationHandle`](crate::TerminationHandle) asks, since no
 //! JavaScript runs (so V8 checks no interrupt) while a conversion reads plain elements.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::OpError;
 
 /// How many elements a conversion reads between two looks at the runtime's termination
@@ -25,6 +27,22 @@ pub(crate) struct ConversionLimits {
     pub(crate) termination: crate::TerminationHandle,
 }
 
+/// The smallest limit of any runtime the process made, if under [`CHECK_EVERY`]: sequences up
+/// to it are checked without a lookup (a load of this, no slot), and only in a process with a
+/// runtime of a smaller limit does a shorter sequence look its runtime's up.
+static SMALLEST_LIMIT: AtomicU32 = AtomicU32::new(CHECK_EVERY);
+
+impl ConversionLimits {
+    /// The limits of a runtime about to be made.
+    pub(crate) fn new(max_sequence_length: u32, termination: crate::TerminationHandle) -> Self {
+        SMALLEST_LIMIT.fetch_min(max_sequence_length, Ordering::Relaxed);
+        Self {
+            max_sequence_length,
+            termination,
+        }
+    }
+}
+
 /// Room to reserve for a sequence said to have `len` elements: a little, never `len` itself.
 #[inline]
 pub fn reserve_for(len: u32) -> usize {
@@ -35,7 +53,7 @@ pub fn reserve_for(len: u32) -> usize {
 /// `RangeError`. Short sequences are checked without a lookup.
 #[inline]
 pub fn checked_len(isolate: &v8::Isolate, len: u32) -> Result<u32, OpError> {
-    if len <= CHECK_EVERY {
+    if len <= SMALLEST_LIMIT.load(Ordering::Relaxed) {
         return Ok(len);
     }
     check_len_slow(isolate, len)
@@ -63,7 +81,9 @@ fn check_len_slow(isolate: &v8::Isolate, len: u32) -> Result<u32, OpError> {
 /// sequences of unknown length (iterables), the limit.
 #[inline]
 pub fn before_element(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
-    if index == 0 || index & (CHECK_EVERY - 1) != 0 {
+    let smallest = SMALLEST_LIMIT.load(Ordering::Relaxed);
+    if index == 0 || index & (CHECK_EVERY - 1) != 0 && (index < smallest || smallest == CHECK_EVERY)
+    {
         return Ok(());
     }
     check_progress(scope, index)
