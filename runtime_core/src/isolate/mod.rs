@@ -6,6 +6,7 @@
 pub(crate) mod alarms;
 pub(crate) mod entry;
 pub(crate) mod heap_limit;
+pub(crate) mod memory_budget;
 pub(crate) mod platform;
 pub(crate) mod scripts;
 pub(crate) mod termination;

@@ -8,6 +8,7 @@
 mod blob;
 pub(crate) mod js_call;
 mod loading;
+mod memory_globals;
 mod polling;
 pub(crate) mod snapshot;
 mod timer_globals;
@@ -15,9 +16,11 @@ mod timer_globals;
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::event_loop::EventLoop;
 use crate::isolate::heap_limit::NearHeapLimit;
+use crate::isolate::memory_budget::MemoryBudget;
 use crate::isolate::scripts::{
     run_builtin_script, run_extension_script, run_script, CreatingSnapshot,
 };
@@ -59,6 +62,13 @@ pub struct RuntimeOptions {
     /// [`JsErrorKind::OutOfMemory`](crate::JsErrorKind::OutOfMemory) instead of ending the
     /// process, and the runtime stays usable.
     pub heap_limits: Option<crate::HeapLimits>,
+    /// One budget, in bytes, for the JavaScript heap and the memory scripts hold outside it
+    /// (ArrayBuffers fixed and resizable, typed arrays, WebAssembly memories); `None`: no
+    /// budget beyond `heap_limits`. The heap's limit is at most this; an ArrayBuffer or a
+    /// growth that does not fit is a `RangeError` before any of it is taken; and past the
+    /// budget at a garbage collection (what WebAssembly grows from its own code), the script
+    /// ends as [`JsErrorKind::OutOfMemory`](crate::JsErrorKind::OutOfMemory).
+    pub memory_limit: Option<usize>,
     /// The longest sequence (array, iterable, or object's key list) a conversion reads into
     /// Rust (`Vec<T>` through `FromV8`, `#[serde]`, WebIDL sequences and records): longer is a
     /// `RangeError`. An array's `length` costs a script nothing, its Rust value an element per
@@ -97,6 +107,7 @@ impl Default for RuntimeOptions {
             op_stack_trace_callback: None,
             console: Some(crate::console::stdio()),
             heap_limits: None,
+            memory_limit: None,
             max_sequence_length: crate::structured::limits::DEFAULT_MAX_SEQUENCE_LENGTH,
             module_loader: None,
             startup_snapshot: None,
@@ -135,6 +146,9 @@ pub struct Runtime {
     timers: Rc<crate::event_loop::timers::Timers>,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
+    /// The memory budget, whose check after each collection is registered with the isolate:
+    /// dropped after it.
+    _memory_budget: Option<Arc<MemoryBudget>>,
     /// Its class instances (their finalizers count down as the isolate goes): dropped after it.
     instances: Box<crate::class::instance::Instances>,
     /// What a snapshot of this runtime is made for (see `blob::fingerprint`): only for a
@@ -241,6 +255,14 @@ impl Runtime {
                 .extensions
                 .push(crate::console::extension(sink.clone()));
         }
+        let memory_budget = options
+            .memory_limit
+            .map(|limit| MemoryBudget::new(limit, termination.clone()));
+        if let Some(budget) = &memory_budget {
+            options
+                .extensions
+                .push(memory_globals::extension(budget.clone()));
+        }
         let timers = Rc::new(crate::event_loop::timers::Timers::default());
         options
             .extensions
@@ -277,8 +299,17 @@ impl Runtime {
         }
         let fingerprint = matches!(startup, Startup::ForSnapshot).then(fingerprint);
         let mut params = v8::CreateParams::default();
-        if let Some(limits) = options.heap_limits {
-            params = params.heap_limits(limits.initial, limits.max);
+        let heap_limits = match (options.heap_limits, options.memory_limit) {
+            (Some(limits), Some(budget)) => Some((limits.initial, limits.max.min(budget))),
+            (Some(limits), None) => Some((limits.initial, limits.max)),
+            (None, Some(budget)) => Some((0, budget)),
+            (None, None) => None,
+        };
+        if let Some((initial, max)) = heap_limits {
+            params = params.heap_limits(initial, max);
+        }
+        if let Some(budget) = &memory_budget {
+            params = params.array_buffer_allocator(budget.allocator());
         }
         let references = || {
             std::borrow::Cow::Owned(snapshot::external_references(&ops, Rc::as_ptr(&event_loop)))
@@ -307,6 +338,9 @@ impl Runtime {
         }
         let near_heap_limit = NearHeapLimit::new(termination.clone());
         near_heap_limit.register(&mut isolate);
+        if let Some(budget) = &memory_budget {
+            budget.watch(&mut isolate);
+        }
         let instances = crate::class::instance::Instances::new();
         isolate.set_slot(crate::class::instance::InstancesSlot(&*instances));
         isolate.set_slot(termination.clone());
@@ -325,7 +359,15 @@ impl Runtime {
         let (context, interrupt_check) = {
             v8::scope!(let scope, &mut isolate);
             match &restore {
-                None => install(scope, &parts, options.ops_object_name, console.is_some()),
+                None => install(
+                    scope,
+                    &parts,
+                    options.ops_object_name,
+                    Builtins {
+                        console: console.is_some(),
+                        memory: memory_budget.is_some(),
+                    },
+                ),
                 Some(meta) => restore_context(scope, &parts, meta)?,
             }
         };
@@ -366,6 +408,7 @@ impl Runtime {
             for_snapshot,
             timers,
             near_heap_limit,
+            _memory_budget: memory_budget,
             instances,
             fingerprint,
             ops,
@@ -730,7 +773,7 @@ fn install(
     scope: &mut v8::PinScope<'_, '_, ()>,
     parts: &Parts<'_>,
     ops_object_name: &str,
-    console: bool,
+    builtins: Builtins,
 ) -> (v8::Global<v8::Context>, v8::Global<v8::Function>) {
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
@@ -742,7 +785,17 @@ fn install(
         .set(scope, key.into(), ops_object.into())
         .expect("defining the ops object on a fresh global cannot throw");
     let internal_ops = internal_ops_object(scope, parts.ops);
-    if console {
+    if builtins.memory {
+        let install = run_builtin_script(scope, "<memory>", memory_globals::MEMORY_JS)
+            .ok()
+            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+            .expect("the memory script evaluates to a function");
+        let receiver = v8::undefined(scope).into();
+        install
+            .call(scope, receiver, &[internal_ops.into()])
+            .expect("installing the memory wrappers cannot throw");
+    }
+    if builtins.console {
         let install = run_builtin_script(scope, "<console>", crate::console::CONSOLE_JS)
             .ok()
             .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
@@ -783,6 +836,12 @@ fn install(
         v8::Global::new(scope, context),
         v8::Global::new(scope, noop),
     )
+}
+
+/// Which of runtime_core's own globals a new context gets.
+struct Builtins {
+    console: bool,
+    memory: bool,
 }
 
 /// What `ext:core/ops` exports: every public op, and every class.

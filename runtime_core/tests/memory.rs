@@ -1,0 +1,171 @@
+//! Memory budgets that hold (issue 38, 1-3). Each case runs in a child process of this test
+//! binary: a case that would end the process (V8's fatal out-of-memory error, as some did)
+//! fails its test instead of the run, and each child's peak resident memory is its own.
+
+use runtime_core::{HeapLimits, JsErrorKind, Runtime, RuntimeOptions};
+
+/// A WebAssembly module: memory `m` (1 page, at most 16,384), `grow(pages)` and
+/// `fill(at, byte, len)` (`memory.grow` and `memory.fill` from its own code).
+const WASM: &str =
+    "new Uint8Array([0,97,115,109,1,0,0,0, 1,12,2,96,1,127,1,127,96,3,127,127,127,0, \
+    3,3,2,0,1, 5,6,1,1,1,128,128,1, 7,19,3,1,109,2,0,4,103,114,111,119,0,0,4,102,105,108,108,0,1, \
+    10,20,2,6,0,32,0,64,0,11,11,0,32,0,32,1,32,2,252,11,0,11])";
+
+/// How a case's runtime is limited.
+#[derive(Clone, Copy)]
+enum Limit {
+    /// `memory_limit`, in MiB.
+    Budget(usize),
+    /// `heap_limits.max`, in MiB.
+    Heap(usize),
+}
+
+/// What the child saw: the script's outcome, whether the runtime then ran `1 + 1`, its heap
+/// limit after, and its peak resident memory in MiB.
+#[derive(Debug)]
+struct Outcome {
+    result: Result<(), (JsErrorKind, String)>,
+    after: bool,
+    heap_limit_mib: usize,
+    peak_mib: usize,
+}
+
+fn peak_mib() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|kb| {
+            kb.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<usize>()
+                .ok()
+        })
+        .map_or(0, |kb| kb >> 10)
+}
+
+/// The child: runs `OPWIRE_SCRIPT` `OPWIRE_REPEAT` times in a runtime limited as
+/// `OPWIRE_LIMIT` says, and prints what it saw.
+#[test]
+fn child() {
+    let (Ok(script), Ok(limit)) = (
+        std::env::var("OPWIRE_SCRIPT"),
+        std::env::var("OPWIRE_LIMIT"),
+    ) else {
+        return;
+    };
+    let repeat: usize = std::env::var("OPWIRE_REPEAT").map_or(1, |n| n.parse().unwrap());
+    let (kind, mib) = limit.split_once(':').unwrap();
+    let mib: usize = mib.parse().unwrap();
+    let mut options = RuntimeOptions::default();
+    match kind {
+        "budget" => options.memory_limit = Some(mib << 20),
+        _ => {
+            options.heap_limits = Some(HeapLimits {
+                initial: 0,
+                max: mib << 20,
+            })
+        }
+    }
+    let mut rt = Runtime::new(options);
+    let mut result = Ok(());
+    for _ in 0..repeat {
+        result = rt
+            .execute_script("case.js", &script)
+            .map(drop)
+            .map_err(|e| (e.kind, format!("{}: {}", e.class_name, e.message)));
+    }
+    let after = rt.execute_script_to_string("after.js", "1 + 1").ok() == Some("2".into());
+    let heap_limit_mib = rt.isolate().get_heap_statistics().heap_size_limit() >> 20;
+    println!(
+        "OUTCOME {}",
+        serde_json::json!({
+            "ok": result.is_ok(),
+            "kind": result.as_ref().err().map(|(kind, _)| format!("{kind:?}")),
+            "message": result.as_ref().err().map(|(_, message)| message.clone()),
+            "after": after,
+            "heap_limit_mib": heap_limit_mib,
+            "peak_mib": peak_mib(),
+        })
+    );
+}
+
+fn run(script: &str, limit: Limit, repeat: usize) -> Outcome {
+    let limit = match limit {
+        Limit::Budget(mib) => format!("budget:{mib}"),
+        Limit::Heap(mib) => format!("heap:{mib}"),
+    };
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("OPWIRE_SCRIPT", script)
+        .env("OPWIRE_LIMIT", limit)
+        .env("OPWIRE_REPEAT", repeat.to_string())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // The harness prints the test's name on the same line, before it.
+    let found = stdout
+        .lines()
+        .find_map(|line| line.split_once("OUTCOME ").map(|(_, json)| json));
+    let Some(line) = found else {
+        panic!(
+            "the child died ({:?}) running {script}:\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let value: serde_json::Value = serde_json::from_str(line).unwrap();
+    let result = if value["ok"].as_bool().unwrap() {
+        Ok(())
+    } else {
+        let kind = match value["kind"].as_str().unwrap() {
+            "OutOfMemory" => JsErrorKind::OutOfMemory,
+            "Terminated" => JsErrorKind::Terminated,
+            _ => JsErrorKind::Exception,
+        };
+        Err((kind, value["message"].as_str().unwrap().to_owned()))
+    };
+    Outcome {
+        result,
+        after: value["after"].as_bool().unwrap(),
+        heap_limit_mib: value["heap_limit_mib"].as_u64().unwrap() as usize,
+        peak_mib: value["peak_mib"].as_u64().unwrap() as usize,
+    }
+}
+
+/// The script failed as the language says (a `RangeError`) or ended as out of memory.
+fn refused(outcome: &Outcome) -> bool {
+    match &outcome.result {
+        Err((JsErrorKind::OutOfMemory, _)) => true,
+        Err((JsErrorKind::Exception, message)) => message.starts_with("RangeError: "),
+        _ => false,
+    }
+}
+
+#[test]
+fn memory_outside_the_heap_counts_against_the_budget() {
+    // Issue 38, 1: under a 64 MiB heap limit, each of these passed 1.5 GB.
+    let cases = [
+        "globalThis.keep = []; for (let i = 0; i < 6; i++) keep.push(new Uint8Array(256 * 2 ** 20).fill(1));",
+        "new Uint8Array(2 ** 31).fill(1);",
+        "const b = new ArrayBuffer(0, { maxByteLength: 2 ** 30 }); b.resize(2 ** 30); new Uint8Array(b).fill(1);",
+        "const m = new WebAssembly.Memory({ initial: 1, maximum: 16384 }); m.grow(16383); new Uint8Array(m.buffer).fill(1);",
+        "const m = new WebAssembly.Memory({ initial: 16384 }); new Uint8Array(m.buffer).fill(1);",
+        &format!("const i = new WebAssembly.Instance(new WebAssembly.Module({WASM})); i.exports.grow(16383); i.exports.fill(0, 1, 2 ** 30);"),
+        "globalThis.held = []; for (;;) held.push(new Uint8Array(8 << 20));",
+    ];
+    for script in cases {
+        let outcome = run(script, Limit::Budget(64), 1);
+        assert!(refused(&outcome), "{script}: {outcome:?}");
+        assert!(outcome.after, "{script}: the runtime lives on: {outcome:?}");
+        assert!(outcome.peak_mib < 256, "{script}: {outcome:?}");
+    }
+    // Within the budget, buffers work.
+    let outcome = run(
+        "globalThis.held = []; for (let i = 0; i < 4; i++) held.push(new Uint8Array(8 << 20).fill(i));",
+        Limit::Budget(64),
+        1,
+    );
+    assert!(outcome.result.is_ok(), "{outcome:?}");
+}
