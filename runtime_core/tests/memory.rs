@@ -169,3 +169,31 @@ fn memory_outside_the_heap_counts_against_the_budget() {
     );
     assert!(outcome.result.is_ok(), "{outcome:?}");
 }
+
+#[test]
+fn a_huge_single_allocation_ends_the_script_not_the_process() {
+    // Issue 38, 2: under a 16 MB heap limit, V8's fatal "Reached heap limit" ended the process.
+    let outcome = run("JSON.stringify('x'.repeat(2 ** 26));", Limit::Heap(16), 1);
+    assert!(
+        matches!(outcome.result, Err((JsErrorKind::OutOfMemory, _))),
+        "{outcome:?}"
+    );
+    assert!(outcome.after, "{outcome:?}");
+}
+
+#[test]
+fn the_room_lent_to_unwind_is_taken_back_every_time() {
+    // Issue 38, 3: after each out-of-memory the limit read 43, 52, 62, ... 1,543 MB.
+    let outcome = run(
+        "{ const a = []; for (;;) a.push(new Array(1e5).fill(1)); }",
+        Limit::Heap(32),
+        18,
+    );
+    assert!(
+        matches!(outcome.result, Err((JsErrorKind::OutOfMemory, _))),
+        "{outcome:?}"
+    );
+    assert!(outcome.after, "{outcome:?}");
+    assert!(outcome.heap_limit_mib <= 40, "{outcome:?}");
+    assert!(outcome.peak_mib < 512, "{outcome:?}");
+}

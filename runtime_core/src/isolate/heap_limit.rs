@@ -50,26 +50,34 @@ impl NearHeapLimit {
         }
         let limit = self.limit_before_loan.swap(0, Ordering::Relaxed);
         if limit != 0 {
+            // The stopped script's garbage goes first: V8 restores no limit below what is
+            // live, so with it still there the limit would ratchet up at each loan, and the
+            // next call would meet it at once.
+            isolate.low_memory_notification();
             isolate.remove_near_heap_limit_callback(near_heap_limit, limit);
             self.register(isolate);
         }
     }
 }
 
-/// Terminates the script and lends the heap room to unwind: double the limit at the first
-/// call, half as much again at each call while the termination has not landed (a builtin
-/// that allocates without checking for interrupts).
+/// The largest object V8 makes: a string of 2^29 - 24 two-byte characters, a fixed array of
+/// about 2^27 elements.
+const LARGEST_OBJECT: usize = 1 << 30;
+
+/// Terminates the script and lends the heap room to unwind. The script stops at V8's next
+/// interrupt check, but a builtin that allocates without checking (`JSON.stringify` of a huge
+/// string, `fill` of a huge array) runs on until it returns, and V8 ends the process if an
+/// allocation of it does not fit: so each loan leaves room for the largest object V8 makes,
+/// and doubles the limit at least.
 unsafe extern "C" fn near_heap_limit(data: *mut c_void, current: usize, _initial: usize) -> usize {
     // SAFETY: `data` is the `NearHeapLimit` that `register` passed, alive while registered.
     let state = unsafe { &*(data as *const NearHeapLimit) };
     state.termination.terminate_out_of_memory();
-    let first_loan = state
-        .limit_before_loan
-        .compare_exchange(0, current, Ordering::Relaxed, Ordering::Relaxed)
-        .is_ok();
-    if first_loan {
-        current.saturating_mul(2)
-    } else {
-        current.saturating_add(current / 2)
-    }
+    let _ =
+        state
+            .limit_before_loan
+            .compare_exchange(0, current, Ordering::Relaxed, Ordering::Relaxed);
+    current
+        .saturating_mul(2)
+        .max(current.saturating_add(LARGEST_OBJECT))
 }
