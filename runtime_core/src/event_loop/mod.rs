@@ -434,16 +434,22 @@ impl EventLoop {
                 .any(|source| source.keeps_alive())
     }
 
-    /// Drops every pending op (their futures' `Drop` runs).
-    pub(crate) fn clear(&self) {
+    /// Drops every op pending or waiting to be settled (their futures' `Drop` runs; their
+    /// promises never settle) and the unhandled rejections not yet reported.
+    pub(crate) fn cancel_pending(&self) {
         drop(self.unclaimed.take());
-        drop(self.left_marker.take());
-        drop(self.async_wrap.take());
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         drop(pending);
         let ready = std::mem::take(&mut *self.ready.borrow_mut());
         drop(ready);
         self.unhandled.borrow_mut().clear();
+    }
+
+    /// Drops every pending op (their futures' `Drop` runs), and the handles the loop keeps.
+    pub(crate) fn clear(&self) {
+        self.cancel_pending();
+        drop(self.left_marker.take());
+        drop(self.async_wrap.take());
     }
 
     /// One turn: settles every op that is done, in batches, each followed by a microtask

@@ -124,6 +124,23 @@ impl Timers {
         }
     }
 
+    /// Cancels every timer (their callbacks are forgotten, in JavaScript too).
+    pub(crate) fn cancel_all(&self, scope: &mut v8::PinScope<'_, '_>) {
+        self.timers.borrow_mut().clear();
+        self.heap.borrow_mut().clear();
+        self.refed.set(0);
+        self.armed.set(None);
+        *self.wake.borrow_mut() = Wake::None;
+        let Some(fire) = self.fire.borrow().clone() else {
+            return;
+        };
+        let fire = v8::Local::new(scope, fire);
+        let receiver = v8::undefined(scope).into();
+        let all = v8::Integer::new(scope, 0).into();
+        // Only a termination can stop it (it runs no code of a script's): nothing to report.
+        let _ = fire.call(scope, receiver, &[all]);
+    }
+
     /// Whether any timer is live, unref'd ones too.
     pub(crate) fn has_timers(&self) -> bool {
         !self.timers.borrow().is_empty()

@@ -105,6 +105,24 @@ impl Runtime {
 }
 
 impl Runtime {
+    /// Cancels what the runtime's JavaScript left waiting: every pending async op (its future
+    /// is dropped), every timer, ref'd or not, and every `import()` still loading. Their
+    /// promises never settle, so the JavaScript that awaits them never runs on (and is
+    /// collected), and rejections not yet reported are forgotten. For a host that gave up on
+    /// a call (a timeout around `call_and_await`) or finished a request, so that the next one
+    /// starts clean: nothing of the abandoned work runs later. What the scripts stored in
+    /// globals stays.
+    pub fn cancel_pending_work(&mut self) {
+        let event_loop = self.event_loop.clone();
+        let timers = self.timers.clone();
+        let modules = self.modules.clone();
+        self.with_scope(|scope| {
+            event_loop.cancel_pending();
+            timers.cancel_all(scope);
+            modules.cancel_dynamic_imports();
+        });
+    }
+
     /// Polls `poll` in the runtime's scope until it is ready; a termination requested
     /// meanwhile (which wakes it) ends it with its error.
     pub(crate) fn poll_until<'a, T: 'a>(

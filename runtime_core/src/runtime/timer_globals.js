@@ -50,7 +50,12 @@
     if (timers.has(id)) op_timer_ref(id, true);
   });
 
+  // `fire(0)`: every timer was cancelled from Rust (`Runtime::cancel_pending_work`).
   return function fire(id) {
+    if (id === 0) {
+      timers.clear();
+      return;
+    }
     const timer = timers.get(id);
     if (timer === undefined) return;
     if (!timer.repeat) timers.delete(id);
