@@ -225,6 +225,9 @@ fn reading_what_was_thrown_runs_none_of_its_code() {
         let err = rt.call::<()>(&function, ()).unwrap_err();
         assert_eq!(err.kind, JsErrorKind::Exception, "{name}: {err}");
         assert_eq!(err.class_name, class, "{name}: {err}");
+        if name == "proxy" {
+            assert_eq!(err.message, "[object Proxy]");
+        }
         assert!(started.elapsed() < Duration::from_secs(5), "{name}");
     }
     // A stack formatted for the first time reads the error's `name` as V8 does, under the

@@ -41,8 +41,13 @@ fn stopped(scope: &v8::Isolate) -> bool {
 fn read<'s>(scope: &mut v8::PinScope<'s, '_>, exception: v8::Local<'s, v8::Value>) -> JsError {
     let mut error = JsError::exception("", "");
     let object = match v8::Local::<v8::Object>::try_from(exception) {
-        Ok(object) if !object.is_proxy() => object,
-        _ => {
+        Ok(object) if object.is_proxy() => {
+            // Nothing of a proxy is read: every read would be a trap.
+            error.message = "[object Proxy]".to_owned();
+            return error;
+        }
+        Ok(object) => object,
+        Err(_) => {
             error.message = detail(scope, exception);
             return error;
         }

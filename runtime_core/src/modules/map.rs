@@ -9,7 +9,7 @@ use std::num::NonZeroI32;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::errors::{caught, load_error};
+use super::errors::caught;
 use super::graph::GraphLoad;
 use super::loader::{ModuleLoadError, ModuleLoader, ModuleSource, ModuleType, ResolutionKind};
 use crate::JsError;
@@ -386,8 +386,9 @@ pub(crate) fn loader_panicked(
 
 /// The error of a module an import may not reach.
 pub(crate) fn private_module(url: &str, importer: &str) -> JsError {
-    load_error(
-        &ModuleLoadError(format!("{url} is private to its extension's modules")),
+    super::errors::refused(
+        "TypeError",
+        &format!("{url} is private to the extensions' modules"),
         importer,
     )
 }
