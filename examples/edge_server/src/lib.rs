@@ -352,9 +352,13 @@ async fn js_task(
         let outcome =
             tokio::time::timeout(timeout, runtime.call_and_await::<()>(&handle, (rid,))).await;
         if watchdog.disarm() {
-            // The watchdog terminated this request: a request still pending is spent here, not
-            // on the next request.
-            runtime.with_scope(|_| ());
+            // The watchdog terminated this request: a request no call spent (it came as the
+            // call ended) is withdrawn here, not left to stop the next request.
+            runtime.termination_handle().cancel();
+        }
+        if outcome.is_err() {
+            // Abandoned at its deadline: nothing it left (timers, ops) runs on into the next.
+            runtime.cancel_pending_work();
         }
         let exchange = state
             .borrow_mut()
