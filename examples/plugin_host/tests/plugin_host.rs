@@ -1,0 +1,66 @@
+//! The plugin host of this example, over its shipped tenants: every attack is stopped or
+//! refused and reported, the well-behaved tenant answers after each, and each attacker serves
+//! again (issue 38).
+
+use plugin_host::{demonstrate, shipped_tenants, tenant_dirs, Outcome, Tenant};
+
+#[test]
+fn every_attack_is_stopped_and_every_tenant_serves_again() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let rounds = tokio.block_on(async {
+        let mut tenants = Vec::new();
+        for dir in tenant_dirs(&shipped_tenants()).unwrap() {
+            tenants.push(Tenant::load(&dir).await.unwrap());
+        }
+        let greeter = tenants.iter_mut().find(|t| t.name() == "greeter").unwrap();
+        assert_eq!(
+            greeter.call("alice", false).await,
+            Outcome::Answered("Hello, alice!".into())
+        );
+        assert_eq!(greeter.take_log(), ["greeting alice"]);
+        demonstrate(&mut tenants).await
+    });
+    // Each attacker, and a word its outcome must have (out of memory, deadline, or failed
+    // with an error saying this).
+    let expected = [
+        ("buffer_hog", "memory|RangeError"),
+        ("escaper", "outside the loader's root"),
+        ("heap_hog", "memory"),
+        ("huge_string", "memory"),
+        ("ops_thief", "ext:core/ops is private"),
+        ("proxy_thrower", "[object Proxy]"),
+        ("sleeper", "deadline"),
+        ("spinner", "deadline"),
+        ("zero_reader", "outside the loader's root"),
+    ];
+    let matches = |outcome: &Outcome, words: &str| {
+        words.split('|').any(|word| match outcome {
+            Outcome::StoppedOutOfMemory => word == "memory",
+            Outcome::StoppedAtDeadline => word == "deadline",
+            Outcome::Failed(error) => error.contains(word),
+            Outcome::Answered(_) => false,
+        })
+    };
+    assert_eq!(rounds.len(), expected.len(), "{rounds:#?}");
+    for (round, (tenant, words)) in rounds.iter().zip(expected) {
+        assert_eq!(round.tenant, tenant);
+        assert!(
+            matches(&round.attack, words),
+            "{tenant}'s attack: {:?}",
+            round.attack
+        );
+        assert_eq!(
+            round.greeter_after,
+            Outcome::Answered("Hello, alice!".into()),
+            "after {tenant}"
+        );
+        assert_eq!(
+            round.served_after,
+            Outcome::Answered(format!("{tenant} serves bob")),
+            "{tenant} serves again"
+        );
+    }
+}
