@@ -27,7 +27,7 @@ fn timers_outside_tokio_start_no_thread_per_wake_up() {
     let mut rt = Runtime::new(RuntimeOptions::default());
     rt.execute_script("t.js", "setTimeout(() => {}, 60000);")
         .unwrap();
-    let mut poll = |rt: &mut Runtime| {
+    let poll = |rt: &mut Runtime| {
         let waker = new_waker();
         assert!(rt
             .poll_event_loop(&mut Context::from_waker(&waker))

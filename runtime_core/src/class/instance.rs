@@ -201,11 +201,12 @@ pub struct Held<T: Trace + 'static> {
 impl<T: Trace + 'static> Held<T> {
     /// The value, while its runtime lives.
     pub fn get(&self) -> Option<&T> {
+        if !self.heap_alive.get() {
+            return None;
+        }
         // SAFETY: `value` points into the instance `instance` keeps alive while the heap lives;
         // cppgc does not move objects of the default space.
-        self.heap_alive
-            .get()
-            .then(|| unsafe { self.value.as_ref() })
+        Some(unsafe { self.value.as_ref() })
     }
 }
 

@@ -83,7 +83,8 @@ pub(crate) fn open(blob: Cow<'static, [u8]>, expected: u64) -> Result<Restore, J
         )));
     }
     let checksum = trailer.u64().ok_or_else(corrupt)?;
-    if !verified(&blob, trailer.end, checksum) {
+    let compiled_in = matches!(blob, Cow::Borrowed(_));
+    if !verified(&blob[..trailer.end], compiled_in, checksum) {
         return Err(corrupt());
     }
     let version_len = trailer.u32().ok_or_else(corrupt)? as usize;
@@ -116,14 +117,11 @@ pub(crate) fn open(blob: Cow<'static, [u8]>, expected: u64) -> Result<Restore, J
     Ok(Restore { v8_blob, meta })
 }
 
-/// Whether `blob[..len]` hashes to `checksum`. A `'static` blob (compiled into the host,
-/// immutable for the process) is checked once per process; any other every time.
-fn verified(blob: &Cow<'static, [u8]>, len: usize, checksum: u64) -> bool {
+/// Whether `bytes` hash to `checksum`. Bytes of a `'static` blob (compiled into the host,
+/// immutable for the process) are checked once per process; any others every time.
+fn verified(bytes: &[u8], compiled_in: bool, checksum: u64) -> bool {
     static CHECKED: Mutex<Option<HashSet<(usize, usize)>>> = Mutex::new(None);
-    let key = match blob {
-        Cow::Borrowed(bytes) => Some((bytes.as_ptr() as usize, bytes.len())),
-        Cow::Owned(_) => None,
-    };
+    let key = compiled_in.then_some((bytes.as_ptr() as usize, bytes.len()));
     let checked = || {
         CHECKED
             .lock()
@@ -134,7 +132,7 @@ fn verified(blob: &Cow<'static, [u8]>, len: usize, checksum: u64) -> bool {
             return true;
         }
     }
-    let matches = xxhash_rust::xxh3::xxh3_64(&blob[..len]) == checksum;
+    let matches = xxhash_rust::xxh3::xxh3_64(bytes) == checksum;
     if let (Some(key), true) = (key, matches) {
         checked().get_or_insert_with(HashSet::new).insert(key);
     }
