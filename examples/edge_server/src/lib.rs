@@ -42,6 +42,8 @@ pub const MAX_BODY: usize = 16 << 20;
 pub struct Config {
     /// The handler module (`edge-js`).
     pub handler: Option<PathBuf>,
+    /// The directory the handler may import from (its own when `None`).
+    pub modules: Option<PathBuf>,
     /// 0: any free port.
     pub port: u16,
     /// The server exits by itself after this long.
@@ -60,10 +62,11 @@ pub enum Mode {
     Floor,
 }
 
-/// `--handler FILE --port P --max-seconds N [--request-timeout-ms MS]`.
+/// `--handler FILE [--modules DIR] --port P --max-seconds N [--request-timeout-ms MS]`.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
     let mut config = Config {
         handler: None,
+        modules: None,
         port: 0,
         max_seconds: 60,
         request_timeout: Duration::from_secs(5),
@@ -73,6 +76,7 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, Stri
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--handler" => config.handler = Some(PathBuf::from(value()?)),
+            "--modules" => config.modules = Some(PathBuf::from(value()?)),
             "--port" => config.port = value()?.parse().map_err(|_| "--port takes a number")?,
             "--max-seconds" => {
                 config.max_seconds = value()?
@@ -138,7 +142,8 @@ pub fn serve(config: Config, mode: Mode, ready: impl FnOnce(SocketAddr)) -> std:
                     )
                 })?;
                 let (sender, receiver) = mpsc::unbounded_channel::<Job>();
-                let runtime = js_runtime(&handler).await.map_err(|error| {
+                let modules = config.modules.as_deref();
+                let runtime = js_runtime(&handler, modules).await.map_err(|error| {
                     std::io::Error::other(format!("the handler did not load: {error}"))
                 })?;
                 tokio::task::spawn_local(js_task(runtime, receiver, config.request_timeout));
@@ -244,13 +249,19 @@ fn floor(parts: &Parts, body: Bytes) -> Reply {
 /// The runtime with the workload's ops, the handler loaded as an ES module.
 async fn js_runtime(
     handler: &std::path::Path,
+    modules: Option<&std::path::Path>,
 ) -> Result<(Runtime, v8::Global<v8::Function>), String> {
-    let mut runtime = Runtime::new(RuntimeOptions {
-        extensions: vec![ops::extension()],
-        ..Default::default()
-    });
     let path = std::fs::canonicalize(handler)
         .map_err(|error| format!("{}: {error}", handler.display()))?;
+    // The handler's directory (or the one given) is all it can import from.
+    let directory = modules.unwrap_or_else(|| path.parent().unwrap_or(&path));
+    let loader = runtime_core::modules::FsModuleLoader::new(directory)
+        .map_err(|error| format!("{}: {error}", directory.display()))?;
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![ops::extension()],
+        module_loader: Some(std::rc::Rc::new(loader)),
+        ..Default::default()
+    });
     let url = format!("file://{}", path.display());
     let loaded = async {
         let module = runtime.load_main_module(&url).await?;

@@ -17,6 +17,7 @@ static ALLOCATOR: runtime_core::alloc_counter::CountingAllocator =
 /// keep-alive connection.
 fn allocations(mode: Mode, requests: usize) -> u64 {
     let config = Config {
+        modules: None,
         handler: Some(format!("{}/handler.js", env!("CARGO_MANIFEST_DIR")).into()),
         port: 0,
         max_seconds: 1,

@@ -10,6 +10,7 @@ use edge_server::{Config, Mode};
 /// A server on a thread of its own, for this test process (it exits by itself).
 fn start(mode: Mode, handler: &str) -> SocketAddr {
     let config = Config {
+        modules: Some(env!("CARGO_MANIFEST_DIR").into()),
         handler: Some(format!("{}/{handler}", env!("CARGO_MANIFEST_DIR")).into()),
         port: 0,
         max_seconds: 60,
