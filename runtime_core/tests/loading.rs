@@ -47,17 +47,13 @@ fn run_main(rt: &mut Runtime, url: &str) -> Result<String, runtime_core::JsError
     rt.execute_script_to_string("<out>", "String(globalThis.out)")
 }
 
-/// Each specifier's `import()` outcome from `importer`: `loaded`, or the error's class and
-/// message (one per line).
-fn import_each(rt: &mut Runtime, specifiers: &[&str], options: &str) -> Vec<String> {
-    let list = serde_json::to_string(specifiers).unwrap();
+/// The lines of outcome `promise` (an expression) fulfils with, once the event loop ran.
+fn outcomes_of(rt: &mut Runtime, promise: &str) -> Vec<String> {
     rt.execute_script(
-        "<imports>",
+        "<outcomes>",
         &format!(
             "globalThis.out = undefined;
-             Promise.all({list}.map((s) => import(s, {options}).then(
-               () => 'loaded', (e) => e.name + ': ' + e.message)))
-               .then((all) => {{ globalThis.out = all.join('\\n'); }});"
+             ({promise}).then((all) => {{ globalThis.out = all.join('\\n'); }});"
         ),
     )
     .unwrap();
@@ -67,6 +63,19 @@ fn import_each(rt: &mut Runtime, specifiers: &[&str], options: &str) -> Vec<Stri
         .lines()
         .map(str::to_owned)
         .collect()
+}
+
+/// Each specifier's `import()` outcome from a classic script: `loaded`, or the error's class
+/// and message.
+fn import_each(rt: &mut Runtime, specifiers: &[&str], options: &str) -> Vec<String> {
+    let list = serde_json::to_string(specifiers).unwrap();
+    outcomes_of(
+        rt,
+        &format!(
+            "Promise.all({list}.map((s) => import(s, {options}).then(
+               () => 'loaded', (e) => e.name + ': ' + e.message)))"
+        ),
+    )
 }
 
 // ---- 1. the file system loader is confined to its root --------------------------------------
@@ -209,6 +218,17 @@ fn the_file_system_loader_reads_regular_files_only_and_within_its_size_limit() {
     // A device named directly is no file under the root either.
     let outcomes = import_from(&mut rt, &["/dev/zero"], "{}");
     assert_refused(&outcomes[0], "outside the loader's root");
+    // What exists outside the root is not told apart from what does not.
+    let outcomes = import_from(&mut rt, &["/etc/passwd", "/etc/opwire-no-such-file"], "{}");
+    assert_eq!(
+        outcomes[0].replace("passwd", "X"),
+        outcomes[1].replace("opwire-no-such-file", "X")
+    );
+    // One URL per file: no query, no fragment.
+    let outcomes = import_from(&mut rt, &["./lib/ok.js?1", "./lib/ok.js#a"], "{}");
+    for outcome in &outcomes {
+        assert_refused(outcome, "a file: URL with a query or fragment");
+    }
 }
 
 #[test]
@@ -239,20 +259,7 @@ globalThis.out = 'main ran';
 /// `import()` of each specifier from the main module (see [`IMPORTER_JS`]).
 fn import_from(rt: &mut Runtime, specifiers: &[&str], options: &str) -> Vec<String> {
     let list = serde_json::to_string(specifiers).unwrap();
-    rt.execute_script(
-        "<imports>",
-        &format!(
-            "globalThis.out = undefined;
-             importFrom({list}, {options}).then((all) => {{ globalThis.out = all.join('\\n'); }});"
-        ),
-    )
-    .unwrap();
-    tokio().block_on(rt.run_event_loop()).unwrap();
-    rt.execute_script_to_string("<out>", "String(globalThis.out)")
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    outcomes_of(rt, &format!("importFrom({list}, {options})"))
 }
 
 // ---- 1. no loader, no loading ----------------------------------------------------------------
@@ -550,18 +557,31 @@ fn text_and_bytes_imports_and_one_url_as_two_types() {
                  const dynamic = await import('./code.js', { with: { type: 'bytes' } });
                  const json = await import('./data.json', { with: { type: 'json' } });
                  globalThis.out = [code, typeof source, source.length, bytes instanceof Uint8Array,
-                   [...bytes].join(' '), css, dynamic.default.length, json.default.a.join('+')].join('|');",
+                   [...bytes].join(' '), css, dynamic.default instanceof Uint8Array,
+                   dynamic.default.length, json.default.a.join('+')].join('|');",
             ),
         ),
-        ("file:///app/code.js", ModuleSource::js("export default 41 + 1;")),
-        ("file:///app/data.json", ModuleSource::json(r#"{"a": [1, 2]}"#)),
-        ("file:///app/style.css", ModuleSource::text("body { color: red }")),
-        ("file:///app/blob.bin", ModuleSource::bytes(vec![0u8, 159, 255])),
+        (
+            "file:///app/code.js",
+            ModuleSource::js("export default 41 + 1;"),
+        ),
+        (
+            "file:///app/data.json",
+            ModuleSource::json(r#"{"a": [1, 2]}"#),
+        ),
+        (
+            "file:///app/style.css",
+            ModuleSource::text("body { color: red }"),
+        ),
+        (
+            "file:///app/blob.bin",
+            ModuleSource::bytes(vec![0u8, 159, 255]),
+        ),
     ]);
     let mut rt = runtime(loader);
     assert_eq!(
         run_main(&mut rt, "file:///app/main.js").unwrap(),
-        "42|string|22|true|0 159 255|body { color: red }|22|1+2"
+        "42|string|22|true|0 159 255|body { color: red }|true|22|1+2"
     );
 }
 

@@ -43,9 +43,19 @@ pub(crate) fn run<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -
         value: None,
         done: false,
         waker: None,
+        dropped: false,
     }));
     let filled = slot.clone();
     let job: Job = Box::new(move || {
+        // Nobody waits any more (the load was dropped: a cancelled import, a runtime gone):
+        // its read is not done, and leaves the threads to others.
+        if filled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .dropped
+        {
+            return;
+        }
         let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).ok();
         let mut slot = filled.lock().unwrap_or_else(PoisonError::into_inner);
         slot.value = value;
@@ -96,11 +106,22 @@ struct Slot<T> {
     value: Option<T>,
     done: bool,
     waker: Option<Waker>,
+    /// The outcome was dropped.
+    dropped: bool,
 }
 
 /// The result of a job given to [`run`].
 pub(crate) struct Outcome<T> {
     slot: Arc<Mutex<Slot<T>>>,
+}
+
+impl<T> Drop for Outcome<T> {
+    fn drop(&mut self) {
+        self.slot
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .dropped = true;
+    }
 }
 
 impl<T> Future for Outcome<T> {

@@ -20,9 +20,11 @@ pub const DEFAULT_MAX_MODULE_SIZE: u64 = 16 << 20;
 /// What a script can reach through it, and nothing more: the regular files whose real path
 /// (symbolic links followed, `..` and percent-encoded separators resolved) is under the root,
 /// up to [`FsModuleLoader::max_module_size`] bytes each, read without trusting the size the
-/// file system reports. Any other scheme, a `file:` URL with a host, a path outside the root,
-/// a directory, a device, a FIFO or a socket is refused with an error naming the URL (never
-/// the file's contents), before anything is read.
+/// file system reports. Any other scheme, a `file:` URL with a host, a query or a fragment, a
+/// path outside the root, a directory, a device, a FIFO or a socket is refused with an error
+/// naming the URL (never the file's contents), before anything is read; a path outside the
+/// root as written is refused before any system call, so that the error tells nothing of what
+/// exists there.
 ///
 /// A process that can write to the root while a runtime loads from it (replacing a checked
 /// directory with a link between the check and the open) is outside what it guards against:
@@ -96,6 +98,10 @@ fn read_module(url: &str, root: &Path, max_size: u64) -> Result<ModuleSource, Mo
     if parsed.host_str().is_some_and(|host| !host.is_empty()) {
         return Err(refused("a file: URL with a host"));
     }
+    // One URL per file: a query or fragment would make any number of modules of one file.
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(refused("a file: URL with a query or fragment"));
+    }
     // Each segment as the path will have it: none may smuggle a separator or a parent.
     for segment in parsed.path_segments().into_iter().flatten() {
         let decoded = percent_decode(segment);
@@ -106,6 +112,11 @@ fn read_module(url: &str, root: &Path, max_size: u64) -> Result<ModuleSource, Mo
     let path = parsed
         .to_file_path()
         .map_err(|()| refused("not a file path"))?;
+    // Outside the root as written (no `..` is left in it): refused before any system call,
+    // so the error says nothing of what exists there.
+    if !path.starts_with(root) {
+        return Err(refused("outside the loader's root"));
+    }
     let real = std::fs::canonicalize(&path).map_err(|error| refused(&io_reason(&error)))?;
     if !real.starts_with(root) {
         return Err(refused("outside the loader's root"));

@@ -187,29 +187,39 @@ fn compile(
             };
             Ok(register_synthetic(map, try_catch, key, name, value))
         }
-        (_, ModuleCode::Text(text)) => {
+        (ModuleType::Text, code) => {
+            let text = utf8(code, url)?;
             let value = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
             Ok(register_synthetic(map, scope, key, name, value.into()))
         }
-        (_, ModuleCode::Bytes(bytes)) => {
-            // Through the runtime's allocator, so the bytes count against its memory budget.
-            let buffer = v8::ArrayBuffer::new(scope, bytes.len());
-            let store = buffer.get_backing_store();
-            if let Some(data) = store.data() {
-                // SAFETY: the store is the buffer's own, `bytes.len()` long, not yet shared.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        bytes.as_ptr(),
-                        data.as_ptr().cast::<u8>(),
-                        bytes.len(),
-                    );
-                }
-            }
-            let array =
-                v8::Uint8Array::new(scope, buffer, 0, bytes.len()).ok_or_else(|| too_long(url))?;
-            Ok(register_synthetic(map, scope, key, name, array.into()))
+        (ModuleType::Bytes, code) => {
+            let value = bytes_value(scope, code.as_bytes(), url)?;
+            Ok(register_synthetic(map, scope, key, name, value))
+        }
+        // A loader's own type: as its code is, text or bytes.
+        (ModuleType::Other(_), ModuleCode::Text(text)) => {
+            let value = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
+            Ok(register_synthetic(map, scope, key, name, value.into()))
+        }
+        (ModuleType::Other(_), ModuleCode::Bytes(bytes)) => {
+            let value = bytes_value(scope, bytes, url)?;
+            Ok(register_synthetic(map, scope, key, name, value))
         }
     }
+}
+
+/// A `Uint8Array` of a copy of `bytes`, in a store of Rust's (V8 counts it as external memory,
+/// as the runtime's memory budget does: `v8::ArrayBuffer::new` would end the process if the
+/// budget refused it).
+fn bytes_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    bytes: &[u8],
+    url: &str,
+) -> Result<v8::Local<'s, v8::Value>, JsError> {
+    let store = v8::ArrayBuffer::new_backing_store_from_vec(bytes.to_vec()).make_shared();
+    let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
+    let array = v8::Uint8Array::new(scope, buffer, 0, bytes.len()).ok_or_else(|| too_long(url))?;
+    Ok(array.into())
 }
 
 /// Why a module of `actual` type does not serve an import of `wanted`.
@@ -227,9 +237,8 @@ fn mismatch(url: &str, actual: &ModuleType, wanted: &ModuleType) -> String {
 }
 
 fn utf8<'c>(code: &'c ModuleCode, url: &str) -> Result<&'c str, JsError> {
-    code.as_text().ok_or_else(|| {
-        JsError::exception("SyntaxError", &format!("{url}: the source is not UTF-8"))
-    })
+    code.as_text()
+        .ok_or_else(|| JsError::exception("TypeError", &format!("{url}: the source is not UTF-8")))
 }
 
 fn compile_javascript(
