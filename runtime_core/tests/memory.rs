@@ -154,6 +154,10 @@ fn memory_outside_the_heap_counts_against_the_budget() {
         "const m = new WebAssembly.Memory({ initial: 16384 }); new Uint8Array(m.buffer).fill(1);",
         &format!("const i = new WebAssembly.Instance(new WebAssembly.Module({WASM})); i.exports.grow(16383); i.exports.fill(0, 1, 2 ** 30);"),
         "globalThis.held = []; for (;;) held.push(new Uint8Array(8 << 20));",
+        // A resizable buffer commits its initial length at once.
+        "new Uint8Array(new ArrayBuffer(2 ** 30, { maxByteLength: 2 ** 30 })).fill(1);",
+        // A length read twice could say 0 to the check and 1 GiB to V8: it is read once.
+        "const b = new ArrayBuffer(0, { maxByteLength: 2 ** 30 }); let n = 0; b.resize({ valueOf: () => (n++ ? 0 : 2 ** 30) }); new Uint8Array(b).fill(1);",
     ];
     for script in cases {
         let outcome = run(script, Limit::Budget(64), 1);
@@ -161,6 +165,15 @@ fn memory_outside_the_heap_counts_against_the_budget() {
         assert!(outcome.after, "{script}: the runtime lives on: {outcome:?}");
         assert!(outcome.peak_mib < 256, "{script}: {outcome:?}");
     }
+    // With the budget full, the few bytes V8 cannot survive being refused (a small typed
+    // array moved off its heap) are not refused: no process ends.
+    let outcome = run(
+        "globalThis.k = []; for (let s = 1 << 24; s; s >>= 1) try { for (;;) k.push(new ArrayBuffer(s)); } catch {}
+         new Uint8Array(8).buffer.byteLength;",
+        Limit::Budget(64),
+        1,
+    );
+    assert!(outcome.result.is_ok() || refused(&outcome), "{outcome:?}");
     // Within the budget, buffers work.
     let outcome = run(
         "globalThis.held = []; for (let i = 0; i < 4; i++) held.push(new Uint8Array(8 << 20).fill(i));",
@@ -196,4 +209,33 @@ fn the_room_lent_to_unwind_is_taken_back_every_time() {
     assert!(outcome.after, "{outcome:?}");
     assert!(outcome.heap_limit_mib <= 40, "{outcome:?}");
     assert!(outcome.peak_mib < 512, "{outcome:?}");
+}
+
+#[test]
+fn the_budgets_wrappers_keep_what_scripts_see() {
+    let mut rt = Runtime::new(RuntimeOptions {
+        memory_limit: Some(64 << 20),
+        ..Default::default()
+    });
+    let seen = rt
+        .execute_script_to_string(
+            "wrappers.js",
+            "class Mine extends ArrayBuffer {}
+             const resizable = new ArrayBuffer(8, { maxByteLength: 64 });
+             resizable.resize(32);
+             const memory = new WebAssembly.Memory({ initial: 1, maximum: 2 });
+             memory.grow(1);
+             let called = 'no throw';
+             try { ArrayBuffer(8); } catch (e) { called = e.name; }
+             [new ArrayBuffer(8) instanceof ArrayBuffer, ArrayBuffer.isView(new Uint8Array(1)),
+              new Mine(4) instanceof Mine, new Mine(4) instanceof ArrayBuffer, ArrayBuffer.name,
+              ArrayBuffer.length, resizable.byteLength, resizable.transfer(16).byteLength,
+              memory.buffer.byteLength, memory instanceof WebAssembly.Memory, WebAssembly.Memory.name,
+              new SharedArrayBuffer(8, { maxByteLength: 16 }).growable, called].join()",
+        )
+        .unwrap();
+    assert_eq!(
+        seen,
+        "true,true,true,true,ArrayBuffer,1,32,16,131072,true,Memory,true,TypeError"
+    );
 }

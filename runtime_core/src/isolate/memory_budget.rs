@@ -2,9 +2,10 @@
 //! its JavaScript heap and what its scripts hold outside it, together.
 //!
 //! - ArrayBuffers' memory (typed arrays, `DataView`s, what V8 allocates for them) comes from
-//!   the runtime's own allocator, which refuses an allocation that would pass the budget:
-//!   the script gets V8's `RangeError` ("Array buffer allocation failed"), before any byte is
-//!   touched.
+//!   the runtime's own allocator, which refuses an allocation that would pass the budget
+//!   (but the few bytes V8 cannot survive being refused): the script gets V8's `RangeError`
+//!   ("Array buffer allocation failed"), or ends as out of memory after V8's last-resort
+//!   collection, before any byte is touched.
 //! - Memory V8 takes from the system itself (resizable and growable buffers, WebAssembly
 //!   memories) is asked for first by the runtime's wrappers of the functions that grow it
 //!   ([`MemoryBudget::room_for`]), a `RangeError` when it does not fit.
@@ -21,6 +22,11 @@ use crate::TerminationHandle;
 
 /// Alignment of ArrayBuffer memory (what `malloc` gives; V8 asks for no more).
 const ALIGN: usize = 16;
+
+/// Allocations this small are never refused (only counted): V8 ends the process when one
+/// fails where it moves a typed array of at most 64 bytes off its heap (`.buffer`), which a
+/// script can make happen with its budget full. The check after collections still holds.
+const NEVER_REFUSED: usize = 64;
 
 /// A runtime's budget. Shared with its allocator, which V8 may call from other threads (a
 /// buffer freed by the background sweeper).
@@ -64,8 +70,12 @@ impl MemoryBudget {
         bytes <= 0.0 || (used as f64) + bytes <= self.limit as f64
     }
 
-    /// Takes `len` bytes of the budget, if they fit beside the heap.
+    /// Takes `len` bytes of the budget, if they fit beside the heap (or are too few to refuse).
     fn take(&self, len: usize) -> bool {
+        if len <= NEVER_REFUSED {
+            self.lent.fetch_add(len, Ordering::Relaxed);
+            return true;
+        }
         let heap = self.heap.load(Ordering::Relaxed);
         let mut lent = self.lent.load(Ordering::Relaxed);
         loop {
