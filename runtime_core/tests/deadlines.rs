@@ -289,6 +289,14 @@ fn deadlines_cover_spinning_and_waiting_and_never_outlive_their_call() {
     assert!(deadline.has_passed());
     drop(deadline);
     assert_eq!(rt.call::<String>(&ok, ()).unwrap(), "ok");
+    // It withdraws its own request only: one a watchdog made after it stands.
+    let deadline = handle.terminate_at(Instant::now() + Duration::from_millis(20));
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(deadline.has_passed());
+    handle.terminate();
+    drop(deadline);
+    assert!(rt.call::<String>(&ok, ()).unwrap_err().is_terminated());
+    assert_eq!(rt.call::<String>(&ok, ()).unwrap(), "ok");
 }
 
 #[test]
@@ -332,6 +340,17 @@ fn what_an_abandoned_call_left_can_be_cancelled() {
     // New timers work.
     rt.execute_script("t.js", "setTimeout(() => ops.op_tick(), 1);")
         .unwrap();
+    tokio.block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(TICKS.load(Ordering::SeqCst), ticks + 1);
+    // Cancelling runs none of the scripts' code, whatever they patched.
+    rt.execute_script(
+        "p.js",
+        "Map.prototype.clear = Map.prototype.delete = () => { for (;;) {} };
+         Array.prototype[Symbol.iterator] = function* () { for (;;) {} };
+         setTimeout(() => ops.op_tick(), 60000);",
+    )
+    .unwrap();
+    rt.cancel_pending_work();
     tokio.block_on(rt.run_event_loop()).unwrap();
     assert_eq!(TICKS.load(Ordering::SeqCst), ticks + 1);
 }

@@ -135,10 +135,12 @@ impl Timers {
             return;
         };
         let fire = v8::Local::new(scope, fire);
-        let receiver = v8::undefined(scope).into();
-        let all = v8::Integer::new(scope, 0).into();
-        // Only a termination can stop it (it runs no code of a script's): nothing to report.
-        let _ = fire.call(scope, receiver, &[all]);
+        v8::tc_scope!(let try_catch, scope);
+        let receiver = v8::undefined(try_catch).into();
+        let all = v8::Integer::new(try_catch, 0).into();
+        // It runs no script's code (`timer_globals.js`): only a termination pending from
+        // before can stop it, which the caller's call reports.
+        let _ = fire.call(try_catch, receiver, &[all]);
     }
 
     /// Whether any timer is live, unref'd ones too.

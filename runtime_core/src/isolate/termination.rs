@@ -1,7 +1,7 @@
 //! Stopping a runtime's JavaScript from any thread, and from inside an op, now or at a
 //! deadline; and waking whatever the runtime waits on so that it stops at once.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::Waker;
 use std::time::Instant;
@@ -55,8 +55,9 @@ struct Shared {
     /// Set with `requested` when the heap reached its limit (see `crate::isolate::heap_limit`).
     out_of_memory: AtomicBool,
     /// Held across setting the flag and asking V8, and across spending both, so that a
-    /// request is never half spent (flag cleared, V8's request left to stop a later script).
-    lock: Mutex<()>,
+    /// request is never half spent (flag cleared, V8's request left to stop a later script);
+    /// says which deadline made the request pending, if one did.
+    lock: Mutex<Requests>,
     /// The waker of whatever the runtime awaits (its event loop, a load): a request wakes it.
     waker: AtomicWaker,
 }
@@ -68,7 +69,7 @@ impl TerminationHandle {
                 isolate: OnceLock::new(),
                 requested: AtomicBool::new(false),
                 out_of_memory: AtomicBool::new(false),
-                lock: Mutex::new(()),
+                lock: Mutex::new(Requests::default()),
                 waker: AtomicWaker::new(),
             }),
         }
@@ -82,16 +83,41 @@ impl TerminationHandle {
     /// Asks the runtime to stop its JavaScript, and wakes what it waits on. Returns `false`
     /// if the runtime is gone.
     pub fn terminate(&self) -> bool {
-        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let alive = {
+            let mut requests = self.requests();
+            requests.by_deadline = 0;
+            self.request()
+        };
+        // Outside the lock: a waker is the host's code.
+        self.shared.waker.wake();
+        alive
+    }
+
+    fn requests(&self) -> std::sync::MutexGuard<'_, Requests> {
+        self.shared.lock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the flag and asks V8 (under the lock); before the isolate exists, the flag alone
+    /// stops the first script.
+    fn request(&self) -> bool {
         self.shared.requested.store(true, Ordering::SeqCst);
-        self.ask_v8()
+        self.shared
+            .isolate
+            .get()
+            .is_none_or(|isolate| isolate.terminate_execution())
     }
 
     /// Withdraws a request no call has spent yet (one made while nothing ran, say): the next
     /// call runs normally. Returns whether there was one. (deno's
     /// `cancel_terminate_execution`.)
     pub fn cancel(&self) -> bool {
-        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut requests = self.requests();
+        requests.by_deadline = 0;
+        self.withdraw()
+    }
+
+    /// Withdraws the pending request (under the lock).
+    fn withdraw(&self) -> bool {
         if let Some(isolate) = self.shared.isolate.get() {
             isolate.cancel_terminate_execution();
         }
@@ -117,30 +143,43 @@ impl TerminationHandle {
     /// assert_eq!(runtime.execute_script_to_string("next.js", "1 + 1").unwrap(), "2");
     /// ```
     pub fn terminate_at(&self, at: Instant) -> Deadline {
-        let fired = Arc::new(AtomicBool::new(false));
+        let state = Arc::new(DeadlineState::default());
         let alarm = {
             let handle = self.clone();
-            let fired = fired.clone();
-            alarms::set(at, move || {
-                handle.terminate();
-                fired.store(true, Ordering::SeqCst);
-            })
+            let state = state.clone();
+            alarms::set(at, move || handle.terminate_for(&state))
         };
         Deadline {
             alarm,
-            fired,
+            state,
             handle: self.clone(),
         }
     }
 
-    /// Asks V8 to terminate, and wakes what the runtime awaits; before the isolate exists,
-    /// the flag alone stops the first script.
-    fn ask_v8(&self) -> bool {
+    /// A deadline's request, unless it was disarmed meanwhile (both under the lock).
+    fn terminate_for(&self, deadline: &DeadlineState) {
+        {
+            let mut requests = self.requests();
+            if deadline.disarmed.load(Ordering::SeqCst) {
+                return;
+            }
+            requests.last_id += 1;
+            requests.by_deadline = requests.last_id;
+            deadline.request.store(requests.last_id, Ordering::SeqCst);
+            self.request();
+        }
         self.shared.waker.wake();
-        self.shared
-            .isolate
-            .get()
-            .is_none_or(|isolate| isolate.terminate_execution())
+    }
+
+    /// Disarms a deadline: if the request pending is the one it made, withdraws it.
+    fn disarm(&self, deadline: &DeadlineState) {
+        let mut requests = self.requests();
+        deadline.disarmed.store(true, Ordering::SeqCst);
+        let made = deadline.request.load(Ordering::SeqCst);
+        if made != 0 && requests.by_deadline == made && self.is_requested() {
+            requests.by_deadline = 0;
+            self.withdraw();
+        }
     }
 
     /// Keeps the waker of what the runtime awaits now, for a request to wake.
@@ -149,12 +188,14 @@ impl TerminationHandle {
         self.shared.waker.register(waker);
     }
 
-    /// Terminates because the heap is near its limit: the call's error says so.
+    /// Terminates because the heap is near its limit, or the runtime holds more than its
+    /// memory budget: the call's error says so. Called from V8's heap callbacks, while the
+    /// runtime runs (so it wakes nothing: no host code runs inside a collection).
     pub(crate) fn terminate_out_of_memory(&self) -> bool {
-        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut requests = self.requests();
+        requests.by_deadline = 0;
         self.shared.out_of_memory.store(true, Ordering::SeqCst);
-        self.shared.requested.store(true, Ordering::SeqCst);
-        self.ask_v8()
+        self.request()
     }
 
     /// The error of a call this handle's request stopped.
@@ -173,47 +214,72 @@ impl TerminationHandle {
     }
 
     /// After the outermost call into the runtime returned: spends a pending request, so that
-    /// it cannot stop the next call. Returns whether there was one.
-    pub(crate) fn spend(&self, isolate: &mut v8::Isolate) -> bool {
+    /// it cannot stop the next call. Returns its error (out of memory, if that is why), read
+    /// under the same lock as the spend: a request that lands meanwhile is either spent and
+    /// reported here, or left whole for the next call, never spent unreported.
+    pub(crate) fn spend(&self, isolate: &mut v8::Isolate) -> Option<crate::JsError> {
         if !self.is_requested() {
-            return false;
+            return None;
         }
-        let _lock = self.shared.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut requests = self.requests();
+        requests.by_deadline = 0;
         isolate.cancel_terminate_execution();
-        self.shared.out_of_memory.store(false, Ordering::SeqCst);
-        self.shared.requested.swap(false, Ordering::SeqCst)
+        let out_of_memory = self.shared.out_of_memory.swap(false, Ordering::SeqCst);
+        self.shared
+            .requested
+            .swap(false, Ordering::SeqCst)
+            .then(|| {
+                if out_of_memory {
+                    crate::JsError::out_of_memory()
+                } else {
+                    crate::JsError::terminated()
+                }
+            })
     }
+}
+
+/// What the lock of a handle's requests guards besides the flags.
+#[derive(Default)]
+struct Requests {
+    /// The id of the last request a deadline made.
+    last_id: u64,
+    /// The id of the deadline request pending, 0 if the pending request (if any) is another's.
+    by_deadline: u64,
+}
+
+/// A deadline's side of the handle's lock.
+#[derive(Debug, Default)]
+struct DeadlineState {
+    /// Dropped: its alarm, if it fires, requests nothing.
+    disarmed: AtomicBool,
+    /// The id of the request it made, 0 until it fires.
+    request: AtomicU64,
 }
 
 /// A deadline armed by [`TerminationHandle::terminate_at`]. Dropped before its time, nothing
 /// happens; at its time, the runtime's JavaScript is terminated (the call under way, or the
-/// next one). Dropped after its time, it withdraws the request it made if no call spent it
-/// (it came as the call ended), so a deadline never stops a call it did not guard.
+/// next one). Dropped after its time, it withdraws the request it made if no call spent it (it
+/// came as the call ended), and only that one (not a watchdog's or an out-of-memory request
+/// that came after it), so a deadline never stops a call it did not guard.
 #[must_use = "dropping a deadline disarms it"]
 #[derive(Debug)]
 pub struct Deadline {
     alarm: AlarmId,
-    fired: Arc<AtomicBool>,
+    state: Arc<DeadlineState>,
     handle: TerminationHandle,
 }
 
 impl Deadline {
     /// Whether the time came (and the termination was requested).
     pub fn has_passed(&self) -> bool {
-        self.fired.load(Ordering::SeqCst)
+        self.state.request.load(Ordering::SeqCst) != 0
     }
 }
 
 impl Drop for Deadline {
     fn drop(&mut self) {
-        if alarms::cancel(self.alarm) {
-            return;
-        }
-        // Fired, or firing now on the alarm thread: its request is made before `fired` is set.
-        while !self.has_passed() {
-            std::thread::yield_now();
-        }
-        self.handle.cancel();
+        alarms::cancel(self.alarm);
+        self.handle.disarm(&self.state);
     }
 }
 

@@ -569,12 +569,12 @@ impl Runtime {
             let scope = &mut v8::ContextScope::new(scope, context);
             f(scope)
         };
-        // The error of a request spent now (out of memory, if that is why), read before the
-        // spend clears its reason.
-        let stopped = termination.is_requested().then(|| termination.error());
-        let spent = termination.spend(&mut isolate);
+        // The heap's loan back first: the collection that takes it may find the runtime still
+        // over its memory budget, and that request is this call's too.
         self.near_heap_limit.restore(&mut isolate);
-        (result, stopped.filter(|_| spent))
+        // The error of a request spent now (out of memory, if that is why).
+        let spent = termination.spend(&mut isolate);
+        (result, spent)
     }
 
     /// The op state shared by this runtime's ops.

@@ -1,24 +1,33 @@
 // The timers of the HTML spec over three internal ops (scripts see only the globals).
 // Evaluates to a function that installs them and returns `fire(id)`, which the event loop
-// calls for each timer due, in deadline order.
+// calls for each timer due, in deadline order. What it uses of the language is captured
+// here, before any script runs: a script that patches `Map.prototype` or the array iterator
+// changes nothing of it, and `fire(0)` (cancel them all, from Rust) runs no script's code.
 (function (internalOps) {
   "use strict";
   const { op_timer_start, op_timer_cancel, op_timer_ref } = internalOps;
-  const timers = new Map();
+  const { apply } = Reflect;
+  const { create } = Object;
+  const toNumber = Number;
+  // By id, in an object of no prototype that no script can reach.
+  let timers = create(null);
 
   function start(callback, delay, args, repeat) {
     if (typeof callback !== "function") {
       throw new TypeError("the timer's callback must be a function");
     }
-    delay = Number(delay);
+    delay = toNumber(delay);
     if (!(delay >= 0)) delay = 0; // negative and NaN: at once, as the spec says
     const id = op_timer_start(delay, repeat);
-    timers.set(id, { callback, args, repeat });
+    timers[id] = { callback, args, repeat };
     return id;
   }
 
   function clear(id) {
-    if (typeof id === "number" && timers.delete(id)) op_timer_cancel(id);
+    if (typeof id === "number" && timers[id] !== undefined) {
+      delete timers[id];
+      op_timer_cancel(id);
+    }
   }
 
   const define = (name, value) =>
@@ -44,21 +53,21 @@
   // Deno's `Deno.unrefTimer` / `Deno.refTimer`: an unref'd timer does not keep the event loop
   // alive (it still fires if the loop runs for other reasons).
   define("unrefTimer", function unrefTimer(id) {
-    if (timers.has(id)) op_timer_ref(id, false);
+    if (timers[id] !== undefined) op_timer_ref(id, false);
   });
   define("refTimer", function refTimer(id) {
-    if (timers.has(id)) op_timer_ref(id, true);
+    if (timers[id] !== undefined) op_timer_ref(id, true);
   });
 
   // `fire(0)`: every timer was cancelled from Rust (`Runtime::cancel_pending_work`).
   return function fire(id) {
     if (id === 0) {
-      timers.clear();
+      timers = create(null);
       return;
     }
-    const timer = timers.get(id);
+    const timer = timers[id];
     if (timer === undefined) return;
-    if (!timer.repeat) timers.delete(id);
-    timer.callback(...timer.args);
+    if (!timer.repeat) delete timers[id];
+    apply(timer.callback, undefined, timer.args);
   };
 })
