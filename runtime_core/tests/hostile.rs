@@ -193,6 +193,21 @@ fn a_limit_under_the_check_interval_holds() {
         eval(&mut other, "ops.op_holes(new Array(4096).fill(1))"),
         "number 4096"
     );
+    // A limit that is no multiple of the check interval stops an iterable exactly there (it
+    // let 5,001 to 8,191 elements through).
+    let mut rt = runtime_with(RuntimeOptions {
+        max_sequence_length: 5000,
+        ..Default::default()
+    });
+    let yielding = |n: u32| {
+        format!("ops.op_sequence((function* () {{ for (let i = 0; i < {n}; i++) yield 1; }})())")
+    };
+    assert!(!eval(&mut rt, &yielding(5000)).contains("longer"));
+    let out = eval(&mut rt, &yielding(5001));
+    assert!(
+        out.contains("a sequence of more than 5000 elements"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -228,6 +228,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
             array,
             len,
             index: 0,
+            budget: limits::ElementBudget::default(),
         })
     }
 
@@ -261,6 +262,7 @@ impl<'de> de::Deserializer<'de> for Deserializer<'_, '_, '_> {
             keys,
             len,
             index: 0,
+            budget: limits::ElementBudget::default(),
             value: None,
         })
     }
@@ -339,6 +341,7 @@ struct SeqAccess<'a, 's, 'i> {
     array: v8::Local<'s, v8::Array>,
     len: u32,
     index: u32,
+    budget: limits::ElementBudget,
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, '_> {
@@ -352,7 +355,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, '_> {
             return Ok(None);
         }
         let index = self.index;
-        limits::before_element(self.scope, index)?;
+        self.budget.before_element(self.scope, index)?;
         self.index += 1;
         let value = self
             .array
@@ -374,6 +377,7 @@ struct MapAccess<'a, 's, 'i> {
     keys: v8::Local<'s, v8::Array>,
     len: u32,
     index: u32,
+    budget: limits::ElementBudget,
     /// The key just read, whose value comes next.
     value: Option<v8::Local<'s, v8::Value>>,
 }
@@ -388,7 +392,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, '_> {
         if self.index >= self.len {
             return Ok(None);
         }
-        limits::before_element(self.scope, self.index)?;
+        self.budget.before_element(self.scope, self.index)?;
         let key = self
             .keys
             .get_index(self.scope, self.index)

@@ -76,41 +76,67 @@ fn check_len_slow(isolate: &v8::Isolate, len: u32) -> Result<u32, OpError> {
     Ok(len)
 }
 
-/// Before reading element `index`: every [`CHECK_EVERY`] elements, an error if the runtime
-/// was asked to terminate (the conversion stops; V8 then terminates the script), and for
-/// sequences of unknown length (iterables), the limit.
-#[inline]
-pub fn before_element(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
-    let smallest = SMALLEST_LIMIT.load(Ordering::Relaxed);
-    if index == 0 || index & (CHECK_EVERY - 1) != 0 && (index < smallest || smallest == CHECK_EVERY)
-    {
-        return Ok(());
-    }
-    check_progress(scope, index)
+/// The elements one conversion reads, counted. Before each, [`ElementBudget::before_element`]
+/// looks at the runtime's termination request every [`CHECK_EVERY`] elements (no JavaScript
+/// runs while plain elements are read, so V8 checks for no interrupt), and stops a sequence of
+/// unknown length (an iterable) exactly at the runtime's limit. Between two looks an element
+/// costs one comparison.
+#[derive(Debug)]
+pub struct ElementBudget {
+    /// The index at which to look next.
+    next_check: u32,
 }
 
-#[cold]
-#[inline(never)]
-fn check_progress(scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
-    let Some(limits) = scope.get_slot::<ConversionLimits>() else {
-        return Ok(());
-    };
-    let max = limits.max_sequence_length;
-    if limits.termination.is_requested() || scope.is_execution_terminating() {
-        // V8 acts on the request now, so that the conversion's error is no exception the
-        // script could catch: the op's call ends in the termination.
-        crate::isolate::termination::check_interrupts(scope);
-        return Err(OpError::generic(
-            "the conversion was stopped: execution is terminating",
-        ));
+impl Default for ElementBudget {
+    fn default() -> Self {
+        Self {
+            next_check: SMALLEST_LIMIT.load(Ordering::Relaxed).min(CHECK_EVERY),
+        }
     }
-    if index >= max {
-        return Err(OpError::range_error(format!(
-            "a sequence of more than {max} elements is longer than this runtime converts \
-             (RuntimeOptions::max_sequence_length)"
-        )));
+}
+
+impl ElementBudget {
+    /// Before reading element `index` (counting from 0, one after the other).
+    #[inline]
+    pub fn before_element(
+        &mut self,
+        scope: &mut v8::PinScope<'_, '_>,
+        index: u32,
+    ) -> Result<(), OpError> {
+        if index < self.next_check {
+            return Ok(());
+        }
+        self.look(scope, index)
     }
-    Ok(())
+
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self, scope: &mut v8::PinScope<'_, '_>, index: u32) -> Result<(), OpError> {
+        let Some(limits) = scope.get_slot::<ConversionLimits>() else {
+            self.next_check = u32::MAX;
+            return Ok(());
+        };
+        let max = limits.max_sequence_length;
+        if limits.termination.is_requested() || scope.is_execution_terminating() {
+            // V8 acts on the request now, so that the conversion's error is no exception the
+            // script could catch: the op's call ends in the termination.
+            crate::isolate::termination::check_interrupts(scope);
+            return Err(OpError::generic(
+                "the conversion was stopped: execution is terminating",
+            ));
+        }
+        if index >= max {
+            return Err(OpError::range_error(format!(
+                "a sequence of more than {max} elements is longer than this runtime converts \
+                 (RuntimeOptions::max_sequence_length)"
+            )));
+        }
+        let next_interval = (index / CHECK_EVERY)
+            .saturating_add(1)
+            .saturating_mul(CHECK_EVERY);
+        self.next_check = next_interval.min(max);
+        Ok(())
+    }
 }
 
 const _: () = assert!(CHECK_EVERY.is_power_of_two());

@@ -253,8 +253,9 @@ impl<'s, T: FromV8<'s>> FromV8<'s> for Vec<T> {
         // `length` is the script's word, not its memory: grow as elements are read.
         let len = limits::checked_len(scope, array.length())?;
         let mut elements = Vec::with_capacity(limits::reserve_for(len));
+        let mut budget = limits::ElementBudget::default();
         for index in 0..len {
-            limits::before_element(scope, index)?;
+            budget.before_element(scope, index)?;
             elements.push(__derive::element(scope, array, index)?);
         }
         Ok(elements)
@@ -342,8 +343,9 @@ macro_rules! maps {
                 let keys = __derive::own_keys(scope, object)?;
                 let len = limits::checked_len(scope, keys.length())?;
                 let mut map = Self::default();
+                let mut budget = limits::ElementBudget::default();
                 for index in 0..len {
-                    limits::before_element(scope, index)?;
+                    budget.before_element(scope, index)?;
                     let key = keys
                         .get_index(scope, index)
                         .ok_or_else(__derive::threw)?;

@@ -29,6 +29,7 @@ impl<'s, T: WebIdlConverter<'s>> WebIdlConverter<'s> for Vec<T> {
         let next = iterator.get(scope, next_key.into()).ok_or_else(threw)?;
         let next = v8::Local::<v8::Function>::try_from(next).map_err(|_| not_a_sequence())?;
         let mut items = Vec::new();
+        let mut budget = limits::ElementBudget::default();
         loop {
             let result = next.call(scope, iterator.into(), &[]).ok_or_else(threw)?;
             let result = v8::Local::<v8::Object>::try_from(result)
@@ -39,7 +40,7 @@ impl<'s, T: WebIdlConverter<'s>> WebIdlConverter<'s> for Vec<T> {
             }
             let item = result.get(scope, value_key.into()).ok_or_else(threw)?;
             let index = u32::try_from(items.len()).unwrap_or(u32::MAX);
-            limits::before_element(scope, index)?;
+            budget.before_element(scope, index)?;
             items.push(
                 T::convert(scope, item, options)
                     .map_err(|error| ValueError::at_index(error, index))?,
@@ -66,8 +67,9 @@ macro_rules! records {
                 let keys = crate::structured::__derive::own_keys(scope, object)?;
                 let len = limits::checked_len(scope, keys.length())?;
                 let mut record = Self::default();
+                let mut budget = limits::ElementBudget::default();
                 for index in 0..len {
-                    limits::before_element(scope, index)?;
+                    budget.before_element(scope, index)?;
                     let key = keys.get_index(scope, index).ok_or_else(threw)?;
                     let name = key.to_rust_string_lossy(scope);
                     let item = object.get(scope, key).ok_or_else(threw)?;
