@@ -4,7 +4,8 @@
 //! - loads only what is under that directory (`FsModuleLoader::new(dir)`),
 //! - sees the host's API (`ext:host/api.js`) and not the raw ops (`expose_ops: false`),
 //! - holds at most [`MEMORY_LIMIT`] of memory, heap and buffers together (`memory_limit`),
-//! - and gets [`DEADLINE`] per call (`TerminationHandle::terminate_at`), waiting or not.
+//! - and gets [`DEADLINE`] per call, and to load (`TerminationHandle::terminate_at`), waiting
+//!   or not.
 //!
 //! A call that fails or is stopped is reported; what it left pending is cancelled
 //! (`Runtime::cancel_pending_work`), and the tenant serves the next call.
@@ -86,9 +87,14 @@ impl Tenant {
             console: None,
             ..Default::default()
         });
+        // Loading runs the module's top level: under the same deadline as a call.
+        let deadline = runtime
+            .termination_handle()
+            .terminate_at(Instant::now() + DEADLINE);
         let handler = load_handler(&mut runtime, &entry)
             .await
             .map_err(|error| describe(&error));
+        drop(deadline);
         let name = dir
             .file_name()
             .map_or_else(String::new, |name| name.to_string_lossy().into_owned());

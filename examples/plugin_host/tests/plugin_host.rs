@@ -64,3 +64,32 @@ fn every_attack_is_stopped_and_every_tenant_serves_again() {
         );
     }
 }
+
+#[test]
+fn a_tenant_whose_module_never_finishes_loading_is_stopped_too() {
+    let dir = std::env::temp_dir().join(format!("opwire-slow-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for top_level in [
+        "for (;;) {}",
+        "await new Promise((resolve) => setTimeout(resolve, 3600 * 1000));",
+    ] {
+        std::fs::write(
+            dir.join("plugin.js"),
+            format!("{top_level}\nexport function handle() {{ return 'never'; }}"),
+        )
+        .unwrap();
+        let started = std::time::Instant::now();
+        let mut tenant = tokio.block_on(Tenant::load(&dir)).unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        let outcome = tokio.block_on(tenant.call("bob", false));
+        assert!(
+            matches!(&outcome, Outcome::Failed(error) if error.contains("terminated")),
+            "{top_level}: {outcome:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
