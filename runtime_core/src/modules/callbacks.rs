@@ -21,6 +21,10 @@ pub(crate) fn requested_type(
     attributes: v8::Local<'_, v8::FixedArray>,
     stride: usize,
 ) -> Result<ModuleType, (&'static str, String)> {
+    // No attributes: JavaScript (nearly every import), without a look at the loader.
+    if attributes.length() == 0 {
+        return Ok(ModuleType::JavaScript);
+    }
     let mut requested = None;
     let text = |scope: &mut v8::PinScope<'_, '_>, index: usize| {
         attributes

@@ -28,8 +28,8 @@ pub(crate) struct GraphLoad {
     root: Key,
     kind: ResolutionKind,
     in_flight: FuturesUnordered<SourceFuture>,
-    /// Each module asked for, and by whom (for errors).
-    requested: HashMap<Key, String>,
+    /// Each module asked for, and which module imported it (for errors; `None`: the root).
+    requested: HashMap<Key, Option<ModuleId>>,
 }
 
 impl GraphLoad {
@@ -46,20 +46,20 @@ impl GraphLoad {
             in_flight: FuturesUnordered::new(),
             requested: HashMap::new(),
         };
-        load.request(map, vec![(root, String::new())]);
+        load.request(map, vec![(root, None)]);
         load
     }
 
     /// Asks for each module of `wanted` and, through what they import, for their whole
     /// graphs. A module compiled already (by another load, or by one that failed part-way)
     /// may still miss imports: they are asked for too.
-    fn request(&mut self, map: &ModuleMap, mut wanted: Vec<(Key, String)>) {
+    fn request(&mut self, map: &ModuleMap, mut wanted: Vec<(Key, Option<ModuleId>)>) {
         while let Some((key, importer)) = wanted.pop() {
             if self.requested.contains_key(&key) {
                 continue;
             }
             match map.id(&key.0, &key.1) {
-                Some(id) => imports_of(map, id, &key.0, &mut wanted),
+                Some(id) => imports_of(map, id, &mut wanted),
                 None => self.in_flight.push(load_source(map, &key, self.kind)),
             }
             self.requested.insert(key, importer);
@@ -84,38 +84,45 @@ impl GraphLoad {
                 }
                 Poll::Ready(Some(arrived)) => arrived,
             };
-            let importer = self.requested.get(&key).cloned().unwrap_or_default();
+            // The importer's URL, for errors only (made then).
+            let importer = || {
+                self.requested
+                    .get(&key)
+                    .copied()
+                    .flatten()
+                    .map_or_else(String::new, |id| map.url(id))
+            };
             let source = match loaded {
                 Ok(source) => source,
-                Err(error) => return Poll::Ready(Err(load_error(&error, &importer))),
+                Err(error) => return Poll::Ready(Err(load_error(&error, &importer()))),
             };
             // Compiled meanwhile (by another load): its graph is asked for all the same.
             let id = match map.id(&key.0, &key.1) {
                 Some(id) => id,
-                None => match compile(map, scope, &key, source, &importer) {
+                None => match compile(map, scope, &key, source, importer) {
                     Ok(id) => id,
                     Err(error) => return Poll::Ready(Err(error)),
                 },
             };
             let mut wanted = Vec::new();
-            imports_of(map, id, &key.0, &mut wanted);
+            imports_of(map, id, &mut wanted);
             self.request(map, wanted);
         }
     }
 }
 
-/// Adds what `id` (at `url`) imports to `wanted`.
-fn imports_of(map: &ModuleMap, id: ModuleId, url: &str, wanted: &mut Vec<(Key, String)>) {
+/// Adds what `id` imports to `wanted`.
+fn imports_of(map: &ModuleMap, id: ModuleId, wanted: &mut Vec<(Key, Option<ModuleId>)>) {
     let records = map.records.borrow();
     let Some(record) = map.index(id).ok().and_then(|index| records.get(index)) else {
         return;
     };
-    wanted.extend(record.imports.iter().map(|import| {
-        (
-            (import.url.clone(), import.module_type.clone()),
-            url.to_owned(),
-        )
-    }));
+    wanted.extend(
+        record
+            .imports
+            .iter()
+            .map(|import| ((import.url.clone(), import.module_type.clone()), Some(id))),
+    );
 }
 
 /// The source of `key`: an extension's, or the loader's (whose panics, in `load` or in its
@@ -161,7 +168,7 @@ fn compile(
     scope: &mut v8::PinScope<'_, '_>,
     key: &Key,
     source: ModuleSource,
-    importer: &str,
+    importer: impl FnOnce() -> String,
 ) -> Result<ModuleId, JsError> {
     let (url, module_type) = key;
     let actual = source.module_type.clone();
@@ -169,13 +176,12 @@ fn compile(
         return Err(refused(
             "TypeError",
             &mismatch(url, &actual, module_type),
-            importer,
+            &importer(),
         ));
     };
     if url == OPS_MODULE {
         return Ok(make_ops_module(map, scope));
     }
-    let name = v8::String::new(scope, url).ok_or_else(|| too_long(url))?;
     match (module_type, &source.code) {
         (ModuleType::JavaScript, _) => compile_javascript(map, scope, url, &source.code),
         (ModuleType::Json, code) => {
@@ -185,25 +191,25 @@ fn compile(
             let Some(value) = v8::json::parse(try_catch, code) else {
                 return Err(caught!(try_catch, url));
             };
-            Ok(register_synthetic(map, try_catch, key, name, value))
+            register_synthetic(map, try_catch, key, value)
         }
         (ModuleType::Text, code) => {
             let text = utf8(code, url)?;
             let value = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
-            Ok(register_synthetic(map, scope, key, name, value.into()))
+            register_synthetic(map, scope, key, value.into())
         }
         (ModuleType::Bytes, code) => {
             let value = bytes_value(scope, code.as_bytes(), url)?;
-            Ok(register_synthetic(map, scope, key, name, value))
+            register_synthetic(map, scope, key, value)
         }
         // A loader's own type: as its code is, text or bytes.
         (ModuleType::Other(_), ModuleCode::Text(text)) => {
             let value = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
-            Ok(register_synthetic(map, scope, key, name, value.into()))
+            register_synthetic(map, scope, key, value.into())
         }
         (ModuleType::Other(_), ModuleCode::Bytes(bytes)) => {
             let value = bytes_value(scope, bytes, url)?;
-            Ok(register_synthetic(map, scope, key, name, value))
+            register_synthetic(map, scope, key, value)
         }
     }
 }
@@ -297,9 +303,9 @@ fn register_synthetic(
     map: &ModuleMap,
     scope: &mut v8::PinScope<'_, '_>,
     key: &Key,
-    name: v8::Local<'_, v8::String>,
     value: v8::Local<'_, v8::Value>,
-) -> ModuleId {
+) -> Result<ModuleId, JsError> {
+    let name = v8::String::new(scope, &key.0).ok_or_else(|| too_long(&key.0))?;
     let default = v8::String::new(scope, "default").expect("a short string");
     let module = v8::Module::create_synthetic_module(
         scope,
@@ -308,7 +314,7 @@ fn register_synthetic(
         super::callbacks::default_evaluation_steps,
     );
     let value = Some(v8::Global::new(scope, value));
-    map.register(scope, &key.0, key.1.clone(), module, Vec::new(), value)
+    Ok(map.register(scope, &key.0, key.1.clone(), module, Vec::new(), value))
 }
 
 /// Makes and registers `ext:core/ops` (see [`ModuleMap::set_ops_module`]).

@@ -10,7 +10,7 @@ use std::pin::Pin;
 /// What a module is, and what an import asks for (`with { type: "..." }`; no attribute asks
 /// for JavaScript). The runtime keeps one module per URL and type, so one file can be both a
 /// JavaScript module and a text module.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ModuleType {
     /// An ES module: its code runs. What an import without `type` asks for.
     JavaScript,
@@ -45,6 +45,23 @@ impl ModuleType {
             Self::Text => Some("text"),
             Self::Bytes => Some("bytes"),
             Self::Other(name) => Some(name),
+        }
+    }
+}
+
+/// JavaScript hashes as nothing: a key of a URL and a type costs, for the modules nearly all
+/// are, what the URL alone does.
+impl std::hash::Hash for ModuleType {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            Self::JavaScript => {}
+            Self::Json => state.write_u8(1),
+            Self::Text => state.write_u8(2),
+            Self::Bytes => state.write_u8(3),
+            Self::Other(name) => {
+                state.write_u8(4);
+                name.hash(state);
+            }
         }
     }
 }

@@ -56,8 +56,10 @@ pub(crate) struct ModuleMap {
     tag: u32,
     pub(crate) loader: Rc<dyn ModuleLoader>,
     pub(crate) records: RefCell<Vec<Record>>,
-    /// Per URL, its modules by type (one, mostly).
-    by_url: RefCell<HashMap<String, Vec<(ModuleType, u32)>>>,
+    /// The JavaScript modules by URL (most modules: no key of two parts to make and hash).
+    by_url: RefCell<HashMap<String, u32>>,
+    /// The other modules (JSON, text, bytes) by URL and type.
+    by_url_and_type: RefCell<HashMap<(String, ModuleType), u32>>,
     by_hash: RefCell<HashMap<NonZeroI32, Vec<u32>>>,
     /// Extension modules by specifier.
     ext: RefCell<HashMap<String, ModuleSource>>,
@@ -79,6 +81,7 @@ impl ModuleMap {
             loader,
             records: RefCell::default(),
             by_url: RefCell::default(),
+            by_url_and_type: RefCell::default(),
             by_hash: RefCell::default(),
             ext: RefCell::default(),
             public: RefCell::default(),
@@ -123,12 +126,15 @@ impl ModuleMap {
 
     /// The id of the module of `url` and `module_type`, if compiled.
     pub(crate) fn id(&self, url: &str, module_type: &ModuleType) -> Option<ModuleId> {
-        let by_url = self.by_url.borrow();
-        let (_, index) = by_url
-            .get(url)?
-            .iter()
-            .find(|(kept, _)| kept == module_type)?;
-        Some(self.id_of(*index))
+        let index = match module_type {
+            ModuleType::JavaScript => self.by_url.borrow().get(url).copied(),
+            other => self
+                .by_url_and_type
+                .borrow()
+                .get(&(url.to_owned(), other.clone()))
+                .copied(),
+        };
+        index.map(|index| self.id_of(index))
     }
 
     fn id_of(&self, index: u32) -> ModuleId {
@@ -223,11 +229,13 @@ impl ModuleMap {
             .entry(module.get_identity_hash())
             .or_default()
             .push(index);
-        self.by_url
-            .borrow_mut()
-            .entry(url.to_owned())
-            .or_default()
-            .push((module_type.clone(), index));
+        match &module_type {
+            ModuleType::JavaScript => self.by_url.borrow_mut().insert(url.to_owned(), index),
+            other => self
+                .by_url_and_type
+                .borrow_mut()
+                .insert((url.to_owned(), other.clone()), index),
+        };
         self.records.borrow_mut().push(Record {
             url: url.to_owned(),
             module_type,
@@ -362,6 +370,7 @@ impl ModuleMap {
         self.dynamic.borrow_mut().clear();
         self.records.borrow_mut().clear();
         self.by_url.borrow_mut().clear();
+        self.by_url_and_type.borrow_mut().clear();
         self.by_hash.borrow_mut().clear();
         self.ops_object.borrow_mut().take();
     }
