@@ -36,8 +36,24 @@ impl Instances {
     }
 }
 
-/// The isolate's slot: its runtime's [`Instances`], which outlive the isolate.
-pub(crate) struct InstancesSlot(pub(crate) *const Instances);
+/// The isolate's embedder data slot holding its runtime's [`Instances`] (a data slot, not a
+/// rusty_v8 slot: a constructor reads it with one call, where a slot is a map lookup).
+const INSTANCES_DATA_SLOT: u32 = 0;
+
+impl Instances {
+    /// Gives `isolate` these instances, which must outlive it.
+    pub(crate) fn attach(&self, isolate: &mut v8::Isolate) {
+        isolate.set_data(
+            INSTANCES_DATA_SLOT,
+            self as *const Self as *mut std::ffi::c_void,
+        );
+    }
+
+    /// The instances `attach` gave `isolate`; null in an isolate of no runtime.
+    fn of(isolate: &v8::Isolate) -> *const Self {
+        isolate.get_data(INSTANCES_DATA_SLOT).cast_const().cast()
+    }
+}
 
 /// The cppgc tag of every opwire instance: the Rust type is checked through the header.
 const TAG: u16 = 1;
@@ -102,15 +118,14 @@ unsafe impl<T: Trace> v8::cppgc::GarbageCollected for Instance<T> {
 }
 
 /// Wraps `value` into `object` (made from its class's template), on the isolate's C++ heap.
+#[ops_macro::inline_hot]
 pub(crate) fn wrap<T: Trace + 'static>(
     isolate: &mut v8::Isolate,
     object: v8::Local<'_, v8::Object>,
     value: T,
 ) {
-    let instances = isolate
-        .get_slot::<InstancesSlot>()
-        .map_or(std::ptr::null(), |slot| slot.0);
-    // SAFETY: the slot's `Instances` outlive the isolate.
+    let instances = Instances::of(isolate);
+    // SAFETY: the `Instances` `attach` gave the isolate outlive it.
     if let Some(instances) = unsafe { instances.as_ref() } {
         instances.live.set(instances.live.get() + 1);
     }
@@ -239,8 +254,8 @@ pub(crate) fn hold<T: Trace + 'static>(
     object: v8::Local<'_, v8::Object>,
 ) -> Option<Held<T>> {
     let value = std::ptr::NonNull::from(unwrap_wrapper::<T>(isolate, object)?);
-    // SAFETY: the slot's `Instances` outlive the isolate.
-    let instances = unsafe { isolate.get_slot::<InstancesSlot>()?.0.as_ref()? };
+    // SAFETY: the `Instances` `attach` gave the isolate outlive it.
+    let instances = unsafe { Instances::of(isolate).as_ref()? };
     let heap_alive = instances.heap_alive.clone();
     // SAFETY: as in `unwrap_wrapper`: read only as its header; the handle is made at once.
     let instance = unsafe { v8::Object::unwrap::<TAG, Instance<()>>(isolate, object) }?;

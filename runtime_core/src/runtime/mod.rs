@@ -342,7 +342,7 @@ impl Runtime {
             budget.watch(&mut isolate);
         }
         let instances = crate::class::instance::Instances::new();
-        isolate.set_slot(crate::class::instance::InstancesSlot(&*instances));
+        instances.attach(&mut isolate);
         isolate.set_slot(termination.clone());
         isolate.set_slot(ConversionLimits::new(
             options.max_sequence_length,
