@@ -6,6 +6,27 @@ use crate::{ClassDecl, OpDecl, OpState};
 /// Fills the op state when a runtime is created.
 type StateInit = Box<dyn FnOnce(&mut OpState)>;
 
+/// Stores what a global's install script returned (in the op state, where the extension's
+/// Rust side finds it).
+pub(crate) type KeepFn =
+    for<'s, 'i> fn(&mut v8::PinScope<'s, 'i>, v8::Local<'s, v8::Value>, &OpState);
+
+/// What an extension installs on the global object when a context is made (runtime_core's
+/// own globals: see `crate::globals`). The runtime calls the function its script evaluates to
+/// with an object of the extension's internal ops; what it returns, `keep` is given, then and
+/// when a runtime starts from a snapshot of that context (the snapshot carries it).
+#[derive(Clone, Copy)]
+pub(crate) struct Global {
+    /// The script's name, as stacks show it.
+    pub(crate) name: &'static str,
+    /// JavaScript evaluating to `function (internalOps) { ... }`.
+    pub(crate) script: &'static str,
+    /// Given what the function returned; `None` if the global keeps nothing.
+    pub(crate) keep: Option<KeepFn>,
+    /// The TypeScript declarations of what it installs.
+    pub(crate) typescript: &'static str,
+}
+
 /// A named group of ops, registered on a [`crate::Runtime`] when it is created.
 ///
 /// ```
@@ -35,6 +56,8 @@ pub struct Extension {
     esm: &'static [ExtensionSource],
     esm_public: &'static [&'static str],
     esm_entry_point: Option<&'static str>,
+    global: Option<Global>,
+    loop_source: Option<std::rc::Rc<dyn crate::event_loop::LoopSource>>,
 }
 
 /// JavaScript an extension ships: its specifier (for modules, `ext:<extension>/<file>`; for
@@ -68,6 +91,8 @@ impl Extension {
             esm: &[],
             esm_public: &[],
             esm_entry_point: None,
+            global: None,
+            loop_source: None,
         }
     }
 
@@ -136,6 +161,32 @@ impl Extension {
 
     pub(crate) fn internal_op_decls(&self) -> &'static [OpDecl] {
         self.internal_ops
+    }
+
+    /// Sets what the extension installs on the global object when a context is made (see
+    /// `crate::globals`).
+    pub(crate) fn global(mut self, global: Global) -> Self {
+        self.global = Some(global);
+        self
+    }
+
+    pub(crate) fn global_install(&self) -> Option<Global> {
+        self.global
+    }
+
+    /// Sets work the event loop drives for the extension (its timers), polled every turn.
+    pub(crate) fn loop_source(
+        mut self,
+        source: std::rc::Rc<dyn crate::event_loop::LoopSource>,
+    ) -> Self {
+        self.loop_source = Some(source);
+        self
+    }
+
+    pub(crate) fn take_loop_source(
+        &mut self,
+    ) -> Option<std::rc::Rc<dyn crate::event_loop::LoopSource>> {
+        self.loop_source.take()
     }
 
     /// Sets the classes: `&[Foo::CLASS]` (from `#[op] impl Foo`); each is `ops.Foo`.

@@ -48,13 +48,13 @@
 
 pub mod alloc_counter;
 pub mod class;
-pub mod console;
 pub mod convert;
 mod errors;
 mod event_loop;
 mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
+mod globals;
 mod isolate;
 pub mod modules;
 mod ops;
@@ -68,13 +68,14 @@ pub mod webidl;
 #[doc(hidden)]
 pub mod __op;
 
-// `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the console).
+// `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the globals).
 extern crate self as runtime_core;
 
 pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use extension::{typescript_declarations, Extension, ExtensionSource};
+pub use globals::console;
 pub use isolate::heap_limit::HeapLimits;
 pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use isolate::termination::{Deadline, TerminationHandle};
@@ -103,7 +104,10 @@ pub use values::v8_traits::{FromV8, ToV8};
 
 /// TypeScript declarations of the globals every runtime installs besides its ops: `console`,
 /// `setTimeout` and the other timers, `queueMicrotask`, `unrefTimer`/`refTimer`.
-pub const GLOBALS_DTS: &str = include_str!("globals.d.ts");
+pub const GLOBALS_DTS: &str = concat!(
+    include_str!("globals/console.d.ts"),
+    include_str!("globals/timers.d.ts")
+);
 
 #[doc = include_str!("op.md")]
 #[doc = include_str!("kinds.md")]

@@ -99,3 +99,16 @@ fn maps_sets_and_typed_arrays_print_as_node_prints_them() {
         ]
     );
 }
+
+#[test]
+fn console_is_defined_as_the_web_defines_it() {
+    let (mut runtime, _) = capturing();
+    let descriptor = runtime
+        .execute_script_to_string(
+            "descriptor.js",
+            "const d = Object.getOwnPropertyDescriptor(globalThis, 'console');
+             [d.writable, d.enumerable, d.configurable].join()",
+        )
+        .unwrap();
+    assert_eq!(descriptor, "true,false,true");
+}

@@ -31,7 +31,7 @@ pub const RUNTIME_CORE: Layering = Layering {
     src: "runtime_core/src",
     layers: &[
         &["runtime", "fuzzing"],
-        &["console"],
+        &["globals"],
         &["extension", "__op"],
         &["class", "modules"],
         &["ops"],

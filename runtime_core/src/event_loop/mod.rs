@@ -207,6 +207,14 @@ pub(crate) trait LoopSource {
     ) -> Result<bool, JsError>;
     /// Whether it waits on something that keeps the loop alive.
     fn keeps_alive(&self) -> bool;
+    /// Whether it holds work a snapshot cannot carry (an unref'd timer too).
+    fn has_pending(&self) -> bool {
+        self.keeps_alive()
+    }
+    /// Cancels everything it waits on (`Runtime::cancel_pending_work`): none of it runs later.
+    fn cancel_pending(&self, _scope: &mut v8::PinScope<'_, '_>) {}
+    /// Drops the handles it keeps (before a snapshot is made, which may hold none).
+    fn forget(&self) {}
 }
 
 /// One runtime's pending ops and unhandled rejections.
@@ -316,6 +324,29 @@ impl EventLoop {
     /// Adds a source the loop polls every turn.
     pub(crate) fn add_source(&self, source: std::rc::Rc<dyn LoopSource>) {
         self.sources.borrow_mut().push(source);
+    }
+
+    /// Whether a source holds work a snapshot cannot carry.
+    pub(crate) fn sources_pending(&self) -> bool {
+        self.sources
+            .borrow()
+            .iter()
+            .any(|source| source.has_pending())
+    }
+
+    /// Cancels what every source waits on.
+    pub(crate) fn cancel_sources(&self, scope: &mut v8::PinScope<'_, '_>) {
+        let sources = self.sources.borrow().clone();
+        for source in sources {
+            source.cancel_pending(scope);
+        }
+    }
+
+    /// Drops the handles every source keeps.
+    pub(crate) fn forget_sources(&self) {
+        for source in self.sources.borrow().iter() {
+            source.forget();
+        }
     }
 
     pub(crate) fn wake(&self) {

@@ -1,5 +1,5 @@
 //! Timers on the event loop, behind `setTimeout`, `setInterval`, their `clear`s and
-//! `unrefTimer`/`refTimer` (the globals are `crate::runtime`'s `timer_globals`). Deadlines
+//! `unrefTimer`/`refTimer` (the globals are `crate::globals`'s `timers`). Deadlines
 //! wait in a heap ordered by deadline, then by creation (timers due at the same time fire in
 //! the order they were made, as the HTML spec says; its nesting clamp is not emulated). The loop fires each due timer as its
 //! own task, with a microtask checkpoint after it, and is woken at the next deadline by a
@@ -32,7 +32,7 @@ pub(crate) struct Timers {
     next_seq: Cell<u64>,
     /// How many timers keep the loop alive.
     refed: Cell<usize>,
-    /// `fire(id)` of `timer_globals.js`.
+    /// `fire(id)` of `globals/timers.js`.
     fire: RefCell<Option<v8::Global<v8::Function>>>,
     wake: RefCell<Wake>,
     /// The waker of the loop's last poll: a timer due before the armed deadline wakes it, to
@@ -138,7 +138,7 @@ impl Timers {
         v8::tc_scope!(let try_catch, scope);
         let receiver = v8::undefined(try_catch).into();
         let all = v8::Integer::new(try_catch, 0).into();
-        // It runs no script's code (`timer_globals.js`): only a termination pending from
+        // It runs no script's code (`globals/timers.js`): only a termination pending from
         // before can stop it, which the caller's call reports.
         let _ = fire.call(try_catch, receiver, &[all]);
     }
@@ -146,10 +146,6 @@ impl Timers {
     /// Whether any timer is live, unref'd ones too.
     pub(crate) fn has_timers(&self) -> bool {
         !self.timers.borrow().is_empty()
-    }
-
-    pub(crate) fn fire(&self) -> Option<v8::Global<v8::Function>> {
-        self.fire.borrow().clone()
     }
 
     pub(crate) fn clear_fire(&self) {
@@ -287,5 +283,17 @@ impl crate::event_loop::LoopSource for Timers {
 
     fn keeps_alive(&self) -> bool {
         self.refed.get() > 0
+    }
+
+    fn has_pending(&self) -> bool {
+        self.has_timers()
+    }
+
+    fn cancel_pending(&self, scope: &mut v8::PinScope<'_, '_>) {
+        self.cancel_all(scope);
+    }
+
+    fn forget(&self) {
+        self.clear_fire();
     }
 }

@@ -354,6 +354,10 @@ impl crate::event_loop::LoopSource for ModuleMap {
     fn keeps_alive(&self) -> bool {
         !self.dynamic.borrow().is_empty()
     }
+
+    fn cancel_pending(&self, _scope: &mut v8::PinScope<'_, '_>) {
+        self.cancel_dynamic_imports();
+    }
 }
 
 /// Resolves the import's promise with the namespace once the evaluation's promise fulfils

@@ -260,20 +260,23 @@ fn enumerator<'s>(
     rv.set(v8::Array::new_with_elements(scope, &names));
 }
 
-/// The internal ops' functions, on a plain object for the runtime's built-in scripts alone.
+/// The functions of `decls` (one extension's internal ops), on a plain object for that
+/// extension's built-in script alone.
 pub(crate) fn internal_ops_object<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     table: &OpTable,
+    decls: &[OpDecl],
 ) -> v8::Local<'s, v8::Object> {
     let object = v8::Object::new(scope);
-    for (op_ctx, _) in table
-        .ctxs
-        .iter()
-        .zip(table.internal.iter())
-        .filter(|(_, &internal)| internal)
-    {
-        let name = op_name(scope, op_ctx.decl);
-        let function = op_function(scope, name, op_ctx)
+    for decl in decls {
+        let index = table.index[decl.name];
+        debug_assert!(
+            table.internal[index],
+            "{} is registered as internal",
+            decl.name
+        );
+        let name = op_name(scope, decl);
+        let function = op_function(scope, name, &table.ctxs[index])
             .expect("making an internal op's function at creation cannot fail");
         object
             .create_data_property(scope, name.into(), function)

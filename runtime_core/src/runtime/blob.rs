@@ -20,7 +20,7 @@ use crate::ops::ops_object::OpTable;
 use crate::JsError;
 
 const MAGIC: &[u8; 8] = b"OPWSNAP\0";
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// A snapshot, checked and split: V8's blob, and what to restore from it.
 pub(crate) struct Restore {
@@ -32,7 +32,6 @@ pub(crate) struct Restore {
 #[derive(Default)]
 pub(crate) struct Meta {
     pub(crate) ops_object: usize,
-    pub(crate) timers_fire: usize,
     pub(crate) interrupt_check: usize,
     pub(crate) left_marker: usize,
     pub(crate) async_wrap: usize,
@@ -40,6 +39,8 @@ pub(crate) struct Meta {
     pub(crate) made_ops: Vec<usize>,
     /// Isolate data indices of the class templates, in registration order.
     pub(crate) class_templates: Vec<usize>,
+    /// Indices of what the globals that keep something were given, in extension order.
+    pub(crate) installed: Vec<usize>,
     pub(crate) modules: Vec<ModuleRecord>,
 }
 
@@ -213,7 +214,6 @@ impl Meta {
         };
         for index in [
             self.ops_object,
-            self.timers_fire,
             self.interrupt_check,
             self.left_marker,
             self.async_wrap,
@@ -226,6 +226,10 @@ impl Meta {
         }
         num(&mut out, self.class_templates.len());
         for &index in &self.class_templates {
+            num(&mut out, index);
+        }
+        num(&mut out, self.installed.len());
+        for &index in &self.installed {
             num(&mut out, index);
         }
         // A module type as its attribute, JavaScript as none.
@@ -257,7 +261,6 @@ impl Meta {
         let mut reader = Reader(bytes);
         let mut meta = Meta {
             ops_object: reader.num()?,
-            timers_fire: reader.num()?,
             interrupt_check: reader.num()?,
             left_marker: reader.num()?,
             async_wrap: reader.num()?,
@@ -270,6 +273,10 @@ impl Meta {
         for _ in 0..reader.num()? {
             let index = reader.num()?;
             meta.class_templates.push(index);
+        }
+        for _ in 0..reader.num()? {
+            let index = reader.num()?;
+            meta.installed.push(index);
         }
         let modules = reader.num()?;
         for _ in 0..modules {

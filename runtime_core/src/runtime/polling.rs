@@ -114,12 +114,9 @@ impl Runtime {
     /// globals stays.
     pub fn cancel_pending_work(&mut self) {
         let event_loop = self.event_loop.clone();
-        let timers = self.timers.clone();
-        let modules = self.modules.clone();
         self.with_scope(|scope| {
             event_loop.cancel_pending();
-            timers.cancel_all(scope);
-            modules.cancel_dynamic_imports();
+            event_loop.cancel_sources(scope);
         });
     }
 

@@ -11,7 +11,7 @@
 //! in the same order, with the same options give the same list: the blob carries a
 //! fingerprint of them ([`fingerprint`]), checked before V8 sees the blob.
 //!
-//! What Rust holds of the heap (the ops object, the timers' `fire`, the class templates, the
+//! What Rust holds of the heap (the ops object, what the globals keep (the timers' `fire`), the class templates, the
 //! module records) goes in as snapshot data, with the indices after V8's blob, and a trailer
 //! that lets a runtime check the blob whole before V8 sees a byte (`blob.rs`).
 //!
@@ -157,7 +157,7 @@ impl Runtime {
     pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
         // A timer an unref'd one too: the restored runtime would know nothing of it, and give
         // its id to the next timer.
-        if !self.event_loop.is_idle() || self.timers.has_timers() {
+        if !self.event_loop.is_idle() || self.event_loop.sources_pending() {
             return Err(JsError::exception(
                 "Error",
                 "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: \
@@ -165,7 +165,6 @@ impl Runtime {
             ));
         }
         let ops_object = self.modules.ops_object();
-        let fire = self.timers.fire();
         let left = self.event_loop.left_marker();
         let wrap = self.event_loop.async_wrap();
         let classes = self.classes.clone();
@@ -183,8 +182,8 @@ impl Runtime {
                     .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
                     .collect()
             };
-            let (Some(ops_object), Some(fire), Some(left), Some(wrap), Some(noop), Some(templates)) =
-                (ops_object, fire, left, wrap, noop, templates)
+            let (Some(ops_object), Some(left), Some(wrap), Some(noop), Some(templates)) =
+                (ops_object, left, wrap, noop, templates)
             else {
                 return Err(JsError::exception("Error", "the runtime is not fully made"));
             };
@@ -197,19 +196,21 @@ impl Runtime {
                 scope.add_context_data(context, data)
             };
             let ops_object = v8::Local::new(scope, ops_object);
-            let fire = v8::Local::new(scope, fire);
             let noop = v8::Local::new(scope, noop);
             let left = v8::Local::new(scope, left);
             let wrap = v8::Local::new(scope, wrap);
             let mut meta = Meta {
                 ops_object: keep(scope, ops_object.into()),
-                timers_fire: keep(scope, fire.into()),
                 interrupt_check: keep(scope, noop.into()),
                 left_marker: keep(scope, left.into()),
                 async_wrap: keep(scope, wrap.into()),
                 made_ops: self.ops.made_ops(),
                 ..Meta::default()
             };
+            for installed in &self.installed {
+                let installed = v8::Local::new(scope, installed);
+                meta.installed.push(keep(scope, installed.into()));
+            }
             for template in templates {
                 let template = v8::Local::new(scope, template);
                 meta.class_templates.push(scope.add_isolate_data(template));
@@ -241,7 +242,8 @@ impl Runtime {
     pub(super) fn take_blob(&mut self) -> Result<v8::StartupData, JsError> {
         self.event_loop.clear();
         self.modules.clear();
-        self.timers.clear_fire();
+        self.event_loop.forget_sources();
+        self.installed.clear();
         self.isolate_owned = false;
         // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
         unsafe { ManuallyDrop::drop(&mut self.context) };

@@ -1,58 +1,6 @@
-//! A small built-in `console`: `log`, `info` and `debug` to standard output, `warn` and `error`
-//! to standard error (or to the embedder's own sink), formatting values as Node does for the
-//! common cases: strings as they are at the top level and quoted inside, numbers (`-0`), BigInts
-//! (`1n`), arrays and plain objects (`{ a: 1, b: 'x' }`, two levels deep), functions
-//! (`[Function: f]`), errors (their stack). Format specifiers (`%s`) are not interpreted. `RuntimeOptions::console: None` leaves it out.
-
-use std::rc::Rc;
-
-use crate::{op, Extension, OpState};
-
-/// Where a console line goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConsoleLevel {
-    /// `console.log`, `console.info`, `console.debug`.
-    Log,
-    /// `console.warn`, `console.error`.
-    Error,
-}
-
-/// Receives each console line, formatted, without its newline.
-pub type ConsoleFn = Rc<dyn Fn(ConsoleLevel, &str)>;
-
-/// The default console: standard output and standard error.
-pub fn stdio() -> ConsoleFn {
-    Rc::new(|level, line| match level {
-        ConsoleLevel::Log => println!("{line}"),
-        ConsoleLevel::Error => eprintln!("{line}"),
-    })
-}
-
-/// The sink, kept in the op state.
-struct Sink(ConsoleFn);
-
-#[op(fast)]
-fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
-    let level = if to_stderr {
-        ConsoleLevel::Error
-    } else {
-        ConsoleLevel::Log
-    };
-    (state.borrow::<Sink>().0)(level, line);
-}
-
-/// The extension behind `console`, printing to `sink`.
-pub(crate) fn extension(sink: ConsoleFn) -> Extension {
-    Extension::new("console")
-        .internal_ops(&[op_console_print::DECL])
-        .state(move |state| {
-            state.put(Sink(sink));
-        })
-}
-
-/// Installs `globalThis.console` over `print(line, toStderr)` (an internal op: scripts see
-/// only `console`).
-pub(crate) const CONSOLE_JS: &str = r#"(function (internalOps) {
+// `globalThis.console` over `print(line, toStderr)`, an internal op (scripts see only
+// `console`). Evaluates to a function that installs it.
+(function (internalOps) {
   "use strict";
   const print = internalOps.op_console_print;
 
@@ -108,11 +56,16 @@ pub(crate) const CONSOLE_JS: &str = r#"(function (internalOps) {
     return args.map((arg) => inspect(arg, 0, false)).join(" ");
   }
 
-  globalThis.console = {
-    log: (...args) => print(line(args), false),
-    info: (...args) => print(line(args), false),
-    debug: (...args) => print(line(args), false),
-    warn: (...args) => print(line(args), true),
-    error: (...args) => print(line(args), true),
-  };
-})"#;
+  // As the web platform defines it: writable, configurable, not enumerable.
+  Object.defineProperty(globalThis, "console", {
+    value: {
+      log: (...args) => print(line(args), false),
+      info: (...args) => print(line(args), false),
+      debug: (...args) => print(line(args), false),
+      warn: (...args) => print(line(args), true),
+      error: (...args) => print(line(args), true),
+    },
+    writable: true,
+    configurable: true,
+  });
+});

@@ -1,14 +1,13 @@
 //! What a runtime with a memory limit installs: wrappers of the functions that grow memory V8
 //! takes from the system itself (not through the runtime's allocator), each asking the
-//! runtime's budget first (`memory_globals.js`), over one internal op.
+//! runtime's budget first (`memory.js`), over one internal op. They change no global's type:
+//! no TypeScript declarations.
 
 use std::sync::Arc;
 
+use crate::extension::Global;
 use crate::isolate::memory_budget::MemoryBudget;
 use crate::{op, Extension, OpState};
-
-/// The JavaScript of the wrappers.
-pub(crate) const MEMORY_JS: &str = include_str!("memory_globals.js");
 
 /// Whether `bytes` more fit in the runtime's memory budget.
 #[op]
@@ -20,6 +19,12 @@ fn op_memory_fits(isolate: &mut v8::Isolate, state: &OpState, bytes: f64) -> boo
 pub(crate) fn extension(budget: Arc<MemoryBudget>) -> Extension {
     Extension::new("memory")
         .internal_ops(&[op_memory_fits::DECL])
+        .global(Global {
+            name: "<memory>",
+            script: include_str!("memory.js"),
+            keep: None,
+            typescript: "",
+        })
         .state(move |state| {
             state.put(budget);
         })

@@ -1,12 +1,4 @@
-// The globals every runtime installs besides its ops: the console (unless
-// `RuntimeOptions::console` is `None`) and the timers.
-declare var console: {
-  log(...data: unknown[]): void;
-  info(...data: unknown[]): void;
-  debug(...data: unknown[]): void;
-  warn(...data: unknown[]): void;
-  error(...data: unknown[]): void;
-};
+// The timers every runtime installs.
 declare function setTimeout<A extends unknown[]>(callback: (...args: A) => void, delay?: number, ...args: A): number;
 declare function setInterval<A extends unknown[]>(callback: (...args: A) => void, delay?: number, ...args: A): number;
 declare function clearTimeout(id?: number): void;

@@ -1,0 +1,58 @@
+//! A small built-in `console`: `log`, `info` and `debug` to standard output, `warn` and `error`
+//! to standard error (or to the embedder's own sink), formatting values as Node does for the
+//! common cases: strings as they are at the top level and quoted inside, numbers (`-0`), BigInts
+//! (`1n`), arrays and plain objects (`{ a: 1, b: 'x' }`, two levels deep), functions
+//! (`[Function: f]`), errors (their stack). Format specifiers (`%s`) are not interpreted. `RuntimeOptions::console: None` leaves it out.
+
+use std::rc::Rc;
+
+use crate::extension::Global;
+use crate::{op, Extension, OpState};
+
+/// Where a console line goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConsoleLevel {
+    /// `console.log`, `console.info`, `console.debug`.
+    Log,
+    /// `console.warn`, `console.error`.
+    Error,
+}
+
+/// Receives each console line, formatted, without its newline.
+pub type ConsoleFn = Rc<dyn Fn(ConsoleLevel, &str)>;
+
+/// The default console: standard output and standard error.
+pub fn stdio() -> ConsoleFn {
+    Rc::new(|level, line| match level {
+        ConsoleLevel::Log => println!("{line}"),
+        ConsoleLevel::Error => eprintln!("{line}"),
+    })
+}
+
+/// The sink, kept in the op state.
+struct Sink(ConsoleFn);
+
+#[op(fast)]
+fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
+    let level = if to_stderr {
+        ConsoleLevel::Error
+    } else {
+        ConsoleLevel::Log
+    };
+    (state.borrow::<Sink>().0)(level, line);
+}
+
+/// The extension behind `console`, printing to `sink`.
+pub(crate) fn extension(sink: ConsoleFn) -> Extension {
+    Extension::new("console")
+        .internal_ops(&[op_console_print::DECL])
+        .global(Global {
+            name: "<console>",
+            script: include_str!("console.js"),
+            keep: None,
+            typescript: include_str!("console.d.ts"),
+        })
+        .state(move |state| {
+            state.put(Sink(sink));
+        })
+}
