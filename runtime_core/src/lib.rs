@@ -42,7 +42,7 @@
 //! `Error` naming the op.
 //!
 //! Where string arguments are read to (in place, a stack buffer, a thread-local buffer lent
-//! for the call) is described in the README ("Strings without the heap").
+//! for the call) is described in the [`op`] documentation ("Strings without the heap").
 
 #![warn(missing_docs)]
 

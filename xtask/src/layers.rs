@@ -1,6 +1,6 @@
 //! The layers of a crate's modules, checked: which top-level module names which (from the
 //! `crate::` paths in its sources), and that every arrow points down the declared order.
-//! `cargo xtask docs` draws the result into the README; a test fails on an arrow pointing
+//! `cargo xtask docs` draws the result into CONTRIBUTING.md; a test fails on an arrow pointing
 //! back up, a module in no layer, or a stale drawing. The crate root (`lib.rs`) is the top:
 //! its re-exports are resolved to the modules that define them, and what it defines itself
 //! (the backend's `expand_op`, `parse_op`) is not a module of any layer.
@@ -400,16 +400,16 @@ mod tests {
     }
 
     #[test]
-    fn readme_draws_the_layers() {
+    fn contributing_draws_the_layers() {
         let root = crate::workspace_root();
-        let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+        let guide = std::fs::read_to_string(root.join("CONTRIBUTING.md")).expect("CONTRIBUTING.md");
         for layering in ALL {
             let drawn = drawing(layering, &edges(&root, layering));
-            let fresh = replace_drawing(&readme, layering, &drawn)
-                .expect("README.md has the layers markers");
+            let fresh = replace_drawing(&guide, layering, &drawn)
+                .expect("CONTRIBUTING.md has the layers markers");
             assert!(
-                fresh == readme,
-                "README.md's drawing of {} is stale: run `cargo xtask docs`",
+                fresh == guide,
+                "CONTRIBUTING.md's drawing of {} is stale: run `cargo xtask docs`",
                 layering.name
             );
         }

@@ -254,31 +254,31 @@ fn dts(args: Vec<String>) {
     }
 }
 
-/// Rewrites the generated supported-types tables.
+/// Rewrites what is generated: the supported-types tables (`runtime_core/src/kinds.md`, which
+/// the README links and the crate docs include), the every-kind test ops, and the layer
+/// drawings in CONTRIBUTING.md.
 fn docs() {
     let root = workspace_root();
     let generated = ops_macro_backend::docs::kinds_markdown();
-    let readme_path = root.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path).expect("README.md");
-    let mut readme = ops_macro_backend::docs::replace_generated(&readme, &generated)
-        .expect("README.md has the generated-kinds markers");
+    let contributing_path = root.join("CONTRIBUTING.md");
+    let mut contributing = std::fs::read_to_string(&contributing_path).expect("CONTRIBUTING.md");
     for layering in layers::ALL {
         let edges = layers::edges(&root, layering);
         for violation in layers::violations(layering, &edges) {
             eprintln!("layers: {violation}");
         }
         let drawing = layers::drawing(layering, &edges);
-        readme = layers::replace_drawing(&readme, layering, &drawing)
-            .expect("README.md has the layers markers");
+        contributing = layers::replace_drawing(&contributing, layering, &drawing)
+            .expect("CONTRIBUTING.md has the layers markers");
     }
-    std::fs::write(&readme_path, readme).expect("README.md written");
+    std::fs::write(&contributing_path, contributing).expect("CONTRIBUTING.md written");
     std::fs::write(root.join("runtime_core/src/kinds.md"), &generated).expect("kinds.md written");
     std::fs::write(
         root.join("testdata/every_kind.rs"),
         ops_macro_backend::examples::every_kind_source(),
     )
     .expect("testdata/every_kind.rs written");
-    println!("wrote README.md, runtime_core/src/kinds.md and testdata/every_kind.rs");
+    println!("wrote CONTRIBUTING.md, runtime_core/src/kinds.md and testdata/every_kind.rs");
 }
 
 #[cfg(test)]

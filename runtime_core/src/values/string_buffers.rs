@@ -16,7 +16,7 @@ use std::ops::Deref;
 
 /// Bytes of stack each string argument may use before it borrows a thread-local buffer.
 ///
-/// Measured with bench-ops (README, "String buffer size"): lending the thread-local buffer
+/// Measured with bench-ops (BENCHMARKS.md, "String buffer size"): lending the thread-local buffer
 /// costs a few ns per call; on the stack, uninitialised, the buffer costs nothing until used.
 /// 1 KiB covers the transcoding of strings of up to 341 two-byte or 512 Latin-1 characters
 /// without a lend, and stays well under the 4 KiB at which the compiler adds stack probes.
