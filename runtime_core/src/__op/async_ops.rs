@@ -221,7 +221,9 @@ pub unsafe fn fast_async_status(
     match started {
         Ok(status) => Some(status),
         Err(error) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract, as `fast_op_ctx`), which is `fast_throw_op_error`'s contract (as
+            // `fast_call_guarded`).
             unsafe { super::fast_throw_op_error(options, error) };
             None
         }

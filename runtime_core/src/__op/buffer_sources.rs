@@ -40,7 +40,8 @@ pub unsafe fn fast_anybuffer<'a>(
     index: i32,
     storage: &'a mut BufferStorage,
 ) -> Option<&'a [u8]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_buffer`'s, which is `fast_arraybuffer`'s too, and
+    // includes `fast_call_guarded`'s, all `fast_throw_arg_type_error` requires.
     unsafe {
         match any_buffer_kind(value) {
             Some(true) => fast_arraybuffer(value, options, index),
@@ -63,7 +64,8 @@ pub unsafe fn fast_anybuffer_mut<'a>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [u8]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_buffer_mut`'s, which is `fast_arraybuffer_mut`'s too, and
+    // includes `fast_call_guarded`'s, all `fast_throw_arg_type_error` requires.
     unsafe {
         match any_buffer_kind(value) {
             Some(true) => fast_arraybuffer_mut(value, options, index),
@@ -86,7 +88,8 @@ pub unsafe fn fast_arraybuffer_copy<T: CopiedBytes>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<T> {
-    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    // SAFETY: this fn's contract is `fast_arraybuffer`'s (both as `fast_buffer`); the borrow it
+    // returns ends with the copy, inside this call.
     unsafe { fast_arraybuffer(value, options, index) }.map(T::copy_of)
 }
 
@@ -101,7 +104,8 @@ pub unsafe fn fast_buffer_ptr(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*mut u8> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract (as `fast_buffer`) includes `fast_call_guarded`'s, all
+    // `fast_view_in_place` requires; no reference to the bytes is made.
     unsafe { fast_view_in_place(value, options, index) }.map(pointer_to)
 }
 
@@ -115,7 +119,8 @@ pub unsafe fn fast_buffer_ptr_const(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*const u8> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract (as `fast_buffer_mut`) includes `fast_buffer`'s, which is
+    // `fast_buffer_ptr`'s.
     unsafe { fast_buffer_ptr(value, options, index) }.map(<*mut u8>::cast_const)
 }
 
@@ -129,7 +134,8 @@ pub unsafe fn fast_arraybuffer_ptr(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*mut u8> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract (as `fast_buffer`) includes `fast_call_guarded`'s, all
+    // `fast_arraybuffer_memory` requires; no reference to the bytes is made.
     unsafe { super::buffers::fast_arraybuffer_memory(value, options, index) }.map(pointer_to)
 }
 
@@ -143,7 +149,8 @@ pub unsafe fn fast_arraybuffer_ptr_const(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*const u8> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_arraybuffer_ptr`'s (both as `fast_buffer`), passed on
+    // unchanged.
     unsafe { fast_arraybuffer_ptr(value, options, index) }.map(<*mut u8>::cast_const)
 }
 
@@ -177,7 +184,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     where
         's: 'b,
     {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: this fn's contract is `arg_buffer`'s, which is `arg_arraybuffer`'s too (no
+        // JavaScript runs while the bytes are held); the result is either one's.
         unsafe {
             match any_buffer_kind(self.args.get(index)) {
                 Some(true) => self.arg_arraybuffer(index),
@@ -193,7 +201,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     /// As [`SlowCall::arg_buffer_mut`].
     #[ops_macro::inline_hot]
     pub unsafe fn arg_anybuffer_mut(&mut self, index: i32) -> Result<&'s mut [u8], Thrown> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: this fn's contract is `arg_buffer_mut`'s, which is `arg_arraybuffer_mut`'s too
+        // (no JavaScript while the bytes are held, no other argument borrowing them).
         unsafe {
             match any_buffer_kind(self.args.get(index)) {
                 Some(true) => self.arg_arraybuffer_mut(index),

@@ -70,16 +70,21 @@ pub(super) fn view_contents(
 }
 
 /// # Safety
-/// `data` and `len` must describe memory that stays valid and unaliased for `'a`.
+/// `data` must be non-null (dangling when `len` is 0) and point to `len` initialised bytes
+/// that stay valid and unaliased for `'a`.
 pub(super) unsafe fn bytes_mut<'a>(data: *mut u8, len: usize) -> &'a mut [u8] {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the contract gives what `from_raw_parts_mut` needs: a non-null pointer (any is
+    // aligned for `u8`) to `len` initialised bytes of one allocation, valid and borrowed by nothing
+    // else for `'a`.
     unsafe { std::slice::from_raw_parts_mut(data, len) }
 }
 
 /// # Safety
-/// `data` and `len` must describe memory that stays valid and unwritten for `'a`.
+/// `data` must be non-null (dangling when `len` is 0) and point to `len` initialised bytes
+/// that stay valid and unwritten for `'a`.
 pub(super) unsafe fn bytes<'a>(data: *const u8, len: usize) -> &'a [u8] {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the contract gives what `from_raw_parts` needs: a non-null pointer (any is aligned
+    // for `u8`) to `len` initialised bytes of one allocation, valid and unwritten for `'a`.
     unsafe { std::slice::from_raw_parts(data, len) }
 }
 
@@ -112,10 +117,16 @@ pub(super) fn array_buffer_memory(
     }
 }
 
+/// Throws the slow path's detached-buffer `TypeError` for argument `index` from a fast call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_>, index: i32) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     let message = format!(
@@ -128,19 +139,25 @@ pub(super) unsafe fn fast_throw_detached(options: *mut FastApiCallbackOptions<'_
 
 /// For a view whose contents are absent: `true` if it is merely empty, else throws that it is
 /// detached. Makes a scope: a rare path.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 pub(super) unsafe fn fast_empty_unless_detached(
     view: v8::Local<'_, v8::ArrayBufferView>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> bool {
     let detached = {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: per this fn's contract `options` points to the running fast call's options, of an
+        // op `Runtime` registered: live for the call, so it may be borrowed here, and `fast_scope!`
+        // opens its scope from them inside that call.
         let scope_source = unsafe { &*options };
         fast_scope!(scope, scope_source);
         view_is_detached(scope, view)
     };
     if detached {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_call_guarded`), which is all `fast_throw_detached` requires.
         unsafe { fast_throw_detached(options, index) };
     }
     !detached
@@ -158,7 +175,8 @@ pub unsafe fn fast_buffer<'a>(
     index: i32,
     storage: &'a mut BufferStorage,
 ) -> Option<&'a [u8]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract includes `fast_call_guarded`'s: `options` is the running fast
+    // call's options, of an op `Runtime` registered, all `fast_local` requires.
     let view: v8::Local<v8::ArrayBufferView> =
         unsafe { fast_local(value, options, index, BYTES_VIEW)? };
     match view_contents(view, &mut storage.0) {
@@ -167,7 +185,8 @@ pub unsafe fn fast_buffer<'a>(
         Contents::InPlace(data, len) => Some(unsafe { bytes(data, len) }),
         Contents::Copied(len) => Some(&storage.0[..len]),
         Contents::Absent => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: this fn's contract includes `fast_call_guarded`'s, which is
+            // `fast_empty_unless_detached`'s contract.
             unsafe { fast_empty_unless_detached(view, options, index) }.then_some(&[])
         }
     }
@@ -186,7 +205,8 @@ pub(super) unsafe fn fast_view_in_place(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<(*mut u8, usize)> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+    // fn's contract, as `fast_call_guarded`), which is all `fast_local` requires.
     let view: v8::Local<v8::ArrayBufferView> =
         unsafe { fast_local(value, options, index, BYTES_VIEW)? };
     let mut storage = [0; ON_HEAP_STORAGE];
@@ -194,7 +214,9 @@ pub(super) unsafe fn fast_view_in_place(
     let contents = match view_contents(view, &mut storage) {
         Contents::Copied(0) => return Some(empty),
         Contents::Copied(_) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: per this fn's contract `options` points to the running fast call's options,
+            // of an op `Runtime` registered: live for the call, so it may be borrowed here, and
+            // `fast_scope!` opens its scope from them inside that call.
             let scope_source = unsafe { &*options };
             fast_scope!(scope, scope_source);
             view.buffer(scope);
@@ -205,12 +227,16 @@ pub(super) unsafe fn fast_view_in_place(
     match contents {
         Contents::InPlace(data, len) => Some((data, len)),
         Contents::Absent => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract, as `fast_call_guarded`), which is all
+            // `fast_empty_unless_detached` requires.
             unsafe { fast_empty_unless_detached(view, options, index) }.then_some(empty)
         }
         // Still on the heap after moving (V8 aborts first, in practice): as the slow path.
         Contents::Copied(_) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract, as `fast_call_guarded`), which is all `fast_throw_detached`
+            // requires.
             unsafe { fast_throw_detached(options, index) };
             None
         }
@@ -227,8 +253,10 @@ pub unsafe fn fast_buffer_mut<'a>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [u8]> {
-    // SAFETY: forwarded from the caller: the view's off-heap memory, unmoved during the fast
-    // call, borrowed by no other argument.
+    // SAFETY: this fn's contract covers `fast_view_in_place`'s (as `fast_call_guarded`). For
+    // `bytes_mut`: the view's off-heap memory (non-null, dangling when empty), which no GC moves
+    // and no JavaScript frees or touches during a fast call, which the result does not outlive, and
+    // which no other argument borrows (contract).
     unsafe { fast_view_in_place(value, options, index).map(|(data, len)| bytes_mut(data, len)) }
 }
 
@@ -278,23 +306,30 @@ pub unsafe fn fast_buffer_copy<T: CopiedBytes>(
     index: i32,
 ) -> Option<T> {
     let mut storage = BufferStorage::new();
-    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    // SAFETY: this fn's contract (as `fast_call_guarded`) is the first half of `fast_buffer`'s; the
+    // second (the result must not outlive the fast call) holds: the borrow ends with the copy,
+    // inside this call.
     unsafe { fast_buffer(value, options, index, &mut storage) }.map(T::copy_of)
 }
 
 /// An ArrayBuffer argument's memory on the fast path, or the slow path's `TypeError`.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 #[ops_macro::inline_hot]
 pub(super) unsafe fn fast_arraybuffer_memory(
     value: v8::Local<'_, v8::Value>,
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<(*mut u8, usize)> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+    // fn's contract, as `fast_call_guarded`), which is all `fast_local` requires.
     let buffer: v8::Local<v8::ArrayBuffer> =
         unsafe { fast_local(value, options, index, "an ArrayBuffer")? };
     let memory = array_buffer_memory(buffer);
     if memory.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_call_guarded`), which is all `fast_throw_detached` requires.
         unsafe { fast_throw_detached(options, index) };
     }
     memory
@@ -310,7 +345,10 @@ pub unsafe fn fast_arraybuffer<'a>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a [u8]> {
-    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call.
+    // SAFETY: this fn's contract covers `fast_arraybuffer_memory`'s (as `fast_call_guarded`). For
+    // `bytes`: the buffer's off-heap memory (non-null, dangling when empty), which no GC moves and
+    // no JavaScript frees or writes during a fast call, which the result does not outlive
+    // (contract).
     unsafe { fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes(data, len)) }
 }
 
@@ -324,8 +362,10 @@ pub unsafe fn fast_arraybuffer_mut<'a>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [u8]> {
-    // SAFETY: forwarded from the caller; the buffer's off-heap memory, unmoved during the call,
-    // borrowed by no other argument.
+    // SAFETY: this fn's contract covers `fast_arraybuffer_memory`'s (as `fast_call_guarded`). For
+    // `bytes_mut`: the buffer's off-heap memory (non-null, dangling when empty), which no GC moves
+    // and no JavaScript frees or touches during a fast call, which the result does not outlive, and
+    // which no other argument borrows (contract).
     unsafe {
         fast_arraybuffer_memory(value, options, index).map(|(data, len)| bytes_mut(data, len))
     }

@@ -136,8 +136,8 @@ pub(super) fn run_guarded(call: &mut SlowCall<'_, '_>, body: SlowBody) -> bool {
 /// The op context of a fast call.
 ///
 /// # Safety
-/// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
-/// `Runtime`.
+/// `options` must be the `FastApiCallbackOptions` V8 passed to the running call of a fast
+/// function registered by `Runtime` (whose data is the op's `OpCtx`).
 #[ops_macro::inline_hot]
 pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
     // SAFETY: V8 passes valid options whose data is the op's External (see `op_template`).
@@ -155,7 +155,8 @@ pub unsafe fn fast_op_ctx<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a O
 /// then).
 #[ops_macro::inline_hot]
 pub unsafe fn metered_fast_begin<'a>(options: *mut FastApiCallbackOptions<'_>) -> &'a OpCtx {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is V8's options for the running call of a fast function `Runtime`
+    // registered (this fn's contract, "as `fast_op_ctx`"): exactly what `fast_op_ctx` requires.
     let op_ctx = unsafe { fast_op_ctx(options) };
     metered_fast_dispatch(op_ctx);
     op_ctx
@@ -239,8 +240,8 @@ impl FastDefault for *mut c_void {
 /// Runs a fast call's body; a panic is thrown as an `Error` naming the op (`None` then).
 ///
 /// # Safety
-/// `options` must be the `FastApiCallbackOptions` V8 passed to a fast function registered by
-/// `Runtime`.
+/// `options` must be the `FastApiCallbackOptions` V8 passed to the running call of a fast
+/// function registered by `Runtime` (whose data is the op's `OpCtx`).
 #[ops_macro::inline_hot]
 pub unsafe fn fast_call_guarded<R>(
     options: *mut FastApiCallbackOptions<'_>,
@@ -249,20 +250,28 @@ pub unsafe fn fast_call_guarded<R>(
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(result) => Some(result),
         Err(payload) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract), as `fast_throw_panic`'s identical contract requires; the panic
+            // was caught inside that call.
             unsafe { fast_throw_panic(options, payload) };
             None
         }
     }
 }
 
+/// Throws a panic of a fast call's body as an `Error` naming the op.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn fast_throw_panic(
     options: *mut FastApiCallbackOptions<'_>,
     payload: Box<dyn Any + Send>,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
@@ -322,7 +331,9 @@ unsafe fn fast_throw_panic_current(op_name: &'static str, payload: Box<dyn Any +
 #[cold]
 #[inline(never)]
 pub unsafe fn fast_throw_op_error(options: *mut FastApiCallbackOptions<'_>, error: OpError) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract and `fast_throw_error`'s are both "as `fast_call_guarded`":
+    // `options` is the running fast call's options, of an op `Runtime` registered, passed on
+    // unchanged.
     unsafe { fast_throw_error(options, error, None) }
 }
 
@@ -337,9 +348,11 @@ pub(super) unsafe fn fast_throw_arg_error(
     index: i32,
     error: OpError,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+    // fn's contract), which is what `fast_op_ctx` requires.
     let decl = unsafe { fast_op_ctx(options) }.decl;
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the same `options` meets `fast_throw_error`'s contract, which is this fn's (both "as
+    // `fast_call_guarded`").
     unsafe { fast_throw_error(options, error, Some(arg_error_prefix(decl, index))) }
 }
 
@@ -352,7 +365,9 @@ unsafe fn fast_throw_error(
     error: OpError,
     prefix: Option<String>,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and the source
+    // `fast_scope!` needs inside that call.
     let scope_source = unsafe { &*options };
     fast_scope!(scope, scope_source);
     // The error's class, message and properties are user code: a panic there must not cross
@@ -363,12 +378,17 @@ unsafe fn fast_throw_error(
         throw_op_error(scope, &error, prefix.as_deref())
     }));
     if let Err(payload) = thrown {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract), which is what `fast_op_ctx` requires.
         let decl = unsafe { fast_op_ctx(options) }.decl;
         throw_error_of_class(scope, "Error", &panic_message(decl, &*payload));
     }
 }
 
+/// Throws the slow path's `TypeError` for argument `index` from a fast call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn fast_throw_arg_type_error(
@@ -377,7 +397,9 @@ pub(super) unsafe fn fast_throw_arg_type_error(
     expected: &str,
     value: v8::Local<'_, v8::Value>,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     throw_error_of_class(
@@ -426,6 +448,9 @@ impl<'a, 's> SlowCall<'a, 's> {
             Access::Scope(scope) => f(scope),
             Access::Nothing | Access::Isolate(_) => {
                 let info = self.info;
+                // SAFETY: `info` is the `FunctionCallbackInfo` of the callback this `SlowCall` runs
+                // in (a `SlowCall` lives only inside it: see `slow_call`), so the scope is opened
+                // inside that callback, the one use `CallbackScope::new` allows.
                 v8::callback_scope!(unsafe scope, info);
                 f(scope)
             }

@@ -60,18 +60,21 @@ fn receiver_error_message(decl: &crate::OpDecl) -> String {
 /// The receiver on the fast path; `None` after throwing.
 ///
 /// # Safety
-/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call, and `receiver`
-/// its receiver.
+/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call, of a fast
+/// function registered by `Runtime` (whose data is the op's `OpCtx`), and `receiver` its
+/// receiver.
 #[ops_macro::inline_hot]
 pub unsafe fn fast_receiver<'s, T: 'static>(
     receiver: v8::Local<'s, v8::Object>,
     options: *mut FastApiCallbackOptions<'_>,
 ) -> Option<&'s T> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is V8's options for the running fast call (this fn's contract), all
+    // `options_isolate` requires.
     let mut isolate = unsafe { options_isolate(options) };
     let instance = unwrap_wrapper::<T>(&mut isolate, receiver);
     if instance.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract), which is `fast_throw_receiver_error`'s contract (as `fast_call_guarded`).
         unsafe { fast_throw_receiver_error(options) };
     }
     instance
@@ -80,7 +83,8 @@ pub unsafe fn fast_receiver<'s, T: 'static>(
 /// `#[cppgc] &T` on the fast path; `None` after throwing the slow path's `TypeError`.
 ///
 /// # Safety
-/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call.
+/// `options` must be the `FastApiCallbackOptions` V8 passed to this fast call, of a fast
+/// function registered by `Runtime` (whose data is the op's `OpCtx`).
 #[ops_macro::inline_hot]
 pub unsafe fn fast_cppgc<'s, T: 'static>(
     value: v8::Local<'s, v8::Value>,
@@ -88,12 +92,15 @@ pub unsafe fn fast_cppgc<'s, T: 'static>(
     index: i32,
     class: &str,
 ) -> Option<&'s T> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is V8's options for the running fast call (this fn's contract), all
+    // `options_isolate` requires.
     let mut isolate = unsafe { options_isolate(options) };
     let instance = unwrap::<T>(&mut isolate, value);
     if instance.is_none() {
         let expected = format!("an instance of {class}");
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract), which is all `fast_throw_arg_type_error` requires (as
+        // `fast_call_guarded`).
         unsafe { super::call::fast_throw_arg_type_error(options, index, &expected, value) };
     }
     instance
@@ -114,14 +121,20 @@ pub unsafe fn fast_option_cppgc<'s, T: 'static>(
     if value.is_null_or_undefined() {
         return Some(None);
     }
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_cppgc`'s, passed on unchanged.
     unsafe { fast_cppgc(value, options, index, class) }.map(Some)
 }
 
+/// Throws the slow path's receiver `TypeError` from a fast call.
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
 #[cold]
 #[inline(never)]
 unsafe fn fast_throw_receiver_error(options: *mut FastApiCallbackOptions<'_>) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `super::fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, super::fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     crate::errors::throw::throw_error_of_class(scope, "TypeError", &receiver_error_message(decl));

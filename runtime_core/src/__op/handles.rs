@@ -30,7 +30,8 @@ pub unsafe fn fast_state<'a>(
 ) -> Option<Ref<'a, OpState>> {
     let state = op_ctx.state.try_borrow().ok();
     if state.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_op_ctx`), which is `fast_throw_state_borrowed`'s contract too.
         unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD_EXCLUSIVELY) };
     }
     state
@@ -47,12 +48,17 @@ pub unsafe fn fast_state_mut<'a>(
 ) -> Option<RefMut<'a, OpState>> {
     let state = op_ctx.state.try_borrow_mut().ok();
     if state.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_op_ctx`), which is `fast_throw_state_borrowed`'s contract too.
         unsafe { fast_throw_state_borrowed(op_ctx, options, STATE_HELD) };
     }
     state
 }
 
+/// Throws that the op state is borrowed (`what`) from a fast call.
+///
+/// # Safety
+/// As [`fast_op_ctx`].
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn fast_throw_state_borrowed(
@@ -60,7 +66,9 @@ pub(super) unsafe fn fast_throw_state_borrowed(
     options: *mut FastApiCallbackOptions<'_>,
     what: &str,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and `fast_scope!` opens
+    // its scope from them inside that call.
     let scope_source = unsafe { &*options };
     fast_scope!(scope, scope_source);
     throw_error_of_class(scope, "Error", &format!("{}: {what}", op_ctx.decl.name));
@@ -91,7 +99,9 @@ where
     match v8::Local::<T>::try_from(value) {
         Ok(local) => Some(local),
         Err(_) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract, as `fast_call_guarded`), which is all
+            // `fast_throw_arg_type_error` requires.
             unsafe { fast_throw_arg_type_error(options, index, expected, value) };
             None
         }
@@ -116,7 +126,8 @@ where
     if value.is_null_or_undefined() {
         return Some(None);
     }
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_local`'s (both as `fast_call_guarded`), passed on
+    // unchanged.
     unsafe { fast_local(value, options, index, expected) }.map(Some)
 }
 
@@ -373,7 +384,8 @@ impl<T: ToV8> IntoReturn<kind::ToV8> for T {
 /// A panic in the conversion is thrown as an `Error` naming the op, as on the slow path.
 ///
 /// # Safety
-/// `string` and `options` must be what V8 passed to the running fast call.
+/// `string` and `options` must be what V8 passed to the running call of a fast function
+/// registered by `Runtime` (whose options' data is the op's `OpCtx`).
 #[ops_macro::inline_hot]
 pub unsafe fn fast_from_one_byte<'s, T: FromV8<'s>>(
     string: *const super::FastApiOneByteString,
@@ -386,12 +398,16 @@ pub unsafe fn fast_from_one_byte<'s, T: FromV8<'s>>(
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| T::from_one_byte(latin1))) {
         Ok(Ok(value)) => Some(value),
         Ok(Err(error)) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract), which is all `fast_throw_arg_error` requires (as
+            // `fast_call_guarded`).
             unsafe { fast_throw_arg_error(options, index, error) };
             None
         }
         Err(payload) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract), which is all `fast_throw_panic` requires (as
+            // `fast_call_guarded`); the panic was caught inside that call.
             unsafe { fast_throw_panic(options, payload) };
             None
         }

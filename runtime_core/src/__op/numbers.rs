@@ -49,7 +49,8 @@ pub unsafe fn fast_option_number<T: FromJsNumber>(
     if value.is_null_or_undefined() {
         return Some(None);
     }
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+    // fn's contract, as `fast_call_guarded`), which is all `fast_throw_arg_type_error` requires.
     unsafe { fast_throw_arg_type_error(options, index, T::EXPECTED, value) };
     None
 }
@@ -103,13 +104,20 @@ fn unsafe_integer_detail(value: &dyn std::fmt::Display) -> String {
     )
 }
 
+/// Throws the slow path's `RangeError` for a returned integer beyond 2^53 - 1, from a fast
+/// call.
+///
+/// # Safety
+/// As [`fast_call_guarded`].
 #[cold]
 #[inline(never)]
 unsafe fn fast_throw_unsafe_integer(
     options: *mut FastApiCallbackOptions<'_>,
     value: &dyn std::fmt::Display,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     throw_error_of_class(

@@ -127,7 +127,9 @@ pub unsafe fn fast_js_buffer(
     source: BufferSource,
 ) -> Option<JsBuffer> {
     let is_detached = |view: v8::Local<'_, v8::ArrayBufferView>| {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: per this fn's contract `options` points to the running fast call's options, and
+        // this closure runs only within this call (in `store_and_range`): they may be borrowed, and
+        // `fast_scope!` opens its scope inside that call.
         let scope_source = unsafe { &*options };
         fast_scope!(scope, scope_source);
         view_is_detached(scope, view)
@@ -135,13 +137,18 @@ pub unsafe fn fast_js_buffer(
     match store_and_range(value, source, is_detached) {
         Ok((store, range)) => Some(JsBuffer::new(store, range)),
         Err(refusal) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered
+            // (this fn's contract, as `fast_call_guarded`), which is all `fast_refuse` requires.
             unsafe { fast_refuse(options, index, source, value, refusal) };
             None
         }
     }
 }
 
+/// Throws the slow path's `TypeError` for a refused buffer argument `index` from a fast call.
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
 #[cold]
 #[inline(never)]
 unsafe fn fast_refuse(
@@ -152,12 +159,16 @@ unsafe fn fast_refuse(
     refusal: Refusal,
 ) {
     match refusal {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_call_guarded`), which is all `fast_throw_arg_type_error`
+        // requires.
         Refusal::WrongType => unsafe {
             fast_throw_arg_type_error(options, index, source.expected(), value)
         },
         Refusal::Said(what) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: per this fn's contract `options` points to the running fast call's options,
+            // of an op `Runtime` registered: live for the call, so it may be borrowed here, and its
+            // data is the `OpCtx` that `fast_op_ctx` requires.
             let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
             fast_scope!(scope, scope_source);
             let message = refusal_message(decl, index, what);
@@ -290,7 +301,9 @@ pub unsafe fn fast_typed_js_buffer<T: Element>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<V8Slice<T>> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+    // fn's contract, as `fast_call_guarded`), which is all `fast_check_array`, `fast_js_buffer` and
+    // `fast_throw_misaligned` require.
     unsafe {
         if !fast_check_array::<T>(value, options, index) {
             return None;

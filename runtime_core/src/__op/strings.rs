@@ -28,13 +28,16 @@ pub(super) unsafe fn fast_latin1<'a>(string: *const FastApiOneByteString) -> &'a
 /// `#[string] &str` on the fast path: ASCII in place, Latin-1 transcoded into `buffer`.
 ///
 /// # Safety
-/// As for the bytes of the fast call's string argument; the result must not outlive the fast call.
+/// `string` must be the `FastApiOneByteString` V8 passed to the running fast call; the result
+/// must not outlive that call.
 #[ops_macro::inline_hot]
 pub unsafe fn fast_str<'b>(
     string: *const FastApiOneByteString,
     buffer: &'b mut StringBuffer<'_>,
 ) -> &'b str {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `string` is V8's argument to the running fast call (this fn's contract), as
+    // `fast_latin1` requires; its bytes are borrowed for `'b`, which the contract keeps within that
+    // call.
     let latin1: &'b [u8] = unsafe { fast_latin1(string) };
     buffer.room.latin1_as_str(latin1)
 }
@@ -48,17 +51,19 @@ pub unsafe fn fast_cow_str<'b>(
     string: *const FastApiOneByteString,
     buffer: &'b mut StringBuffer<'_>,
 ) -> Cow<'b, str> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_str`'s, passed on unchanged; the `Cow` borrows the same
+    // `'b`.
     Cow::Borrowed(unsafe { fast_str(string, buffer) })
 }
 
 /// `#[string] String` on the fast path: one allocation of the exact UTF-8 length.
 ///
 /// # Safety
-/// As for the bytes of the fast call's string argument.
+/// `string` must be the `FastApiOneByteString` V8 passed to the running fast call.
 #[ops_macro::inline_hot]
 pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `string` is V8's argument to the running fast call (this fn's contract), as
+    // `fast_latin1` requires; its bytes are copied before this returns.
     latin1_to_string(unsafe { fast_latin1(string) })
 }
 
@@ -68,17 +73,19 @@ pub unsafe fn fast_string(string: *const FastApiOneByteString) -> String {
 /// As [`fast_str`].
 #[ops_macro::inline_hot]
 pub unsafe fn fast_onebyte<'b>(string: *const FastApiOneByteString) -> Cow<'b, [u8]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_str`'s: `string` is V8's argument to the running fast
+    // call, as `fast_latin1` requires, and the borrowed result does not outlive that call.
     Cow::Borrowed(unsafe { fast_latin1(string) })
 }
 
 /// `ByteString` on the fast path: the bytes, one allocation.
 ///
 /// # Safety
-/// As for the bytes of the fast call's string argument.
+/// `string` must be the `FastApiOneByteString` V8 passed to the running fast call.
 #[ops_macro::inline_hot]
 pub unsafe fn fast_bytestring(string: *const FastApiOneByteString) -> ByteString {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `string` is V8's argument to the running fast call (this fn's contract), as
+    // `fast_latin1` requires; its bytes are copied before this returns.
     ByteString(unsafe { fast_latin1(string) }.to_vec())
 }
 
@@ -145,7 +152,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         index: i32,
         buffer: &'b mut StringBuffer<'s>,
     ) -> Result<Cow<'b, str>, Thrown> {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: this fn's contract is `arg_str`'s word for word, for the same `buffer`; the `Cow`
+        // borrows the same `'b`.
         unsafe { self.arg_str(index, buffer) }.map(Cow::Borrowed)
     }
 

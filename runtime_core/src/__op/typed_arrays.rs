@@ -60,6 +60,10 @@ pub(super) fn misaligned_message(decl: &crate::OpDecl, index: i32, expected: &st
     )
 }
 
+/// Throws the slow path's misaligned-memory `TypeError` for argument `index` from a fast call.
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn fast_throw_misaligned(
@@ -67,7 +71,9 @@ pub(super) unsafe fn fast_throw_misaligned(
     index: i32,
     expected: &str,
 ) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: per this fn's contract `options` points to the running fast call's options, of an op
+    // `Runtime` registered: live for the call, so it may be borrowed here, and its data is the
+    // `OpCtx` that `fast_op_ctx` requires.
     let (scope_source, decl) = unsafe { (&*options, fast_op_ctx(options).decl) };
     fast_scope!(scope, scope_source);
     throw_error_of_class(
@@ -78,6 +84,9 @@ pub(super) unsafe fn fast_throw_misaligned(
 }
 
 /// Throws unless `value` is an array of `T` (`false` then).
+///
+/// # Safety
+/// As [`super::fast_call_guarded`].
 #[ops_macro::inline_hot]
 pub(super) unsafe fn fast_check_array<T: Element>(
     value: v8::Local<'_, v8::Value>,
@@ -86,7 +95,9 @@ pub(super) unsafe fn fast_check_array<T: Element>(
 ) -> bool {
     let is_array = T::is_array(&value);
     if !is_array {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_call_guarded`), which is all `fast_throw_arg_type_error`
+        // requires.
         unsafe { fast_throw_arg_type_error(options, index, T::EXPECTED, value) };
     }
     is_array
@@ -103,7 +114,9 @@ pub unsafe fn fast_typed<'a, T: Element>(
     index: i32,
     storage: &'a mut BufferStorage,
 ) -> Option<&'a [T]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_buffer`'s, passed on unchanged (the result borrows what
+    // `fast_buffer` returned, for the same `'a`); it includes `fast_call_guarded`'s, all
+    // `fast_check_array` requires.
     let bytes = unsafe {
         if !fast_check_array::<T>(value, options, index) {
             return None;
@@ -112,7 +125,9 @@ pub unsafe fn fast_typed<'a, T: Element>(
     };
     let values = cast(bytes);
     if values.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_buffer`), which is all `fast_throw_misaligned` requires (as
+        // `fast_call_guarded`).
         unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
     }
     values
@@ -128,7 +143,9 @@ pub unsafe fn fast_typed_mut<'a, T: Element>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<&'a mut [T]> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_buffer_mut`'s, passed on unchanged (the result reborrows
+    // what `fast_buffer_mut` returned, for the same `'a`); it includes `fast_call_guarded`'s, all
+    // `fast_check_array` requires.
     let bytes = unsafe {
         if !fast_check_array::<T>(value, options, index) {
             return None;
@@ -137,7 +154,9 @@ pub unsafe fn fast_typed_mut<'a, T: Element>(
     };
     let values = cast_mut(bytes);
     if values.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_buffer_mut`), which is all `fast_throw_misaligned` requires (as
+        // `fast_call_guarded`).
         unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
     }
     values
@@ -154,7 +173,9 @@ pub unsafe fn fast_typed_vec<T: Element>(
     index: i32,
 ) -> Option<Vec<T>> {
     let mut storage = BufferStorage::new();
-    // SAFETY: forwarded from the caller; the borrow ends with the copy.
+    // SAFETY: this fn's contract is `fast_buffer`'s, which includes `fast_call_guarded`'s (all
+    // `fast_check_array` requires); the borrow `fast_buffer` returns ends with the copy, inside
+    // this call.
     unsafe {
         if !fast_check_array::<T>(value, options, index) {
             return None;
@@ -173,7 +194,8 @@ pub unsafe fn fast_typed_box<T: Element>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<Box<[T]>> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_typed_vec`'s (both as `fast_buffer`), passed on
+    // unchanged.
     unsafe { fast_typed_vec(value, options, index) }.map(Vec::into_boxed_slice)
 }
 
@@ -205,7 +227,8 @@ impl<'a, 's> SlowCall<'a, 's> {
         storage: &'b mut BufferStorage,
     ) -> Result<&'b [T], Thrown> {
         self.check_array::<T>(index)?;
-        // SAFETY: forwarded from the caller.
+        // SAFETY: this fn's contract is `arg_buffer`'s (no JavaScript runs while the bytes are
+        // held); the elements returned borrow the same bytes, so that holds for them too.
         let bytes = unsafe { self.arg_buffer(index, storage)? };
         cast(bytes).ok_or_else(|| self.throw_misaligned(index, T::EXPECTED))
     }
@@ -217,7 +240,8 @@ impl<'a, 's> SlowCall<'a, 's> {
     #[ops_macro::inline_hot]
     pub unsafe fn arg_typed_mut<T: Element>(&mut self, index: i32) -> Result<&'s mut [T], Thrown> {
         self.check_array::<T>(index)?;
-        // SAFETY: forwarded from the caller.
+        // SAFETY: this fn's contract is `arg_buffer_mut`'s (no JavaScript while the bytes are held,
+        // no other argument borrowing them); the elements returned reborrow the same bytes.
         let bytes = unsafe { self.arg_buffer_mut(index)? };
         match cast_mut(bytes) {
             Some(values) => Ok(values),
@@ -305,7 +329,8 @@ pub unsafe fn fast_typed_ptr<T: Element>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*mut T> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract (as `fast_buffer`) includes `fast_call_guarded`'s, all
+    // `fast_check_array` and `fast_view_in_place` require; no reference to the memory is made.
     let memory = unsafe {
         if !fast_check_array::<T>(value, options, index) {
             return None;
@@ -314,7 +339,9 @@ pub unsafe fn fast_typed_ptr<T: Element>(
     };
     let pointer = typed_pointer::<T>(memory);
     if pointer.is_none() {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `options` is the running fast call's options, of an op `Runtime` registered (this
+        // fn's contract, as `fast_buffer`), which is all `fast_throw_misaligned` requires (as
+        // `fast_call_guarded`).
         unsafe { fast_throw_misaligned(options, index, T::EXPECTED) };
     }
     pointer
@@ -330,7 +357,8 @@ pub unsafe fn fast_typed_ptr_const<T: Element>(
     options: *mut FastApiCallbackOptions<'_>,
     index: i32,
 ) -> Option<*const T> {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: this fn's contract is `fast_typed_ptr`'s (both as `fast_buffer`), passed on
+    // unchanged.
     unsafe { fast_typed_ptr::<T>(value, options, index) }.map(<*mut T>::cast_const)
 }
 

@@ -74,6 +74,8 @@ pub(crate) unsafe extern "C" fn constructor_trampoline(info: *const v8::Function
     } else {
         op_ctx.decl.slow_fn
     };
-    // SAFETY: forwarded: the constructor op's own callback, with its own data.
+    // SAFETY: `info` is V8's live info for this very call (this fn's contract), and its data is
+    // the constructor's `OpCtx`, the data `OpDecl::new` requires `slow_fn` (and
+    // `metered_slow_fn`) to be called with.
     unsafe { slow_fn(info) };
 }

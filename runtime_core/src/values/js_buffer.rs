@@ -135,7 +135,8 @@ impl JsBuffer {
     /// # Safety
     /// As [`V8Slice::as_slice`].
     pub unsafe fn as_bytes(&self) -> &[u8] {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `as_slice` needs the memory unwritten while the slice is used; this fn's
+        // contract is that same requirement, on the caller, for the same (returned) slice.
         unsafe { self.as_slice() }
     }
 }

@@ -74,7 +74,9 @@ pub(crate) fn utf16_to_utf8<'o>(units: &[u16], out: &'o mut [MaybeUninit<u8>]) -
 /// The first `written` bytes of `out` must be initialised, and valid UTF-8.
 #[ops_macro::inline_hot]
 unsafe fn utf8_written(out: &[MaybeUninit<u8>], written: usize) -> &str {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: the contract makes the first `written` bytes of `out` initialised (so `written` is
+    // at most `out.len()`: the slice is in bounds and readable) and valid UTF-8, as each callee
+    // needs.
     unsafe {
         std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
     }
