@@ -748,6 +748,19 @@ fn async_ops_that_use_tokio_work_when_the_host_calls_in_from_outside_it() {
 
 // ---- TypeScript ----------------------------------------------------------------------------
 
+/// Without the compiler, the TypeScript checks have nothing to check with: that is an error
+/// that says why, never a silent pass.
+#[test]
+fn a_compiler_that_cannot_be_installed_is_an_error() {
+    let prefix = std::env::temp_dir().join(format!("opwire-no-tsc-{}", std::process::id()));
+    let error = common::install_tsc(&prefix, "opwire-no-such-npm").unwrap_err();
+    assert!(
+        error.contains("npm could not install typescript"),
+        "{error}"
+    );
+    assert!(!prefix.join("node_modules/.bin/tsc").exists());
+}
+
 /// A handler typed with the host's derived types and the runtime's globals type-checks with
 /// `tsc --strict`; a misuse of either does not.
 #[test]

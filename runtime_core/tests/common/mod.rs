@@ -135,30 +135,52 @@ pub fn call_both_ways(
     [(slow, "slow"), (fast, fast_path)]
 }
 
+/// Set to `1` to skip the TypeScript checks where npm cannot reach the registry (CI never sets
+/// it): without it, a test that needs `tsc` and cannot install it fails, so that an offline
+/// run never passes by checking nothing.
+pub const SKIP_TSC: &str = "OPWIRE_SKIP_TSC";
+
 /// The real TypeScript compiler, installed from the npm registry into `target/typescript` on
-/// first use; `None` (the test says so) only where npm cannot reach the registry.
+/// first use (once per process: tests that need it in parallel wait for one install). `None`
+/// only when [`SKIP_TSC`] is set; otherwise a `tsc` that cannot be installed panics with why.
 pub fn tsc() -> Option<std::path::PathBuf> {
+    static INSTALLED: std::sync::OnceLock<Result<std::path::PathBuf, String>> =
+        std::sync::OnceLock::new();
+    if std::env::var_os(SKIP_TSC).is_some_and(|value| value == "1") {
+        eprintln!("SKIPPED: {SKIP_TSC}=1; no tsc check");
+        return None;
+    }
     // Beside the build, wherever `CARGO_TARGET_DIR` puts it.
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
         std::path::PathBuf::from,
     );
-    let prefix = target.join("typescript");
+    match INSTALLED.get_or_init(|| install_tsc(&target.join("typescript"), "npm")) {
+        Ok(tsc) => Some(tsc.clone()),
+        Err(why) => panic!(
+            "{why}: this test needs the TypeScript compiler from the npm registry (set \
+             {SKIP_TSC}=1 to skip the TypeScript checks offline)"
+        ),
+    }
+}
+
+/// `tsc` under `prefix`, installed there with `npm` if it is not yet.
+pub fn install_tsc(prefix: &std::path::Path, npm: &str) -> Result<std::path::PathBuf, String> {
     let tsc = prefix.join("node_modules/.bin/tsc");
     if !tsc.exists() {
-        let installed = std::process::Command::new("npm")
+        let installed = std::process::Command::new(npm)
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
+            .arg(prefix)
             .arg("typescript@5.9.3")
             .status();
         if !matches!(installed, Ok(status) if status.success()) || !tsc.exists() {
-            eprintln!(
-                "SKIPPED: npm could not install typescript ({installed:?}); no tsc to check with"
-            );
-            return None;
+            return Err(format!(
+                "npm could not install typescript@5.9.3 into {} ({installed:?})",
+                prefix.display()
+            ));
         }
     }
-    Some(tsc)
+    Ok(tsc)
 }
 
 /// Runs `tsc --strict` over `dts` and `usage`: `Err` with its report when they do not check.
