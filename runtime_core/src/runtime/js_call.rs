@@ -115,37 +115,6 @@ impl Runtime {
             Some(R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error)))
         })?
     }
-
-    /// As [`Runtime::with_scope`], under a `TryCatch`: `f` returns `None` when a V8 call it
-    /// made failed, and the exception (or the termination) is the `Err`. An exception caught
-    /// while `f` still returned a value is an `Err` too: nothing thrown is lost.
-    pub fn try_with_scope<R>(
-        &mut self,
-        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> Option<R>,
-    ) -> Result<R, JsError> {
-        let (result, spent) = self.with_scope_spent(|scope| {
-            v8::tc_scope!(let try_catch, scope);
-            let result = f(try_catch);
-            // One V8 call when nothing went wrong.
-            if result.is_some() && !try_catch.has_caught() {
-                return Ok(result);
-            }
-            if try_catch.has_terminated() || try_catch.is_execution_terminating() {
-                return Err(JsError::terminated_in(try_catch));
-            }
-            if let Some(exception) = try_catch.exception() {
-                return Err(JsError::from_exception(try_catch, exception));
-            }
-            Err(JsError::exception(
-                "Error",
-                "a V8 call failed without throwing",
-            ))
-        });
-        match (result, spent) {
-            (Err(error), _) | (Ok(_), Some(error)) => Err(error),
-            (Ok(value), None) => Ok(value.expect("checked to be some")),
-        }
-    }
 }
 
 /// Converts the arguments and calls; `None` if the call threw (the caller's `TryCatch` has

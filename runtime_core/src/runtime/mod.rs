@@ -1,11 +1,11 @@
 //! `Runtime`: one isolate, one context, and the ops of its extensions, and what only a runtime
 //! does: its options (`options.rs`), making it (`create.rs`), its context installed or
-//! restored (`context.rs`), startup snapshots (`snapshot.rs`, their format in `blob.rs`),
-//! calls into JavaScript (`js_call.rs`), driving the event loop (`polling.rs`) and loading ES
-//! modules (`loading.rs`). What it is made of lives below it: [`Extension`](crate::Extension)
-//! in `crate::extension`, its built-in globals in `crate::globals`,
-//! [`OpState`](crate::OpState) in `crate::ops`, starting V8, termination and heap limits in
-//! `crate::isolate`.
+//! restored (`context.rs`), entering it (`scopes.rs`: `with_scope`, `try_with_scope`),
+//! startup snapshots (`snapshot.rs`, their format in `blob.rs`), calls into JavaScript
+//! (`js_call.rs`), driving the event loop (`polling.rs`) and loading ES modules
+//! (`loading.rs`). What it is made of lives below it: [`Extension`](crate::Extension) in
+//! `crate::extension`, its built-in globals in `crate::globals`, [`OpState`](crate::OpState)
+//! in `crate::ops`, starting V8, termination and heap limits in `crate::isolate`.
 
 mod blob;
 mod context;
@@ -14,6 +14,7 @@ pub(crate) mod js_call;
 mod loading;
 mod options;
 mod polling;
+mod scopes;
 pub(crate) mod snapshot;
 
 use std::cell::RefCell;
@@ -185,57 +186,6 @@ impl Runtime {
             let value = run_script(scope, name, source)?;
             Ok(value.to_rust_string_lossy(scope))
         })
-    }
-
-    /// As [`Runtime::with_scope`] for `f` that returns a `Result`: a termination spent as it
-    /// returned (one that stopped the script's microtasks, after its value) is the `Err`.
-    fn with_scope_checked<R>(
-        &mut self,
-        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> Result<R, JsError>,
-    ) -> Result<R, JsError> {
-        match self.with_scope_spent(f) {
-            (Err(error), _) | (Ok(_), Some(error)) => Err(error),
-            (Ok(value), None) => Ok(value),
-        }
-    }
-
-    /// Calls `f` with a handle scope entered in this runtime's context.
-    ///
-    /// A termination requested while `f` ran is spent when it returns: the next call runs
-    /// normally. (Ops cannot reach their `Runtime`, so this is always the outermost call into
-    /// this runtime's isolate.)
-    pub fn with_scope<R>(&mut self, f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R) -> R {
-        self.with_scope_spent(f).0
-    }
-
-    /// As [`Runtime::with_scope`], and the error of a termination request spent (it stopped
-    /// `f`'s JavaScript, or came while `f` ran).
-    pub(crate) fn with_scope_spent<R>(
-        &mut self,
-        f: impl FnOnce(&mut v8::PinScope<'_, '_>) -> R,
-    ) -> (R, Option<JsError>) {
-        // Only when the caller is in no tokio runtime: a host driving the loop in another
-        // runtime than the one this was made in means that one.
-        #[cfg(feature = "tokio")]
-        let _entered = self
-            .tokio
-            .as_ref()
-            .filter(|_| tokio::runtime::Handle::try_current().is_err())
-            .map(tokio::runtime::Handle::enter);
-        let termination = &self.termination;
-        let mut isolate = EnteredIsolate::new(&mut self.isolate);
-        let result = {
-            v8::scope!(let scope, &mut *isolate);
-            let context = v8::Local::new(scope, &*self.context);
-            let scope = &mut v8::ContextScope::new(scope, context);
-            f(scope)
-        };
-        // The heap's loan back first: the collection that takes it may find the runtime still
-        // over its memory budget, and that request is this call's too.
-        self.near_heap_limit.restore(&mut isolate);
-        // The error of a request spent now (out of memory, if that is why).
-        let spent = termination.spend(&mut isolate);
-        (result, spent)
     }
 
     /// The op state shared by this runtime's ops.
