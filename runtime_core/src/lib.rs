@@ -62,6 +62,7 @@ mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod structured;
+mod v8_raw;
 mod values;
 pub mod webidl;
 

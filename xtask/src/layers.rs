@@ -42,6 +42,7 @@ pub const RUNTIME_CORE: Layering = Layering {
         &["isolate"],
         &["values"],
         &["errors", "alloc_counter"],
+        &["v8_raw"],
     ],
     op_glue: Some("__op"),
     self_name: Some("runtime_core::"),

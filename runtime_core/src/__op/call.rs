@@ -291,30 +291,27 @@ pub unsafe fn fast_call_guarded_current<R>(
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(result) => Some(result),
         Err(payload) => {
-            // SAFETY: forwarded from the caller.
+            // SAFETY: this still runs inside the fast call V8 made (this fn's contract; the panic
+            // was caught here), which is all `fast_throw_panic_current` requires.
             unsafe { fast_throw_panic_current(op_name, payload) };
             None
         }
     }
 }
 
-// The v8 crate binds these in its `binding.cc` and keeps the bindings private; the archive it
-// links exports them. Only the cold path of a panic in an options-free fast call uses them.
-unsafe extern "C" {
-    fn v8__Isolate__GetCurrent() -> *mut v8::RealIsolate;
-    fn v8__Isolate__GetCurrentContext(isolate: *mut v8::RealIsolate) -> *const v8::Context;
-}
-
+/// Throws a panic of an options-free fast call's body in the isolate running the call.
+///
+/// # Safety
+/// As [`fast_call_guarded_current`]: must be called inside a fast call V8 made.
 #[cold]
 #[inline(never)]
 unsafe fn fast_throw_panic_current(op_name: &'static str, payload: Box<dyn Any + Send>) {
     // SAFETY: the caller runs inside a fast call, so the thread's current isolate is the one
     // running it and has a current context (the caller's); both are live for the call.
     let context = unsafe {
-        let isolate = v8__Isolate__GetCurrent();
-        let context = v8__Isolate__GetCurrentContext(isolate);
-        // A `Local` is a non-null pointer to the handle (what the binding returns).
-        std::mem::transmute::<std::ptr::NonNull<v8::Context>, v8::Local<'_, v8::Context>>(
+        let isolate = crate::v8_raw::v8__Isolate__GetCurrent();
+        let context = crate::v8_raw::v8__Isolate__GetCurrentContext(isolate);
+        crate::v8_raw::local_from_handle(
             std::ptr::NonNull::new(context.cast_mut()).expect("a fast call has a context"),
         )
     };

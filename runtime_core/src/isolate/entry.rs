@@ -22,20 +22,12 @@ thread_local! {
     static CALLS: Cell<usize> = const { Cell::new(0) };
 }
 
-// The v8 crate binds these in its `binding.cc` and keeps the bindings private; the archive it
-// links exports them.
-unsafe extern "C" {
-    fn v8__Isolate__TryGetCurrent() -> *mut v8::RealIsolate;
-    fn v8__Isolate__Exit(isolate: *mut v8::RealIsolate);
-}
+use crate::v8_raw::{real_isolate, v8__Isolate__Exit, v8__Isolate__TryGetCurrent};
 
 fn raw(isolate: &v8::Isolate) -> *mut v8::RealIsolate {
-    // SAFETY: `UnsafeRawIsolatePtr` is a `repr(transparent)` raw pointer to the isolate.
-    unsafe {
-        std::mem::transmute::<v8::UnsafeRawIsolatePtr, *mut v8::RealIsolate>(
-            isolate.as_raw_isolate_ptr(),
-        )
-    }
+    // SAFETY: the pointer is only compared with V8's current isolate and passed to V8 while
+    // `isolate` lives (the runtime owns it).
+    real_isolate(unsafe { isolate.as_raw_isolate_ptr() })
 }
 
 /// The thread's current isolate; null when none is entered.

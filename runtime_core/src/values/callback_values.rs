@@ -10,37 +10,12 @@
 
 use std::ffi::c_void;
 use std::marker::PhantomData;
-use std::mem::{size_of, transmute_copy};
 use std::ptr::NonNull;
 
-// rusty_v8's bindings, declared as its own modules declare them (named beside each), so that
-// every declaration of a symbol in a program agrees.
-unsafe extern "C" {
-    // `src/function.rs`, behind the crate-private `FunctionCallbackInfo::get_isolate_ptr`.
-    fn v8__FunctionCallbackInfo__GetIsolate(
-        info: *const v8::FunctionCallbackInfo,
-    ) -> v8::UnsafeRawIsolatePtr;
-    // `src/bigint.rs`.
-    fn v8__BigInt__New(isolate: v8::UnsafeRawIsolatePtr, value: i64) -> *const v8::BigInt;
-    fn v8__BigInt__NewFromUnsigned(
-        isolate: v8::UnsafeRawIsolatePtr,
-        value: u64,
-    ) -> *const v8::BigInt;
-    // `src/string.rs`: null beyond `String::MAX_LENGTH` (V8's `NEW_STRING`).
-    fn v8__String__NewFromOneByte(
-        isolate: v8::UnsafeRawIsolatePtr,
-        data: *const u8,
-        new_type: v8::NewStringType,
-        length: i32,
-    ) -> *const v8::String;
-    // `src/handle.rs` (for any `Data`): a new handle to what `other` points at.
-    fn v8__Local__New(isolate: v8::UnsafeRawIsolatePtr, other: *const v8::Data) -> *const v8::Data;
-    // `src/external.rs`.
-    fn v8__External__New(
-        isolate: v8::UnsafeRawIsolatePtr,
-        value: *mut c_void,
-    ) -> *const v8::External;
-}
+use crate::v8_raw::{
+    local_from_handle, v8__BigInt__New, v8__BigInt__NewFromUnsigned, v8__External__New,
+    v8__FunctionCallbackInfo__GetIsolate, v8__Local__New, v8__String__NewFromOneByte,
+};
 
 /// The isolate running the callback `info` was passed to: one V8 call (`get_parts`, which
 /// also reads the function's data, costs three times as many instructions).
@@ -56,12 +31,9 @@ pub(crate) fn callback_isolate(info: &v8::FunctionCallbackInfo) -> v8::UnsafeRaw
 /// `handle` must be null or a handle to a `T` that stays rooted for `'s`.
 #[ops_macro::inline_hot]
 unsafe fn local<'s, T>(handle: *const T) -> Option<v8::Local<'s, T>> {
-    // rusty_v8 has no public constructor from a pointer; its `Local` is `#[repr(C)]`, a
-    // `NonNull<T>` and a marker (the size is checked here; the layout is version 152.2.0's).
-    const { assert!(size_of::<v8::Local<'static, v8::Data>>() == size_of::<NonNull<v8::Data>>()) };
-    // SAFETY: a non-null handle pointer is exactly what a `Local` holds (above); the caller
-    // vouches for what it points at.
-    NonNull::new(handle.cast_mut()).map(|handle| unsafe { transmute_copy(&handle) })
+    // SAFETY: a non-null `handle` is, by this fn's contract, a handle rooted for `'s`, which is
+    // what `local_from_handle` requires.
+    NonNull::new(handle.cast_mut()).map(|handle| unsafe { local_from_handle(handle) })
 }
 
 /// A V8 `FunctionCallback` running for `'s`: what values are made in.

@@ -7,24 +7,9 @@
 
 use std::mem::MaybeUninit;
 
-/// simdutf's `result` (rusty_v8 declares the same): an error code (0: none) and the bytes
-/// written, or the input position of the error.
-#[repr(C)]
-struct ConvertResult {
-    error: i32,
-    count: usize,
-}
-
-unsafe extern "C" {
-    // rusty_v8's bindings (its `src/simdutf.rs` declares them alike), the functions
-    // `v8::simdutf::convert_latin1_to_utf8` and `convert_utf16le_to_utf8_with_errors` call.
-    fn simdutf__convert_latin1_to_utf8(input: *const u8, length: usize, output: *mut u8) -> usize;
-    fn simdutf__convert_utf16le_to_utf8_with_errors(
-        input: *const u16,
-        length: usize,
-        output: *mut u8,
-    ) -> ConvertResult;
-}
+use crate::v8_raw::{
+    simdutf__convert_latin1_to_utf8, simdutf__convert_utf16le_to_utf8_with_errors,
+};
 
 /// Latin-1 to UTF-8 into `out`, which must have room for 2 bytes per Latin-1 byte (the worst
 /// case; panics otherwise); returns the UTF-8 written.

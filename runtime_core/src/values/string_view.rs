@@ -8,15 +8,7 @@
 
 use std::mem::MaybeUninit;
 
-unsafe extern "C" {
-    // rusty_v8's own binding, the one `v8::ValueView::new` calls (its `src/binding.cc`):
-    // constructs a `v8::String::ValueView` at `buf`.
-    fn v8__String__ValueView__CONSTRUCT(
-        buf: *mut v8::ValueView<'_>,
-        isolate: v8::UnsafeRawIsolatePtr,
-        string: *const v8::String,
-    );
-}
+use crate::v8_raw::v8__String__ValueView__CONSTRUCT;
 
 /// Room for one string's view; the view, once built, is dropped with it. (Aligned as the C++
 /// object it holds is: rusty_v8's `ValueView` is a byte array.)
