@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use runtime_core::alloc_counter::{self, CountingAllocator};
+use alloc_counter::{self, CountingAllocator};
 use runtime_core::{v8, Runtime, RuntimeOptions};
 
 use report::{BenchResult, Results};

@@ -11,7 +11,6 @@
 
 use std::time::Instant;
 
-use runtime_core::alloc_counter;
 use runtime_core::{v8, Extension, OpDecl, Runtime, RuntimeOptions, SnapshotBuilder};
 
 use crate::report::{BenchResult, Pending};

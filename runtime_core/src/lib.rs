@@ -46,7 +46,6 @@
 
 #![warn(missing_docs)]
 
-pub mod alloc_counter;
 pub mod class;
 pub mod convert;
 mod errors;

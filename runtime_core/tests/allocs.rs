@@ -12,8 +12,8 @@ mod common;
 
 use std::borrow::Cow;
 
+use alloc_counter::{count, CountingAllocator};
 use common::counting_runtime;
-use runtime_core::alloc_counter::{count, CountingAllocator};
 use runtime_core::{op, v8, ByteString, Extension, JsErrorClass, OpError, Runtime};
 
 include!("../../testdata/ops/strings.rs");

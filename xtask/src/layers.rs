@@ -41,7 +41,7 @@ pub const RUNTIME_CORE: Layering = Layering {
         &["convert"],
         &["isolate"],
         &["values"],
-        &["errors", "alloc_counter"],
+        &["errors"],
         &["v8_raw"],
     ],
     op_glue: Some("__op"),

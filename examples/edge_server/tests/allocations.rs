@@ -10,8 +10,7 @@ use std::time::Duration;
 use edge_server::{Config, Mode};
 
 #[global_allocator]
-static ALLOCATOR: runtime_core::alloc_counter::CountingAllocator =
-    runtime_core::alloc_counter::CountingAllocator;
+static ALLOCATOR: alloc_counter::CountingAllocator = alloc_counter::CountingAllocator;
 
 /// Allocations on the server's thread over a run answering `requests` hello requests on one
 /// keep-alive connection.
@@ -25,7 +24,7 @@ fn allocations(mode: Mode, requests: usize) -> u64 {
     };
     let (sender, receiver) = std::sync::mpsc::channel();
     let server = std::thread::spawn(move || {
-        runtime_core::alloc_counter::count(|| {
+        alloc_counter::count(|| {
             edge_server::serve(config, mode, |address| sender.send(address).unwrap()).unwrap()
         })
         .1

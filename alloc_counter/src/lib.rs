@@ -5,11 +5,13 @@
 //!
 //! ```ignore
 //! #[global_allocator]
-//! static ALLOCATOR: runtime_core::alloc_counter::CountingAllocator =
-//!     runtime_core::alloc_counter::CountingAllocator;
+//! static ALLOCATOR: alloc_counter::CountingAllocator =
+//!     alloc_counter::CountingAllocator;
 //!
-//! let (_, allocs, bytes) = runtime_core::alloc_counter::count(|| do_work());
+//! let (_, allocs, bytes) = alloc_counter::count(|| do_work());
 //! ```
+
+#![warn(clippy::undocumented_unsafe_blocks, missing_docs)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -39,24 +41,29 @@ fn record(size: usize) {
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         record(layout.size());
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `GlobalAlloc::alloc`'s contract (non-zero-size `layout`) binds our caller and
+        // is exactly `System.alloc`'s; `record` has no bearing on it.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         record(layout.size());
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `alloc_zeroed`'s contract (non-zero-size `layout`) binds our caller and is
+        // exactly `System.alloc_zeroed`'s.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         record(new_size);
-        // SAFETY: forwarded from the caller.
+        // SAFETY: per `realloc`'s contract `ptr` came from this allocator with `layout`, and
+        // every block this allocator hands out is `System`'s (see the impl), so `System` may
+        // resize it; `new_size`'s constraints are the caller's, unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: per `dealloc`'s contract `ptr` is a live block from this allocator with
+        // `layout`, and every such block was allocated by `System`.
         unsafe { System.dealloc(ptr, layout) }
     }
 }
