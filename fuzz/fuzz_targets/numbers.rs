@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use runtime_core::convert::{to_int32, to_uint32, FromJsNumber};
+use runtime_core::fuzzing::{to_int32, to_uint32, FromJsNumber};
 
 /// ECMAScript `ToUint32` from the bits: truncate toward zero, then modulo 2^32.
 fn reference_to_uint32(value: f64) -> u32 {

@@ -43,11 +43,25 @@
 //!
 //! Where string arguments are read to (in place, a stack buffer, a thread-local buffer lent
 //! for the call) is described in the [`op`] documentation ("Strings without the heap").
+//!
+//! # What the crate root holds
+//!
+//! Every name a host or an op's author writes is at the root, flat, as in `wasmtime` and
+//! `deno_core`: the runtime ([`Runtime`], [`RuntimeOptions`], [`SnapshotBuilder`]), what it
+//! is built from ([`Extension`], [`OpDecl`], [`ClassDecl`], the loaders), its budgets
+//! ([`TerminationHandle`], [`Deadline`], [`HeapLimits`]), its errors ([`JsError`],
+//! [`OpError`], [`JsErrorClass`]), the traits a user implements ([`ModuleLoader`], [`FromV8`],
+//! [`ToV8`], [`Trace`]) and the types ops take and return ([`JsBuffer`], [`ByteString`],
+//! [`Held`], ...). A family with more than those names keeps them in its module too
+//! ([`modules`], [`class`], [`structured`], [`webidl`], `serde`, [`console`]), where its
+//! documentation groups them. What only generated code calls is under `__op` (hidden: not an
+//! API); the test tools are not part of the crate (the counting allocator is the
+//! `alloc_counter` crate; the fuzz targets' conversions are behind the `fuzzing` feature).
 
 #![warn(missing_docs)]
 
 pub mod class;
-pub mod convert;
+mod convert;
 mod errors;
 mod event_loop;
 mod extension;
@@ -71,7 +85,7 @@ pub mod __op;
 // `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the globals).
 extern crate self as runtime_core;
 
-pub use class::{ClassDecl, ClassMember, MemberKind, Trace};
+pub use class::{ClassDecl, Held, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use extension::{typescript_declarations, Extension, ExtensionSource};
@@ -79,7 +93,10 @@ pub use globals::console;
 pub use isolate::heap_limit::HeapLimits;
 pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use isolate::termination::{Deadline, TerminationHandle};
-pub use modules::{FsModuleLoader, ModuleId, ModuleLoader, ModuleSource, ModuleType};
+pub use modules::{
+    FsModuleLoader, LoadRequest, ModuleCode, ModuleId, ModuleLoadError, ModuleLoadFuture,
+    ModuleLoader, ModuleSource, ModuleType, NoModuleLoader, ResolutionKind, StaticModuleLoader,
+};
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
 pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
 pub use ops::state::OpState;

@@ -29,9 +29,9 @@ pub fn generate_class(class: &Class) -> TokenStream {
             Role::Static => quote!(Static),
         };
         member_decls.push(quote! {
-            ::runtime_core::ClassMember {
+            ::runtime_core::class::ClassMember {
                 name: #js_name,
-                kind: ::runtime_core::MemberKind::#kind,
+                kind: ::runtime_core::class::MemberKind::#kind,
                 decl: #op_ident::DECL,
             }
         });
