@@ -305,15 +305,15 @@ impl IntoReturn<kind::External> for *mut c_void {
 // and the agreement tests pin null).
 impl IntoFast<kind::External, *mut c_void> for *const c_void {
     #[ops_macro::inline_hot]
-    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
-        Some(self.cast_mut())
+    fn into_fast(self) -> *mut c_void {
+        self.cast_mut()
     }
 }
 
 impl IntoFast<kind::External, *mut c_void> for *mut c_void {
     #[ops_macro::inline_hot]
-    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<*mut c_void> {
-        Some(self)
+    fn into_fast(self) -> *mut c_void {
+        self
     }
 }
 

@@ -114,15 +114,24 @@ pub trait FromFast<K, C>: Sized {
     fn from_fast(value: C) -> Self;
 }
 
-/// A return value a fast function hands V8 as `C`.
+/// A return value a fast function hands V8 as `C`, which cannot fail: what the macro's kind
+/// table marks `FastRet::Value { throws: false }`. Generated code calls it with no options; a
+/// kind the table marks so whose Rust types implement only [`IntoFastChecked`] does not
+/// compile, so the table and these impls cannot disagree.
 pub trait IntoFast<K, C>: Sized {
+    /// The value, as [`IntoReturn`] would set it.
+    fn into_fast(self) -> C;
+}
+
+/// A return value a fast function hands V8 as `C` after a check that may throw (a wide
+/// integer beyond 2^53): what the kind table marks `FastRet::Value { throws: true }`.
+pub trait IntoFastChecked<K, C>: Sized {
     /// The value, or `None` after throwing what [`IntoReturn`] would throw.
     ///
     /// # Safety
-    /// `options` must be the `FastApiCallbackOptions` V8 passed to the fast call, or null where
-    /// the macro's kind table says the kind cannot throw (`FastRet::Value { throws: false }`):
-    /// such impls never read it.
-    unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<C>;
+    /// `options` must be the `FastApiCallbackOptions` V8 passed to the running fast call, of an
+    /// op `Runtime` registered (a throw reaches the op's context through it).
+    unsafe fn into_fast_checked(self, options: *mut FastApiCallbackOptions<'_>) -> Option<C>;
 }
 
 /// The calls generated code makes, as associated functions of each marker
@@ -154,17 +163,24 @@ macro_rules! marker_calls {
                 T::from_fast(value)
             }
 
-            /// Converts a fast return value; `None` after throwing.
+            /// Converts a fast return value that cannot fail.
+            #[ops_macro::inline_hot]
+            pub fn into_fast<C, T: IntoFast<Self, C>>(value: T) -> C {
+                value.into_fast()
+            }
+
+            /// Converts a fast return value after its check; `None` after throwing.
             ///
             /// # Safety
-            /// As [`IntoFast::into_fast`].
+            /// As [`IntoFastChecked::into_fast_checked`].
             #[ops_macro::inline_hot]
-            pub unsafe fn into_fast<C, T: IntoFast<Self, C>>(
+            pub unsafe fn into_fast_checked<C, T: IntoFastChecked<Self, C>>(
                 value: T,
                 options: *mut FastApiCallbackOptions<'_>,
             ) -> Option<C> {
-                // SAFETY: forwarded from the caller.
-                unsafe { value.into_fast(options) }
+                // SAFETY: this fn's contract is `into_fast_checked`'s, for the same `options`,
+                // passed on unchanged.
+                unsafe { value.into_fast_checked(options) }
             }
         }
     )*};

@@ -9,7 +9,7 @@ use super::call::*;
 use crate::errors::throw::throw_error_of_class;
 use crate::OpError;
 
-use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoReturn, IntoValue};
+use super::kinds::{kind, FromArg, FromFast, IntoFast, IntoFastChecked, IntoReturn, IntoValue};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
 /// ECMAScript `ToBoolean`, without the isolate: `false` for `false`, `undefined`, `null`, `+0`,
@@ -173,8 +173,8 @@ impl IntoValue<kind::Unit> for () {
 
 impl IntoFast<kind::Bool, bool> for bool {
     #[ops_macro::inline_hot]
-    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<bool> {
-        Some(self)
+    fn into_fast(self) -> bool {
+        self
     }
 }
 
@@ -207,8 +207,8 @@ macro_rules! small_numbers {
 
         impl IntoFast<kind::Number, $c> for $ty {
             #[ops_macro::inline_hot]
-            unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
-                Some(self.into())
+            fn into_fast(self) -> $c {
+                self.into()
             }
         }
 
@@ -281,11 +281,16 @@ macro_rules! wide_numbers {
             }
         }
 
-        impl IntoFast<kind::Number, f64> for $ty {
+        impl IntoFastChecked<kind::Number, f64> for $ty {
             #[ops_macro::inline_hot]
-            unsafe fn into_fast(self, options: *mut FastApiCallbackOptions<'_>) -> Option<f64> {
+            unsafe fn into_fast_checked(
+                self,
+                options: *mut FastApiCallbackOptions<'_>,
+            ) -> Option<f64> {
                 if (self as i128).unsigned_abs() > MAX_SAFE_INTEGER {
-                    // SAFETY: forwarded from the caller.
+                    // SAFETY: by `into_fast_checked`'s contract, `options` are the running fast
+                    // call's, of an op `Runtime` registered, as `fast_throw_unsafe_integer`
+                    // requires.
                     unsafe { fast_throw_unsafe_integer(options, &self) };
                     return None;
                 }
@@ -363,8 +368,8 @@ impl<T: SmiInt> IntoValue<kind::Smi> for T {
 
 impl<T: SmiInt> IntoFast<kind::Smi, i32> for T {
     #[ops_macro::inline_hot]
-    unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<i32> {
-        Some(self.to_smi())
+    fn into_fast(self) -> i32 {
+        self.to_smi()
     }
 }
 
@@ -407,8 +412,8 @@ macro_rules! bigints {
 
         impl IntoFast<kind::BigInt, $c> for $ty {
             #[ops_macro::inline_hot]
-            unsafe fn into_fast(self, _: *mut FastApiCallbackOptions<'_>) -> Option<$c> {
-                Some(self as $c)
+            fn into_fast(self) -> $c {
+                self as $c
             }
         }
     )*};

@@ -284,17 +284,15 @@ pub fn fast_fn(op: &Op) -> TokenStream {
     let (ret_ty, value) = match (op.ret.fast(), ctype_rust(ret_ctype)) {
         (FastRet::Value { marker, throws, .. }, Some(ty)) => {
             let marker = marker_type(marker);
-            let value = if throws || op.fast_takes_options() {
+            // A kind that cannot throw converts without the options (its Rust types implement
+            // `IntoFast` alone: the table and the runtime cannot disagree).
+            let value = if throws {
                 quote! {
                     // SAFETY: V8 passes the options of this call.
-                    unsafe { #marker::into_fast(#result, #options) }
+                    unsafe { #marker::into_fast_checked(#result, #options) }
                 }
             } else {
-                quote! {
-                    // SAFETY: the function has no options, which this kind's conversion never
-                    // reads (it cannot throw).
-                    unsafe { #marker::into_fast(#result, ::std::ptr::null_mut()) }
-                }
+                quote!(::std::option::Option::Some(#marker::into_fast(#result)))
             };
             (ty, value)
         }
