@@ -11,41 +11,6 @@ use crate::OpError;
 
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 
-/// How a value crosses, one marker per strategy. Uninhabited: only ever type arguments.
-pub mod kind {
-    /// `()`: `undefined` (what an async op without a value resolves with).
-    pub enum Unit {}
-    /// `bool`: ECMAScript `ToBoolean` in, a boolean out.
-    pub enum Bool {}
-    /// A Number: `i8`..`u32`, `f32`, `f64`, and with `#[number]` the 64-bit and pointer-sized
-    /// integers (a `RangeError` when a returned one is outside the safe integer range).
-    pub enum Number {}
-    /// `#[smi]`: any integer type, carried as an `i32` (wrapping), as deno's `#[smi]`.
-    pub enum Smi {}
-    /// `#[bigint]`: the 64-bit and pointer-sized integers as BigInts.
-    pub enum BigInt {}
-    /// A string made from Rust text (any lifetime: copied onto the V8 heap).
-    pub enum String {}
-    /// A string made from `'static` text: ASCII is not copied (an external string).
-    pub enum StaticString {}
-    /// `#[string(onebyte)]`: Latin-1 bytes as a one-byte string.
-    pub enum OneByte {}
-    /// A typed array of the element type over the value's memory (`Vec<T>`, `Box<[T]>`).
-    pub enum Buffer {}
-    /// An ArrayBuffer over the value's memory (`Vec<u8>`, `Box<[u8]>`).
-    pub enum ArrayBuffer {}
-    /// `*const c_void` / `*mut c_void`: an External (`null` for null).
-    pub enum External {}
-    /// A V8 handle: `v8::Local<T>`, `v8::Global<T>`.
-    pub enum Handle {}
-    /// `#[to_v8]`: through the type's `ToV8`.
-    pub enum ToV8 {}
-    /// `#[serde]`: through the type's `serde::Serialize` (`runtime_core::serde`).
-    pub enum Serde {}
-    /// `#[cppgc]`: an instance of the value's class (`#[op] impl`), on V8's C++ heap.
-    pub enum Cppgc {}
-}
-
 /// An argument read on the slow path by kind `K`: converted, or a `TypeError` naming the op and
 /// the argument thrown.
 #[diagnostic::on_unimplemented(
@@ -134,10 +99,20 @@ pub trait IntoFastChecked<K, C>: Sized {
     unsafe fn into_fast_checked(self, options: *mut FastApiCallbackOptions<'_>) -> Option<C>;
 }
 
-/// The calls generated code makes, as associated functions of each marker
-/// (`kind::Number::ret(call, value)`): short to read in an expansion, and typed.
-macro_rules! marker_calls {
-    ($($marker:ident),*) => {$(
+/// The markers, each an uninhabited type in [`kind`], and the calls generated code makes, as
+/// associated functions of each (`kind::Number::ret(call, value)`): short to read in an
+/// expansion, and typed. The one list of markers on this side; the macro's `Marker`
+/// (`ir/values.rs`) names the same, which a backend test checks against this file.
+macro_rules! markers {
+    ($($(#[$doc:meta])* $marker:ident,)*) => {
+        /// How a value crosses, one marker per strategy. Uninhabited: only ever type
+        /// arguments.
+        pub mod kind {
+            $($(#[$doc])* pub enum $marker {})*
+        }
+        $(markers!(@calls $marker);)*
+    };
+    (@calls $marker:ident) => {
         impl kind::$marker {
             /// Reads argument `index` into whatever the op takes there.
             #[ops_macro::inline_hot]
@@ -183,23 +158,39 @@ macro_rules! marker_calls {
                 unsafe { value.into_fast_checked(options) }
             }
         }
-    )*};
+    };
 }
 
-marker_calls!(
+markers! {
+    /// `()`: `undefined` (what an async op without a value resolves with).
     Unit,
+    /// `bool`: ECMAScript `ToBoolean` in, a boolean out.
     Bool,
+    /// A Number: `i8`..`u32`, `f32`, `f64`, and with `#[number]` the 64-bit and pointer-sized
+    /// integers (a `RangeError` when a returned one is outside the safe integer range).
     Number,
+    /// `#[smi]`: any integer type, carried as an `i32` (wrapping), as deno's `#[smi]`.
     Smi,
+    /// `#[bigint]`: the 64-bit and pointer-sized integers as BigInts.
     BigInt,
+    /// A string made from Rust text (any lifetime: copied onto the V8 heap).
     String,
+    /// A string made from `'static` text: ASCII is not copied (an external string).
     StaticString,
+    /// `#[string(onebyte)]`: Latin-1 bytes as a one-byte string.
     OneByte,
+    /// A typed array of the element type over the value's memory (`Vec<T>`, `Box<[T]>`).
     Buffer,
+    /// An ArrayBuffer over the value's memory (`Vec<u8>`, `Box<[u8]>`).
     ArrayBuffer,
+    /// `*const c_void` / `*mut c_void`: an External (`null` for null).
     External,
+    /// A V8 handle: `v8::Local<T>`, `v8::Global<T>`.
     Handle,
+    /// `#[to_v8]`: through the type's `ToV8`.
     ToV8,
+    /// `#[serde]`: through the type's `serde::Serialize` (`runtime_core::serde`).
     Serde,
-    Cppgc
-);
+    /// `#[cppgc]`: an instance of the value's class (`#[op] impl`), on V8's C++ heap.
+    Cppgc,
+}

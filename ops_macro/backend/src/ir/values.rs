@@ -281,6 +281,25 @@ pub enum Marker {
 }
 
 impl Marker {
+    /// Every marker, in `runtime_core`'s order (a test compares the two lists).
+    pub const ALL: [Marker; 15] = [
+        Marker::Unit,
+        Marker::Bool,
+        Marker::Number,
+        Marker::Smi,
+        Marker::BigInt,
+        Marker::String,
+        Marker::StaticString,
+        Marker::OneByte,
+        Marker::Buffer,
+        Marker::ArrayBuffer,
+        Marker::External,
+        Marker::Handle,
+        Marker::ToV8,
+        Marker::Serde,
+        Marker::Cppgc,
+    ];
+
     /// The marker type's name in `runtime_core::__op::kind`.
     pub fn name(self) -> &'static str {
         match self {
