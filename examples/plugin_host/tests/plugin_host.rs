@@ -28,7 +28,9 @@ fn every_attack_is_stopped_and_every_tenant_serves_again() {
     let expected = [
         ("buffer_hog", "memory|RangeError"),
         ("escaper", "outside the loader's root"),
-        ("heap_hog", "memory"),
+        // Filling the heap ends in the last-resort collections V8 runs at its limit; on a busy
+        // machine they can outlast the deadline. Either budget stops it.
+        ("heap_hog", "memory|deadline"),
         ("huge_string", "memory"),
         ("ops_thief", "ext:core/ops is private"),
         ("proxy_thrower", "[object Proxy]"),
