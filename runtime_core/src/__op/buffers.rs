@@ -1,10 +1,11 @@
 //! Buffers: the bytes of views and ArrayBuffers, borrowed or copied, on both paths side by
 //! side; `Vec<u8>`/`Box<[u8]>` returns as Uint8Arrays over Rust memory.
 
+use std::ops::Range;
+
 use crate::OpError;
 
 use super::kinds::{kind, IntoValue};
-use super::owned_buffers::store_buffer_value;
 use super::{call::*, handles::*};
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 use crate::errors::throw::throw_error_of_class;
@@ -510,4 +511,28 @@ impl IntoValue<kind::ArrayBuffer> for Box<[u8]> {
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
         IntoValue::<kind::ArrayBuffer>::into_value(self.into_vec(), scope)
     }
+}
+
+/// `range` of `store` as an ArrayBuffer: the store itself when the range is all of it, else a
+/// copy of the range (an ArrayBuffer cannot start inside its memory).
+pub(super) fn store_buffer_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    store: v8::SharedRef<v8::BackingStore>,
+    range: Range<usize>,
+) -> v8::Local<'s, v8::Value> {
+    let store = if range == (0..store.byte_length()) {
+        store
+    } else {
+        let copy = match store.data() {
+            // SAFETY: `range` is within the store, alive while `store` is; nothing writes it
+            // during the copy (no JavaScript runs).
+            Some(data) => unsafe {
+                std::slice::from_raw_parts(data.as_ptr().cast::<u8>().add(range.start), range.len())
+            }
+            .to_vec(),
+            None => Vec::new(),
+        };
+        v8::ArrayBuffer::new_backing_store_from_vec(copy).make_shared()
+    };
+    v8::ArrayBuffer::with_backing_store(scope, &store).into()
 }

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::{DetachedBuffer, JsBuffer, OpError, V8Slice};
 
-use super::buffers::view_is_detached;
+use super::buffers::{store_buffer_value, view_is_detached};
 use super::call::{fast_op_ctx, fast_throw_arg_type_error};
 use super::kinds::{kind, IntoValue};
 use super::typed_arrays::{fast_check_array, fast_throw_misaligned, typed_range_value};
@@ -317,30 +317,6 @@ pub unsafe fn fast_typed_js_buffer<T: Element>(
             None
         }
     }
-}
-
-/// `range` of `store` as an ArrayBuffer: the store itself when the range is all of it, else a
-/// copy of the range (an ArrayBuffer cannot start inside its memory).
-pub(super) fn store_buffer_value<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    store: v8::SharedRef<v8::BackingStore>,
-    range: Range<usize>,
-) -> v8::Local<'s, v8::Value> {
-    let store = if range == (0..store.byte_length()) {
-        store
-    } else {
-        let copy = match store.data() {
-            // SAFETY: `range` is within the store, alive while `store` is; nothing writes it
-            // during the copy (no JavaScript runs).
-            Some(data) => unsafe {
-                std::slice::from_raw_parts(data.as_ptr().cast::<u8>().add(range.start), range.len())
-            }
-            .to_vec(),
-            None => Vec::new(),
-        };
-        v8::ArrayBuffer::new_backing_store_from_vec(copy).make_shared()
-    };
-    v8::ArrayBuffer::with_backing_store(scope, &store).into()
 }
 
 /// The store of a `bytes::Bytes`: its memory when it is the only handle to it, else a copy.

@@ -2,8 +2,9 @@
 //!
 //! rusty_v8's wrappers (`v8::simdutf`) take the output as `&mut [u8]`, which must be
 //! initialised: a string buffer would have to be zeroed before each use, a second pass over the
-//! output (BENCHMARKS.md). simdutf itself only writes to it; these call rusty_v8's own binding with the output
-//! as a pointer, and check its room first.
+//! output (BENCHMARKS.md). simdutf itself only writes to it; these call rusty_v8's own binding
+//! with the output as a pointer, and check its room first. Text simdutf refuses (UTF-16 with
+//! lone surrogates) goes through the scalar transcoder here, which replaces them.
 
 use std::mem::MaybeUninit;
 
@@ -48,7 +49,7 @@ pub(crate) fn utf16_to_utf8<'o>(units: &[u16], out: &'o mut [MaybeUninit<u8>]) -
         )
     };
     if result.error != 0 {
-        return crate::values::string_buffers::utf16_to_utf8_in(units, out);
+        return utf16_to_utf8_in(units, out);
     }
     // SAFETY: without an error, simdutf wrote `count` bytes of valid UTF-8 at the start of
     // `out`.
@@ -62,6 +63,30 @@ unsafe fn utf8_written(out: &[MaybeUninit<u8>], written: usize) -> &str {
     // SAFETY: the contract makes the first `written` bytes of `out` initialised (so `written` is
     // at most `out.len()`: the slice is in bounds and readable) and valid UTF-8, as each callee
     // needs.
+    unsafe {
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
+    }
+}
+
+/// UTF-16 (lone surrogates become U+FFFD) to UTF-8 into `out`, which must hold the result
+/// (3 bytes per unit always do; too little room panics); returns the UTF-8 written.
+pub(crate) fn utf16_to_utf8_in<'b>(units: &[u16], out: &'b mut [MaybeUninit<u8>]) -> &'b str {
+    let mut written = 0;
+    let mut write = |bytes: &[u8]| {
+        for (slot, &byte) in out[written..written + bytes.len()].iter_mut().zip(bytes) {
+            slot.write(byte);
+        }
+        written += bytes.len();
+    };
+    for decoded in char::decode_utf16(units.iter().copied()) {
+        let c = decoded.unwrap_or(char::REPLACEMENT_CHARACTER);
+        if c.is_ascii() {
+            write(&[c as u8]);
+        } else {
+            write(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+    }
+    // SAFETY: the first `written` bytes of `out` were written above, as UTF-8.
     unsafe {
         std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
     }

@@ -224,30 +224,6 @@ impl Room {
     }
 }
 
-/// UTF-16 (lone surrogates become U+FFFD) to UTF-8 into `out`, which must hold the result
-/// (3 bytes per unit always do; too little room panics); returns the UTF-8 written.
-pub(crate) fn utf16_to_utf8_in<'b>(units: &[u16], out: &'b mut [MaybeUninit<u8>]) -> &'b str {
-    let mut written = 0;
-    let mut write = |bytes: &[u8]| {
-        for (slot, &byte) in out[written..written + bytes.len()].iter_mut().zip(bytes) {
-            slot.write(byte);
-        }
-        written += bytes.len();
-    };
-    for decoded in char::decode_utf16(units.iter().copied()) {
-        let c = decoded.unwrap_or(char::REPLACEMENT_CHARACTER);
-        if c.is_ascii() {
-            write(&[c as u8]);
-        } else {
-            write(c.encode_utf8(&mut [0; 4]).as_bytes());
-        }
-    }
-    // SAFETY: the first `written` bytes of `out` were written above, as UTF-8.
-    unsafe {
-        std::str::from_utf8_unchecked(std::slice::from_raw_parts(out.as_ptr().cast(), written))
-    }
-}
-
 /// A V8 string as a `String`: one allocation of the exact UTF-8 length, lone surrogates
 /// replaced (U+FFFD), as `#[string] String` arguments.
 pub(crate) fn v8_to_string(isolate: &mut v8::Isolate, string: v8::Local<'_, v8::String>) -> String {
@@ -287,7 +263,7 @@ pub(crate) fn utf16_to_string(units: &[u16]) -> String {
         utf8.resize(exact, 0);
         // SAFETY: `MaybeUninit<u8>` has the layout of `u8`; only bytes are written.
         let room = unsafe { &mut *(&mut utf8[..] as *mut [u8] as *mut [MaybeUninit<u8>]) };
-        let written = utf16_to_utf8_in(units, room).len();
+        let written = crate::values::simdutf_raw::utf16_to_utf8_in(units, room).len();
         debug_assert_eq!(written, exact);
         // SAFETY: the scalar loop wrote valid UTF-8 over the whole vector.
         return unsafe { String::from_utf8_unchecked(utf8) };
@@ -497,7 +473,10 @@ mod tests {
         );
         for &(units, expected) in cases {
             let mut out = [MaybeUninit::uninit(); 64];
-            assert_eq!(utf16_to_utf8_in(units, &mut out), expected);
+            assert_eq!(
+                crate::values::simdutf_raw::utf16_to_utf8_in(units, &mut out),
+                expected
+            );
             let owned = utf16_to_string(units);
             assert_eq!(owned, expected);
             // Found by the fuzz target: the lone-surrogate path used to over-allocate.
