@@ -10,7 +10,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::init_test_flags;
+use common::{init_test_flags, tokio};
 use runtime_core::modules::{
     LoadRequest, ModuleLoadFuture, ModuleLoader, ModuleSource, StaticModuleLoader,
 };
@@ -91,13 +91,6 @@ fn runtime() -> Runtime {
         module_loader: Some(Rc::new(Stalling(loader))),
         ..Default::default()
     })
-}
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// Terminates `handle` after `ms`.

@@ -8,7 +8,7 @@ mod common;
 use std::rc::Rc;
 use std::time::Duration;
 
-use common::init_test_flags;
+use common::{init_test_flags, tokio};
 use runtime_core::modules::{FsModuleLoader, ModuleSource, StaticModuleLoader};
 use runtime_core::{
     op, Extension, ExtensionSource, FromV8, JsErrorKind, OpState, Runtime, RuntimeOptions, ToV8,
@@ -126,13 +126,6 @@ fn extension() -> Extension {
         .state(|state| {
             state.put(Vec::<String>::new());
         })
-}
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 fn runtime_with(modules: &[(&str, ModuleSource)]) -> Runtime {

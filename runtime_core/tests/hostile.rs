@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use common::{eval, init_test_flags, DESCRIBE_JS};
+use common::{eval, init_test_flags, tokio, DESCRIBE_JS};
 use runtime_core::{
     op, v8, Extension, FromV8, HeapLimits, JsErrorKind, OpError, Runtime, RuntimeOptions,
     TerminationHandle, ToV8, WebIDL,
@@ -45,13 +45,6 @@ fn op_record(#[from_v8] map: std::collections::BTreeMap<String, Option<u8>>) -> 
 #[op]
 async fn op_tick() {
     tokio::task::yield_now().await;
-}
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// Terminates the runtime's JavaScript in 100 ms, from another thread.

@@ -8,19 +8,12 @@ use std::cell::Cell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use common::init_test_flags;
+use common::{init_test_flags, tokio};
 use runtime_core::modules::{
     FsModuleLoader, LoadRequest, ModuleLoadError, ModuleLoadFuture, ModuleLoader, ModuleSource,
     ResolutionKind, StaticModuleLoader,
 };
 use runtime_core::{op, Extension, ExtensionSource, Runtime, RuntimeOptions};
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 fn runtime(loader: impl ModuleLoader + 'static) -> Runtime {
     init_test_flags();
@@ -36,6 +29,29 @@ fn static_loader(modules: &[(&str, ModuleSource)]) -> StaticModuleLoader {
             .iter()
             .map(|(url, source)| (url.to_string(), source.clone())),
     )
+}
+
+/// `modules` and the data modules the attribute tests import: `data.json`, `style.css` and
+/// `blob.bin` under `file:///app/`.
+fn with_data_modules(
+    modules: [(&'static str, ModuleSource); 2],
+) -> Vec<(&'static str, ModuleSource)> {
+    let mut all = modules.to_vec();
+    all.extend([
+        (
+            "file:///app/data.json",
+            ModuleSource::json(r#"{"a": [1, 2]}"#),
+        ),
+        (
+            "file:///app/style.css",
+            ModuleSource::text("body { color: red }"),
+        ),
+        (
+            "file:///app/blob.bin",
+            ModuleSource::bytes(vec![0u8, 159, 255]),
+        ),
+    ]);
+    all
 }
 
 /// Loads and evaluates `url` as the main module, then reads `globalThis.out`.
@@ -469,25 +485,13 @@ impl ModuleLoader for Counting {
 
 fn attributes_runtime(custom: &'static [&'static str]) -> (Runtime, Rc<Cell<usize>>) {
     let loads = Rc::new(Cell::new(0));
-    let inner = static_loader(&[
+    let inner = static_loader(&with_data_modules([
         ("file:///app/main.js", ModuleSource::js(IMPORTER_JS)),
         (
             "file:///app/code.js",
             ModuleSource::js("globalThis.codeRan = true; export default 1;"),
         ),
-        (
-            "file:///app/data.json",
-            ModuleSource::json(r#"{"a": [1, 2]}"#),
-        ),
-        (
-            "file:///app/style.css",
-            ModuleSource::text("body { color: red }"),
-        ),
-        (
-            "file:///app/blob.bin",
-            ModuleSource::bytes(vec![0u8, 159, 255]),
-        ),
-    ]);
+    ]));
     let mut rt = runtime(Counting {
         inner,
         loads: loads.clone(),
@@ -546,7 +550,7 @@ fn an_unknown_type_or_attribute_fails_before_anything_loads() {
 #[test]
 fn text_and_bytes_imports_and_one_url_as_two_types() {
     // Issue 37, 3: the map kept one module per URL; text and bytes could not be built.
-    let loader = static_loader(&[
+    let loader = static_loader(&with_data_modules([
         (
             "file:///app/main.js",
             ModuleSource::js(
@@ -565,19 +569,7 @@ fn text_and_bytes_imports_and_one_url_as_two_types() {
             "file:///app/code.js",
             ModuleSource::js("export default 41 + 1;"),
         ),
-        (
-            "file:///app/data.json",
-            ModuleSource::json(r#"{"a": [1, 2]}"#),
-        ),
-        (
-            "file:///app/style.css",
-            ModuleSource::text("body { color: red }"),
-        ),
-        (
-            "file:///app/blob.bin",
-            ModuleSource::bytes(vec![0u8, 159, 255]),
-        ),
-    ]);
+    ]));
     let mut rt = runtime(loader);
     assert_eq!(
         run_main(&mut rt, "file:///app/main.js").unwrap(),

@@ -8,7 +8,7 @@ mod common;
 
 use std::rc::Rc;
 
-use common::init_test_flags;
+use common::{init_test_flags, tokio};
 use runtime_core::modules::{ModuleSource, StaticModuleLoader};
 use runtime_core::{
     op, Extension, ExtensionSource, OpState, Runtime, RuntimeOptions, SnapshotBuilder,
@@ -87,13 +87,6 @@ fn options(expose_ops: bool) -> RuntimeOptions {
         expose_ops,
         ..Default::default()
     }
-}
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// A snapshot whose bootstrap defined a global, loaded a module and advanced its state.

@@ -221,15 +221,18 @@ pub fn json(runtime: &mut Runtime, script: &str) -> String {
     serde_json::from_str::<String>(text).unwrap()
 }
 
-/// Runs the runtime's event loop to completion on a tokio current-thread runtime, then the
-/// value of `globalThis.out` (which the test's promises set) as a string.
-pub fn settle_and_read_out(runtime: &mut Runtime) -> String {
+/// A tokio current-thread runtime with its time and I/O drivers, as hosts run opwire in.
+pub fn tokio() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
-        .block_on(runtime.run_event_loop())
-        .unwrap();
+}
+
+/// Runs the runtime's event loop to completion on a tokio current-thread runtime, then the
+/// value of `globalThis.out` (which the test's promises set) as a string.
+pub fn settle_and_read_out(runtime: &mut Runtime) -> String {
+    tokio().block_on(runtime.run_event_loop()).unwrap();
     runtime
         .execute_script_to_string("out", "globalThis.out")
         .unwrap()
