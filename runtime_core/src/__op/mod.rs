@@ -8,6 +8,18 @@
 //! `crate::errors::throw`, metering and op contexts are `crate::ops`', class instances and
 //! templates `crate::class`'s, the async modes the event loop's. Nothing outside this module
 //! names anything in it.
+//!
+//! Two ways in. Returns, and the number-like arguments, go through a trait by kind marker
+//! (`kinds.rs`: `FromArg`/`IntoReturn`/`FromFast`/`IntoFast`), so a new Rust type of an
+//! existing kind is one impl, without the macro knowing it. The other arguments go through a
+//! named helper (`SlowCall` methods and functions here, named by the IR's `SlowHelper` and
+//! `FastHelper` enums, which a backend test checks are all reached): most of them *borrow* what
+//! the generated frame owns (`&str` read in place or into the call's stack room, `&[u8]` of a
+//! buffer borrowed for the call, `&mut` state, a scope), and a helper's signature ties the
+//! borrow to storage the generated code declares first, which a trait returning `Self` by
+//! value cannot express. The owned ones (`String`, `ByteString`, copies of buffers,
+//! externals) could be markers; they stay helpers beside their borrowed forms, which share
+//! their reading code.
 
 /// Binds `$scope` to a scope for a fast call's cold path (an error to throw, a buffer to look
 /// at): a callback scope from `$source` (the call's options, or its context), and a handle
