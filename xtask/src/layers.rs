@@ -1,5 +1,6 @@
 //! The layers of a crate's modules, checked: which top-level module names which (from the
-//! `crate::` paths in its sources), and that every arrow points down the declared order.
+//! paths into the crate its sources hold, read with `syn` in `layer_paths.rs`), and that
+//! every arrow points down the declared order.
 //! `cargo xtask docs` draws the result into CONTRIBUTING.md; a test fails on an arrow pointing
 //! back up, a module in no layer, or a stale drawing. The crate root (`lib.rs`) is the top:
 //! its re-exports are resolved to the modules that define them, and what it defines itself
@@ -7,6 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+use crate::layer_paths;
 
 /// A crate's declared layers, top first: a module may name modules of lower layers only.
 pub struct Layering {
@@ -78,171 +81,18 @@ fn module_of(relative: &Path) -> Option<String> {
     }
 }
 
-/// What each name the crate root re-exports (`pub use module::...::{A, B};`) is defined in.
-fn root_exports(lib: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
-    let mut exports = BTreeMap::new();
-    let mut rest = lib;
-    while let Some(at) = rest.find("pub use ") {
-        rest = &rest[at + "pub use ".len()..];
-        let end = rest.find(';').unwrap_or(rest.len());
-        let statement = &rest[..end];
-        let module = identifiers(statement).next().unwrap_or_default();
-        // Only the crate's own modules: a name also exported by another crate (a derive
-        // macro named as its trait) is the trait's.
-        if modules.contains(module) {
-            for name in identifiers(statement).skip(1) {
-                exports.insert(name.to_owned(), module.to_owned());
-            }
-        }
-        rest = &rest[end..];
+/// The module path of a source file from the crate root: `["runtime", "create"]` for
+/// `runtime/create.rs`, `["runtime"]` for `runtime/mod.rs`, nothing for `lib.rs`.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut path: Vec<String> = relative
+        .with_extension("")
+        .components()
+        .filter_map(|component| component.as_os_str().to_str().map(str::to_owned))
+        .collect();
+    if matches!(path.last().map(String::as_str), Some("mod" | "lib")) {
+        path.pop();
     }
-    exports
-}
-
-fn identifiers(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|word| !word.is_empty())
-}
-
-/// The code of a source file: its comments (docs included), the contents of its string and
-/// char literals, and its trailing tests (a `#[cfg(test)]` at column 0 before `mod`) left out.
-/// Line breaks stay.
-fn code(source: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    let tests = lines
-        .windows(2)
-        .position(|pair| pair[0] == "#[cfg(test)]" && pair[1].starts_with("mod "));
-    let source = lines[..tests.unwrap_or(lines.len())].join("\n");
-    let mut code = String::with_capacity(source.len());
-    let mut chars = source.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'/') => {
-                while chars.peek().is_some_and(|&next| next != '\n') {
-                    chars.next();
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                let mut depth = 0;
-                let mut last = c;
-                for next in chars.by_ref() {
-                    match (last, next) {
-                        ('/', '*') => depth += 1,
-                        ('*', '/') => depth -= 1,
-                        _ => {}
-                    }
-                    if depth == 0 {
-                        break;
-                    }
-                    // `*/` and `/*` must not share a character.
-                    last = if matches!((last, next), ('/', '*') | ('*', '/')) {
-                        ' '
-                    } else {
-                        next
-                    };
-                }
-            }
-            '"' => {
-                code.push('"');
-                while let Some(next) = chars.next() {
-                    match next {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        '\n' => code.push('\n'),
-                        _ => {}
-                    }
-                }
-                code.push('"');
-            }
-            // A char literal (`'"'`, `'\''`), not a lifetime (`'a`): its contents go too.
-            '\'' => {
-                let mut ahead = chars.clone();
-                let literal = match ahead.next() {
-                    Some('\\') => true,
-                    Some(_) => ahead.next() == Some('\''),
-                    None => false,
-                };
-                if literal {
-                    let mut escaped = false;
-                    for next in chars.by_ref() {
-                        match next {
-                            '\'' if !escaped => break,
-                            '\\' if !escaped => escaped = true,
-                            _ => escaped = false,
-                        }
-                    }
-                    code.push_str("' '");
-                } else {
-                    code.push(c);
-                }
-            }
-            _ => code.push(c),
-        }
-    }
-    code
-}
-
-/// The items of a `{..}` group at its top level (nested groups stay inside their item), and
-/// what follows the group.
-fn group_items(group: &str) -> (Vec<&str>, &str) {
-    let mut items = Vec::new();
-    let (mut depth, mut start) = (0, 0);
-    for (at, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..at]);
-                return (items, &group[at + 1..]);
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..at]);
-                start = at + 1;
-            }
-            _ => {}
-        }
-    }
-    items.push(&group[start..]);
-    (items, "")
-}
-
-/// The names `code` reaches through `prefix` (`crate::`, or the crate's own name): the first
-/// segment of each path and the one after it, and each item of a `prefix{..}` group.
-fn crate_paths(code: &str, prefix: &str) -> Vec<(String, Option<String>)> {
-    let mut named = Vec::new();
-    let mut rest = code;
-    while let Some(at) = rest.find(prefix) {
-        let before = rest[..at].chars().next_back();
-        rest = &rest[at + prefix.len()..];
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
-            continue;
-        }
-        if let Some(group) = rest.strip_prefix('{') {
-            let (items, after) = group_items(group);
-            for item in items {
-                let mut segments = item.split("::").map(str::trim);
-                if let Some(first) = segments.next().filter(|first| !first.is_empty()) {
-                    let second = segments
-                        .next()
-                        .filter(|s| !s.starts_with('{'))
-                        .and_then(|s| identifiers(s).next());
-                    named.push((first.to_owned(), second.map(str::to_owned)));
-                }
-            }
-            rest = after;
-            continue;
-        }
-        let end = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-            .unwrap_or(rest.len());
-        let mut segments = rest[..end].split("::").filter(|s| !s.is_empty());
-        if let Some(first) = segments.next() {
-            named.push((first.to_owned(), segments.next().map(str::to_owned)));
-        }
-    }
-    named
+    path
 }
 
 /// The edges between `layering`'s top-level modules, read from its sources. A file that
@@ -255,13 +105,18 @@ pub fn edges(root: &Path, layering: &Layering) -> Edges {
         .filter_map(|file| module_of(file.strip_prefix(&src).expect("under src")))
         .collect();
     let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
-    let exports = root_exports(&code(&lib), &modules);
+    let exports = layer_paths::root_exports(&lib, &modules)
+        .unwrap_or_else(|error| panic!("{}/lib.rs: {error}", layering.src));
+    let self_name = layering.self_name.map(|name| name.trim_end_matches("::"));
     let mut edges = Edges::new();
     for file in &files {
-        let Some(module) = module_of(file.strip_prefix(&src).expect("under src")) else {
+        let relative = file.strip_prefix(&src).expect("under src");
+        let Some(module) = module_of(relative) else {
             continue;
         };
-        let code = code(&std::fs::read_to_string(file).expect("a source file"));
+        let source = std::fs::read_to_string(file).expect("a source file");
+        let names = layer_paths::read_file(&source, &module_path(relative), self_name)
+            .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
         let mut name = |target: &str, item: &str| {
             if target != module {
                 edges
@@ -272,21 +127,15 @@ pub fn edges(root: &Path, layering: &Layering) -> Edges {
                     .insert(item.to_owned());
             }
         };
-        let paths = [Some("crate::"), layering.self_name]
-            .into_iter()
-            .flatten()
-            .flat_map(|prefix| crate_paths(&code, prefix));
-        for (first, second) in paths {
+        for (first, second) in names.paths {
             if modules.contains(&first) {
                 name(&first, second.as_deref().unwrap_or(""));
             } else if let Some(target) = exports.get(&first) {
                 name(target, &first);
             }
         }
-        if let Some(glue) = layering.op_glue {
-            if code.contains("#[op]") || code.contains("#[op(") {
-                name(glue, "#[op]");
-            }
+        if let (Some(glue), true) = (layering.op_glue, names.declares_ops) {
+            name(glue, "#[op]");
         }
         edges.entry(module).or_default();
     }
@@ -425,24 +274,5 @@ mod tests {
         .into();
         let found = violations(&RUNTIME_CORE, &edges);
         assert_eq!(found, ["values -> __op (Element) points up or across"]);
-    }
-
-    #[test]
-    fn paths_are_read_from_code_only() {
-        let source = "use crate::{ops::{OpCtx, OpDecl}, errors::throw, JsError};\n\
-                      // crate::runtime in a comment /* crate::class */\n\
-                      let url = \"https://x \\\" crate::modules\"; let q = '\"'; crate::values::v8();\n\
-                      $crate::no(); /* crate::isolate */ fn f<'a>(x: &'a u8) { crate::event_loop::run() }\n\
-                      #[cfg(test)]\nmod tests { use crate::runtime; }";
-        assert_eq!(
-            crate_paths(&code(source), "crate::"),
-            [
-                ("ops".to_owned(), None),
-                ("errors".to_owned(), Some("throw".to_owned())),
-                ("JsError".to_owned(), None),
-                ("values".to_owned(), Some("v8".to_owned())),
-                ("event_loop".to_owned(), Some("run".to_owned())),
-            ]
-        );
     }
 }

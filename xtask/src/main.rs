@@ -24,6 +24,7 @@
 
 mod bench_build;
 mod bench_http;
+mod layer_paths;
 mod layers;
 
 use std::path::PathBuf;
