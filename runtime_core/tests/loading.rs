@@ -149,6 +149,17 @@ fn loader_for(tenant: &Tenant) -> FsModuleLoader {
         .max_module_size(1024)
 }
 
+/// A tenant's directory and a runtime confined to it whose `main.js` has run.
+fn started_tenant(name: &str) -> (Tenant, Runtime) {
+    let tenant = Tenant::new(name);
+    let mut rt = runtime(loader_for(&tenant));
+    assert_eq!(
+        run_main(&mut rt, &tenant.url("main.js")).unwrap(),
+        "main ran"
+    );
+    (tenant, rt)
+}
+
 fn assert_refused(outcome: &str, why: &str) {
     assert!(
         outcome.starts_with("TypeError: ") && outcome.contains(why),
@@ -163,12 +174,7 @@ fn assert_refused(outcome: &str, why: &str) {
 #[test]
 fn the_file_system_loader_reaches_nothing_outside_its_root() {
     // Issue 37, 1: every one of these loaded a file outside the tenant's directory.
-    let tenant = Tenant::new("confined");
-    let mut rt = runtime(loader_for(&tenant));
-    assert_eq!(
-        run_main(&mut rt, &tenant.url("main.js")).unwrap(),
-        "main ran"
-    );
+    let (tenant, mut rt) = started_tenant("confined");
     let secret = tenant.base.join("secret.json");
     let secret_url = url::Url::from_file_path(&secret).unwrap().to_string();
     let localhost = secret_url.replacen("file://", "file://localhost", 1);
@@ -204,12 +210,7 @@ fn the_file_system_loader_reaches_nothing_outside_its_root() {
 #[cfg(unix)]
 fn the_file_system_loader_reads_regular_files_only_and_within_its_size_limit() {
     // Issue 37, 1: `/dev/zero` was read without bound, a FIFO blocked the thread for good.
-    let tenant = Tenant::new("files");
-    let mut rt = runtime(loader_for(&tenant));
-    assert_eq!(
-        run_main(&mut rt, &tenant.url("main.js")).unwrap(),
-        "main ran"
-    );
+    let (_tenant, mut rt) = started_tenant("files");
     let outcomes = import_from(
         &mut rt,
         &[
@@ -249,12 +250,7 @@ fn the_file_system_loader_reads_regular_files_only_and_within_its_size_limit() {
 
 #[test]
 fn the_file_system_loader_refuses_other_schemes() {
-    let tenant = Tenant::new("schemes");
-    let mut rt = runtime(loader_for(&tenant));
-    assert_eq!(
-        run_main(&mut rt, &tenant.url("main.js")).unwrap(),
-        "main ran"
-    );
+    let (_tenant, mut rt) = started_tenant("schemes");
     let outcomes = import_from(
         &mut rt,
         &["data:text/javascript,1", "https://x.test/a.js"],
