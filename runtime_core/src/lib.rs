@@ -119,8 +119,9 @@ pub use values::string_buffers::{
 };
 pub use values::v8_traits::{FromV8, ToV8};
 
-/// TypeScript declarations of the globals every runtime installs besides its ops: `console`,
-/// `setTimeout` and the other timers, `queueMicrotask`, `unrefTimer`/`refTimer`.
+/// TypeScript declarations of the built-in globals besides the ops: `console`, `setTimeout` and
+/// the other timers, `queueMicrotask`, `unrefTimer`/`refTimer` (a runtime's own
+/// `typescript_declarations` declare those it installed).
 pub const GLOBALS_DTS: &str = concat!(
     include_str!("globals/console.d.ts"),
     include_str!("globals/timers.d.ts")

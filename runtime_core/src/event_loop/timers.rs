@@ -1,10 +1,10 @@
 //! Timers on the event loop, behind `setTimeout`, `setInterval`, their `clear`s and
-//! `unrefTimer`/`refTimer` (the globals are `crate::globals`'s `timers`). Deadlines
-//! wait in a heap ordered by deadline, then by creation (timers due at the same time fire in
-//! the order they were made, as the HTML spec says; its nesting clamp is not emulated). The loop fires each due timer as its
-//! own task, with a microtask checkpoint after it, and is woken at the next deadline by a
-//! tokio timer when it runs inside tokio, else by an alarm of the process's one alarm thread
-//! (a runtime has one armed at most, cancelled when it drops).
+//! `unrefTimer`/`refTimer` (the globals are `crate::globals`'s `timers`). Deadlines wait in a heap
+//! ordered by deadline, then by creation (timers due at the same time fire in the order they were
+//! made, as the HTML spec says; its nesting clamp is not emulated). The loop fires each due timer
+//! as its own task, with a microtask checkpoint after it, and is woken at the next deadline by a
+//! tokio timer when it runs inside tokio, else by an alarm of the process's one alarm thread (a
+//! runtime has one armed at most, cancelled when it drops).
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;

@@ -1,8 +1,9 @@
-//! A small built-in `console`: `log`, `info` and `debug` to standard output, `warn` and `error`
-//! to standard error (or to the embedder's own sink), formatting values as Node does for the
-//! common cases: strings as they are at the top level and quoted inside, numbers (`-0`), BigInts
-//! (`1n`), arrays and plain objects (`{ a: 1, b: 'x' }`, two levels deep), functions
-//! (`[Function: f]`), errors (their stack). Format specifiers (`%s`) are not interpreted. `RuntimeOptions::console: None` leaves it out.
+//! A small built-in `console`: `log`, `info` and `debug` to standard output, `warn` and `error` to
+//! standard error (or to the embedder's own sink), formatting values as Node does for the common
+//! cases: strings as they are at the top level and quoted inside, numbers (`-0`), BigInts (`1n`),
+//! arrays and plain objects (`{ a: 1, b: 'x' }`, two levels deep), functions (`[Function: f]`),
+//! errors (their stack). Format specifiers (`%s`) are not interpreted. `RuntimeOptions::console:
+//! None` leaves it out.
 
 use std::rc::Rc;
 

@@ -1,6 +1,7 @@
 //! runtime_core's own globals, each an ordinary [`Extension`] with internal ops and a
-//! `Global` (`crate::extension`): the console (`console.rs`), the timers (`timers.rs`) and, under a memory
-//! budget, the wrappers of what grows memory outside the runtime's allocator (`memory.rs`).
+//! `Global` (`crate::extension`): the console (`console.rs`), the timers (`timers.rs`) and,
+//! under a memory budget, the wrappers of what grows memory outside the runtime's allocator
+//! (`memory.rs`).
 //! `Runtime` installs every extension's global the same way and names none of them.
 //!
 //! A global is an install script (runtime_core's own, compiled from a code cache kept for

@@ -1,23 +1,22 @@
-//! Startup snapshots: a runtime's heap after its extensions' JavaScript and a host's bootstrap
-//! code ran, saved at build time ([`SnapshotBuilder`]) and deserialized by
-//! [`RuntimeOptions::startup_snapshot`](crate::RuntimeOptions::startup_snapshot) instead of
-//! running that code again.
+//! Startup snapshots: a runtime's heap after its extensions' JavaScript and a host's bootstrap code
+//! ran, saved at build time ([`SnapshotBuilder`]) and deserialized by
+//! [`RuntimeOptions::startup_snapshot`](crate::RuntimeOptions::startup_snapshot) instead of running
+//! that code again.
 //!
-//! The heap refers to Rust by address: each op's functions and `CFunctionInfo`s, its
-//! `OpCtx` (the functions' data), the event loop, runtime_core's own callbacks. V8 stores
-//! each as an index into the external-reference list the isolate was made with
-//! ([`external_references`]); a runtime made from the blob passes its own addresses in the
-//! same order, so the restored functions reach its op contexts. Only the same extensions,
-//! in the same order, with the same options give the same list: the blob carries a
-//! fingerprint of them ([`fingerprint`]), checked before V8 sees the blob.
+//! The heap refers to Rust by address: each op's functions and `CFunctionInfo`s, its `OpCtx` (the
+//! functions' data), the event loop, runtime_core's own callbacks. V8 stores each as an index into
+//! the external-reference list the isolate was made with ([`external_references`]); a runtime made
+//! from the blob passes its own addresses in the same order, so the restored functions reach its op
+//! contexts. Only the same extensions, in the same order, with the same options give the same list:
+//! the blob carries a fingerprint of them ([`fingerprint`]), checked before V8 sees the blob.
 //!
-//! What Rust holds of the heap (the ops object, what the globals keep (the timers' `fire`), the class templates, the
-//! module records) goes in as snapshot data, with the indices after V8's blob, and a trailer
-//! that lets a runtime check the blob whole before V8 sees a byte (`blob.rs`).
+//! What Rust holds of the heap (the ops object, what the globals keep (the timers' `fire`), the
+//! class templates, the module records) goes in as snapshot data, with the indices after V8's blob,
+//! and a trailer that lets a runtime check the blob whole before V8 sees a byte (`blob.rs`).
 //!
 //! Isolates of a process share V8's read-only space. V8 would extend it with objects of the
-//! snapshotted heap, making blobs that cannot be used beside isolates made without them (and
-//! racing with isolates being made while the blob is); `crate::init_v8` turns that off
+//! snapshotted heap, making blobs that cannot be used beside isolates made without them (and racing
+//! with isolates being made while the blob is); `crate::init_v8` turns that off
 //! (`--no-extensible-ro-snapshot`), so snapshots can be made and used beside any runtime.
 
 use std::mem::ManuallyDrop;

@@ -1,12 +1,13 @@
 //! Values made from the isolate alone, inside a `FunctionCallback`.
 //!
-//! rusty_v8 makes a handle only through one of its scopes, and pinning a `CallbackScope` is a
-//! third of a slow call that does nothing else (BENCHMARKS.md). V8 itself runs every `FunctionCallback` inside a `HandleScope` of its
-//! own, so a value made through the isolate during the callback, while no handle scope opened
-//! in it is open, is rooted there until the callback returns: long enough to become its return
-//! value. These call rusty_v8's own bindings, the ones its scoped constructors call, for the
-//! return values an op makes most: BigInts, one-byte strings, externals and the handle of a
-//! kept static string. (Text that needs decoding, and buffers, go through rusty_v8 in a scope.)
+//! rusty_v8 makes a handle only through one of its scopes, and pinning a `CallbackScope` is a third
+//! of a slow call that does nothing else (BENCHMARKS.md). V8 itself runs every `FunctionCallback`
+//! inside a `HandleScope` of its own, so a value made through the isolate during the callback,
+//! while no handle scope opened in it is open, is rooted there until the callback returns: long
+//! enough to become its return value. These call rusty_v8's own bindings, the ones its scoped
+//! constructors call, for the return values an op makes most: BigInts, one-byte strings, externals
+//! and the handle of a kept static string. (Text that needs decoding, and buffers, go through
+//! rusty_v8 in a scope.)
 
 use std::ffi::c_void;
 use std::marker::PhantomData;

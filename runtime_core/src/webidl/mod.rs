@@ -1,12 +1,12 @@
-//! WebIDL conversions, for ops implementing web APIs: [`WebIdlConverter`] with the spec's
-//! rules for numbers (`[EnforceRange]`, `[Clamp]`), strings, sequences (the iterator
-//! protocol), records (`HashMap`/`BTreeMap<String, V>`), nullable values and `any`; `#[derive(WebIDL)]` makes dictionaries and enums of
-//! Rust types, and `#[webidl] arg: T` takes an op argument through it.
+//! WebIDL conversions, for ops implementing web APIs: [`WebIdlConverter`] with the spec's rules for
+//! numbers (`[EnforceRange]`, `[Clamp]`), strings, sequences (the iterator protocol), records
+//! (`HashMap`/`BTreeMap<String, V>`), nullable values and `any`; `#[derive(WebIDL)]` makes
+//! dictionaries and enums of Rust types, and `#[webidl] arg: T` takes an op argument through it.
 //!
-//! Errors are `TypeError`s that say where, as structured values' do
-//! (`op_x: argument 1 (options): powerPreference can not be converted to
-//! 'GPUPowerPreference' because 'fast' is not a valid enum value`); an exception thrown on the
-//! way (a `valueOf`, a getter, an iterator) propagates unchanged.
+//! Errors are `TypeError`s that say where, as structured values' do (`op_x: argument 1 (options):
+//! powerPreference can not be converted to 'GPUPowerPreference' because 'fast' is not a valid enum
+//! value`); an exception thrown on the way (a `valueOf`, a getter, an iterator) propagates
+//! unchanged.
 
 mod numeric_types;
 mod sequences;
