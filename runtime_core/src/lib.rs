@@ -88,6 +88,7 @@ extern crate self as runtime_core;
 pub use class::{ClassDecl, Held, Trace};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
+pub use event_loop::calls::CallInFlight;
 pub use extension::{typescript_declarations, Extension, ExtensionSource};
 pub use globals::console;
 pub use isolate::heap_limit::HeapLimits;

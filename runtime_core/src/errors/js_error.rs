@@ -41,6 +41,12 @@ impl JsError {
         }
     }
 
+    /// The error of a value a call into JavaScript gave or took (`what`: "the result", "an
+    /// argument") that did not convert.
+    pub(crate) fn conversion(what: &str, error: &crate::OpError) -> Self {
+        Self::exception(&error.class(), &format!("{what}: {}", error.message()))
+    }
+
     /// The error of a script that V8 stopped: no exception value.
     pub(crate) fn terminated() -> Self {
         Self {

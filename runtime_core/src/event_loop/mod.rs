@@ -15,6 +15,7 @@ use std::task::{Context, Poll, Waker};
 use crate::JsError;
 
 pub(crate) mod async_wrap;
+pub(crate) mod calls;
 mod pending;
 mod pool;
 mod rejections;
@@ -115,6 +116,8 @@ pub(crate) struct EventLoop {
     termination: Option<crate::TerminationHandle>,
     /// Dynamic imports, timers.
     sources: RefCell<Vec<std::rc::Rc<dyn LoopSource>>>,
+    /// Calls the host started and awaits apart (`Runtime::start_call`).
+    pub(crate) calls: calls::CallsInFlight,
     /// Memory for ops. Declared last: dropped after every op above has given its back.
     pub(crate) pool: OpPool,
 }
@@ -348,8 +351,13 @@ impl EventLoop {
         self.unhandled.borrow_mut().clear();
     }
 
-    /// Drops every pending op (their futures' `Drop` runs), and the handles the loop keeps.
+    /// Drops every pending op (their futures' `Drop` runs), and the handles the loop keeps;
+    /// fails the calls in flight.
     pub(crate) fn clear(&self) {
+        self.calls.fail_all(&JsError::exception(
+            "Error",
+            "the runtime was dropped (or made a snapshot) with the call in flight",
+        ));
         self.cancel_pending();
         drop(self.left_marker.take());
         drop(self.async_wrap.take());
@@ -502,9 +510,23 @@ impl EventLoop {
         scope: &mut v8::PinScope<'_, '_>,
         cx: &mut Context<'_>,
     ) -> (Poll<Result<(), JsError>>, bool) {
-        match self.turn(scope, cx) {
+        let turned = self.turn(scope, cx);
+        match &turned {
+            // Their continuations were dropped with the microtasks.
+            Err(error) if error.is_terminated() => self.calls.fail_all(error),
+            _ => self.calls.settle_ready(scope, self),
+        }
+        match turned {
             Err(error) => (Poll::Ready(Err(error)), true),
-            Ok(settled) if self.is_idle() => (Poll::Ready(Ok(())), settled),
+            Ok(settled) if self.is_idle() => {
+                if !self.calls.is_empty() {
+                    self.calls.fail_all(&JsError::exception(
+                        "Error",
+                        "the call's promise is still pending, but no op is: it never settles",
+                    ));
+                }
+                (Poll::Ready(Ok(())), settled)
+            }
             Ok(settled) => (Poll::Pending, settled),
         }
     }

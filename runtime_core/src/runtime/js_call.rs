@@ -2,6 +2,7 @@
 //! results through [`FromV8`], every failure a [`JsError`] (a throw with its stack, a
 //! termination, a conversion's error), never an `Option` that lost the exception.
 
+use crate::event_loop::calls::CallInFlight;
 use crate::{FromV8, JsError, OpError, Runtime, ToV8};
 
 /// The arguments of a call: `()`, or a tuple of up to 8 [`ToV8`] values.
@@ -40,11 +41,6 @@ js_args!(6: A B C D E F);
 js_args!(7: A B C D E F G);
 js_args!(8: A B C D E F G H);
 
-/// The error of an argument or result that did not convert.
-fn conversion_error(what: &str, error: &OpError) -> JsError {
-    JsError::exception(&error.class(), &format!("{what}: {}", error.message()))
-}
-
 impl Runtime {
     /// The function `globalThis[name]`; a `TypeError` if it is not one.
     pub fn global_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, JsError> {
@@ -72,7 +68,7 @@ impl Runtime {
         self.try_with_scope(|scope| {
             let value = call_in(scope, function, args)?;
             Some(value.and_then(|value| {
-                R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error))
+                R::from_v8(scope, value).map_err(|error| JsError::conversion("the result", &error))
             }))
         })?
     }
@@ -101,7 +97,7 @@ impl Runtime {
             };
             Some(Ok(match settled {
                 Some(value) => Ok(R::from_v8(scope, value)
-                    .map_err(|error| conversion_error("the result", &error))),
+                    .map_err(|error| JsError::conversion("the result", &error))),
                 None => Err(v8::Global::new(scope, value)),
             }))
         })??;
@@ -112,8 +108,89 @@ impl Runtime {
         let value = self.resolve(pending).await?;
         self.try_with_scope(|scope| {
             let value = v8::Local::new(scope, &value);
-            Some(R::from_v8(scope, value).map_err(|error| conversion_error("the result", &error)))
+            Some(
+                R::from_v8(scope, value).map_err(|error| JsError::conversion("the result", &error)),
+            )
         })?
+    }
+}
+
+impl Runtime {
+    /// Calls `function` and returns at once, its JavaScript run up to its first `await`: a
+    /// [`CallInFlight`] future of its result (converted to `R` through [`FromV8`], as
+    /// [`Runtime::call_and_await`] does) that borrows nothing. A host starts many calls this
+    /// way, one per request, and learns when each settles, in any order, while one place
+    /// drives the event loop ([`Runtime::poll_event_loop`], [`Runtime::run_until`]).
+    ///
+    /// Every call's future ends: with its value, its throw or rejection (stack kept), a
+    /// termination (any termination fails every call in flight: V8 drops the microtasks
+    /// their continuations wait in), or an error when its promise can no longer settle (the
+    /// loop went idle, [`Runtime::cancel_pending_work`], the runtime dropped).
+    ///
+    /// ```
+    /// use runtime_core::{Runtime, RuntimeOptions};
+    ///
+    /// let mut runtime = Runtime::new(RuntimeOptions::default());
+    /// runtime
+    ///     .execute_script("h.js", "globalThis.h = (ms) => new Promise((r) => setTimeout(() => r(ms), ms))")
+    ///     .unwrap();
+    /// let h = runtime.global_function("h").unwrap();
+    /// let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// let slow = runtime.start_call::<u32>(&h, (30,));
+    /// let fast = runtime.start_call::<u32>(&h, (1,));
+    /// // The second settles first; both settle while the loop runs.
+    /// assert_eq!(tokio.block_on(runtime.run_until(fast)).unwrap(), Ok(1));
+    /// assert!(!slow.is_settled());
+    /// assert_eq!(tokio.block_on(runtime.run_until(slow)).unwrap(), Ok(30));
+    /// ```
+    pub fn start_call<R: for<'s> FromV8<'s> + 'static>(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        args: impl JsArgs,
+    ) -> CallInFlight<R> {
+        let event_loop = self.event_loop.clone();
+        let mut call = None;
+        let called = self.try_with_scope(|scope| {
+            let value = match call_in(scope, function, args)? {
+                Ok(value) => value,
+                Err(error) => return Some(Err(error)),
+            };
+            call = Some(event_loop.calls.start::<R>(scope, Ok(value), &event_loop));
+            Some(Ok(()))
+        });
+        match (call, called.and_then(|called| called)) {
+            // Failed (or terminated) after its call returned: the call is in flight and
+            // failed with the rest (see `with_scope_spent`).
+            (Some(call), _) => call,
+            (None, outcome) => {
+                let error = outcome
+                    .err()
+                    .unwrap_or_else(|| JsError::exception("Error", "the call returned nothing"));
+                self.with_scope(|scope| event_loop.calls.start::<R>(scope, Err(error), &event_loop))
+            }
+        }
+    }
+
+    /// Drives the event loop until `future` is ready: typically a [`CallInFlight`], or what a
+    /// host awaits beside its runtime's calls (a request, a shutdown signal). The loop going
+    /// idle does not end it (a call in flight then fails, which readies it); an error of the
+    /// loop (a promise rejected with no handler, a termination) is the `Err`.
+    pub async fn run_until<F: std::future::Future>(
+        &mut self,
+        future: F,
+    ) -> Result<F::Output, JsError> {
+        let mut future = std::pin::pin!(future);
+        std::future::poll_fn(move |cx| {
+            if let std::task::Poll::Ready(output) = future.as_mut().poll(cx) {
+                return std::task::Poll::Ready(Ok(output));
+            }
+            match self.poll_event_loop(cx) {
+                std::task::Poll::Ready(Err(error)) => std::task::Poll::Ready(Err(error)),
+                // A turn may have readied it.
+                _ => future.as_mut().poll(cx).map(Ok),
+            }
+        })
+        .await
     }
 }
 
@@ -126,7 +203,7 @@ fn call_in<'s>(
 ) -> Option<Result<v8::Local<'s, v8::Value>, JsError>> {
     let args = match args.to_values(scope) {
         Ok(args) => args,
-        Err(error) => return Some(Err(conversion_error("an argument", &error))),
+        Err(error) => return Some(Err(JsError::conversion("an argument", &error))),
     };
     let function = v8::Local::new(scope, function);
     let receiver = v8::undefined(scope).into();

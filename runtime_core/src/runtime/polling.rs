@@ -111,9 +111,13 @@ impl Runtime {
     /// collected), and rejections not yet reported are forgotten. For a host that gave up on
     /// a call (a timeout around `call_and_await`) or finished a request, so that the next one
     /// starts clean: nothing of the abandoned work runs later. What the scripts stored in
-    /// globals stays.
+    /// globals stays. Every call in flight ([`Runtime::start_call`]) fails.
     pub fn cancel_pending_work(&mut self) {
         let event_loop = self.event_loop.clone();
+        event_loop.calls.fail_all(&JsError::exception(
+            "Error",
+            "the call was cancelled (Runtime::cancel_pending_work)",
+        ));
         self.with_scope(|scope| {
             event_loop.cancel_pending();
             event_loop.cancel_sources(scope);

@@ -55,6 +55,10 @@ impl Runtime {
         self.near_heap_limit.restore(&mut isolate);
         // The error of a request spent now (out of memory, if that is why).
         let spent = termination.spend(&mut isolate);
+        if let Some(error) = &spent {
+            // V8 dropped the microtasks the calls in flight wait in.
+            self.event_loop.calls.fail_all(error);
+        }
         (result, spent)
     }
 

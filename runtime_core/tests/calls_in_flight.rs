@@ -1,0 +1,194 @@
+//! Many calls in flight in one runtime (`Runtime::start_call`): each settles on its own, in
+//! any order, while one place drives the event loop, and every call's future ends whatever
+//! happens to the runtime (a throw, a termination, a deadline, cancelled work, the runtime
+//! dropped).
+
+mod common;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use common::tokio;
+use runtime_core::{op, CallInFlight, Extension, JsErrorKind, Runtime, RuntimeOptions};
+
+/// Settles on the loop's next turn: a call that awaits it is pending when it returns.
+#[op(async(deferred))]
+async fn op_next_turn(value: u32) -> u32 {
+    value
+}
+
+fn runtime() -> Runtime {
+    let mut rt = Runtime::new(RuntimeOptions {
+        extensions: vec![Extension::new("calls").ops(&[op_next_turn::DECL])],
+        ..Default::default()
+    });
+    rt.execute_script(
+        "handlers.js",
+        "globalThis.after = (ms, value) => new Promise((r) => setTimeout(() => r(value), ms));
+         globalThis.next = async (value) => (await ops.op_next_turn(value)) + 1;
+         globalThis.fails = async (message) => { await ops.op_next_turn(0); throw new TypeError(message); };
+         globalThis.throwsAtOnce = () => { throw new RangeError('at once'); };
+         globalThis.plain = (value) => value * 2;
+         globalThis.forever = () => new Promise(() => {});
+         globalThis.settled = { count: 0 };",
+    )
+    .unwrap();
+    rt
+}
+
+fn function(rt: &mut Runtime, name: &str) -> runtime_core::v8::Global<runtime_core::v8::Function> {
+    rt.global_function(name).unwrap()
+}
+
+/// Awaits every call, recording the order in which they settle, while `rt`'s loop runs.
+fn settle_all(rt: &mut Runtime, calls: Vec<(u32, CallInFlight<u32>)>) -> Vec<(u32, u32)> {
+    let order = Rc::new(RefCell::new(Vec::new()));
+    let waits = calls.into_iter().map(|(label, call)| {
+        let order = order.clone();
+        async move {
+            let value = call.await.expect("each call settles with its value");
+            order.borrow_mut().push((label, value));
+        }
+    });
+    let all = futures_util::future::join_all(waits);
+    tokio().block_on(rt.run_until(all)).unwrap();
+    Rc::try_unwrap(order).unwrap().into_inner()
+}
+
+#[test]
+fn calls_settle_in_any_order_while_the_loop_runs() {
+    let mut rt = runtime();
+    let after = function(&mut rt, "after");
+    let calls = vec![
+        (1, rt.start_call::<u32>(&after, (60, 10))),
+        (2, rt.start_call::<u32>(&after, (1, 20))),
+        (3, rt.start_call::<u32>(&after, (20, 30))),
+    ];
+    assert!(calls.iter().all(|(_, call)| !call.is_settled()));
+    assert_eq!(settle_all(&mut rt, calls), vec![(2, 20), (3, 30), (1, 10)]);
+}
+
+#[test]
+fn sixty_four_calls_waiting_on_ops_settle_in_one_run() {
+    let mut rt = runtime();
+    let next = function(&mut rt, "next");
+    let calls: Vec<_> = (0..64)
+        .map(|index| (index, rt.start_call::<u32>(&next, (index,))))
+        .collect();
+    let settled = settle_all(&mut rt, calls);
+    assert_eq!(settled.len(), 64);
+    assert!(settled.iter().all(|&(index, value)| value == index + 1));
+    // The runtime serves calls on as before.
+    let plain = function(&mut rt, "plain");
+    assert_eq!(rt.call::<u32>(&plain, (4,)).unwrap(), 8);
+}
+
+#[test]
+fn a_call_that_returns_no_pending_promise_is_settled_at_once() {
+    let mut rt = runtime();
+    let plain = function(&mut rt, "plain");
+    let call = rt.start_call::<u32>(&plain, (21,));
+    assert!(call.is_settled());
+    assert_eq!(tokio().block_on(call).unwrap(), 42);
+    let throws = function(&mut rt, "throwsAtOnce");
+    let error = tokio()
+        .block_on(rt.start_call::<()>(&throws, ()))
+        .unwrap_err();
+    assert_eq!(
+        (error.class_name.as_str(), error.message.as_str()),
+        ("RangeError", "at once")
+    );
+}
+
+#[test]
+fn a_rejection_is_its_calls_error_and_never_an_unhandled_one() {
+    let mut rt = runtime();
+    let fails = function(&mut rt, "fails");
+    let next = function(&mut rt, "next");
+    let failing = rt.start_call::<()>(&fails, ("no such key",));
+    let passing = rt.start_call::<u32>(&next, (1,));
+    let tokio = tokio();
+    let error = tokio.block_on(rt.run_until(failing)).unwrap().unwrap_err();
+    assert_eq!(error.class_name, "TypeError");
+    assert_eq!(error.message, "no such key");
+    assert!(error.stack.unwrap().contains("fails"));
+    assert_eq!(tokio.block_on(rt.run_until(passing)).unwrap(), Ok(2));
+    // A call whose future was dropped rejects into nothing either.
+    drop(rt.start_call::<()>(&fails, ("dropped",)));
+    tokio.block_on(rt.run_event_loop()).unwrap();
+}
+
+#[test]
+fn a_result_that_does_not_convert_is_the_calls_error() {
+    let mut rt = runtime();
+    rt.execute_script("s.js", "globalThis.word = async () => 'not a number';")
+        .unwrap();
+    let word = function(&mut rt, "word");
+    let error = tokio()
+        .block_on(rt.start_call::<u32>(&word, ()))
+        .unwrap_err();
+    assert_eq!(error.class_name, "TypeError");
+    assert!(error.message.starts_with("the result"), "{}", error.message);
+}
+
+#[test]
+fn a_termination_fails_every_call_in_flight_and_the_runtime_serves_on() {
+    let mut rt = runtime();
+    let after = function(&mut rt, "after");
+    let calls: Vec<_> = (0..3)
+        .map(|index| rt.start_call::<u32>(&after, (10_000, index)))
+        .collect();
+    rt.termination_handle().terminate();
+    let tokio = tokio();
+    let looped = tokio.block_on(rt.run_event_loop()).unwrap_err();
+    assert!(looped.is_terminated());
+    for call in calls {
+        assert!(call.is_settled());
+        assert_eq!(
+            tokio.block_on(call).unwrap_err().kind,
+            JsErrorKind::Terminated
+        );
+    }
+    rt.cancel_pending_work();
+    let next = function(&mut rt, "next");
+    let call = rt.start_call::<u32>(&next, (7,));
+    assert_eq!(tokio.block_on(rt.run_until(call)), Ok(Ok(8)));
+}
+
+#[test]
+fn a_deadline_stops_calls_that_wait() {
+    let mut rt = runtime();
+    let after = function(&mut rt, "after");
+    let waiting = rt.start_call::<u32>(&after, (10_000, 1));
+    let started = Instant::now();
+    let deadline = rt
+        .termination_handle()
+        .terminate_at(started + Duration::from_millis(30));
+    let looped = tokio().block_on(rt.run_until(waiting)).unwrap_err();
+    assert!(looped.is_terminated() && deadline.has_passed());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_call_that_can_never_settle_fails_when_the_loop_goes_idle() {
+    let mut rt = runtime();
+    let forever = function(&mut rt, "forever");
+    let call = rt.start_call::<()>(&forever, ());
+    let error = tokio().block_on(rt.run_until(call)).unwrap().unwrap_err();
+    assert!(error.message.contains("never settles"), "{}", error.message);
+}
+
+#[test]
+fn cancelled_work_and_a_dropped_runtime_fail_the_calls_in_flight() {
+    let mut rt = runtime();
+    let after = function(&mut rt, "after");
+    let cancelled = rt.start_call::<u32>(&after, (10_000, 1));
+    rt.cancel_pending_work();
+    let error = tokio().block_on(cancelled).unwrap_err();
+    assert!(error.message.contains("cancelled"), "{}", error.message);
+    let orphaned = rt.start_call::<u32>(&after, (10_000, 2));
+    drop(rt);
+    let error = tokio().block_on(orphaned).unwrap_err();
+    assert!(error.message.contains("dropped"), "{}", error.message);
+}
