@@ -1,11 +1,12 @@
 //! What a host pays around the ops, measured from Rust: calling a JavaScript function
-//! (`Runtime::call` beside the same call written by hand with rusty_v8), and loading a graph
-//! of 1,000 small modules.
+//! (`Runtime::call` beside the same call written by hand with rusty_v8), awaiting an async
+//! function's promise (`call_and_await` beside `start_call`, one call at a time and 64 in
+//! flight), and loading a graph of 1,000 small modules.
 
 use std::rc::Rc;
 
 use runtime_core::modules::{ModuleSource, StaticModuleLoader};
-use runtime_core::{v8, Runtime, RuntimeOptions};
+use runtime_core::{op, v8, Extension, Runtime, RuntimeOptions};
 
 use crate::report::BenchResult;
 use crate::Plan;
@@ -28,6 +29,21 @@ pub const BENCHES: &[EmbedBench] = &[
         name: "rust_call",
         count: 1000,
         run: rust_call,
+    },
+    EmbedBench {
+        name: "rust_call_and_await",
+        count: 1000,
+        run: rust_call_and_await,
+    },
+    EmbedBench {
+        name: "rust_start_call",
+        count: 1000,
+        run: rust_start_call,
+    },
+    EmbedBench {
+        name: "rust_start_call_64",
+        count: 64 * 16,
+        run: rust_start_call_64,
     },
     EmbedBench {
         name: "load_modules_1000",
@@ -90,6 +106,109 @@ fn rust_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
         std::hint::black_box(sum);
     };
     let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
+
+/// Settles on the event loop's next turn: a call awaiting it returns a pending promise.
+#[op(async(deferred))]
+async fn op_next_turn(value: f64) -> f64 {
+    value
+}
+
+/// A runtime with `globalThis.later`, an async function that awaits `op_next_turn`
+/// (optimized), and a tokio runtime to drive it in.
+fn runtime_with_later() -> (Runtime, v8::Global<v8::Function>, tokio::runtime::Runtime) {
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![Extension::new("embed").ops(&[op_next_turn::DECL])],
+        ..Default::default()
+    });
+    runtime
+        .execute_script(
+            "later.js",
+            "globalThis.later = async function (x) { return (await ops.op_next_turn(x)) + 1; };
+             %PrepareFunctionForOptimization(later); later(1); later(2);
+             %OptimizeFunctionOnNextCall(later); later(3);",
+        )
+        .expect("the function is defined");
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    tokio
+        .block_on(runtime.run_event_loop())
+        .expect("the warm-up settles");
+    let later = runtime.global_function("later").expect("a function");
+    (runtime, later, tokio)
+}
+
+/// `call_and_await::<f64>(&later, (1.0,))`, one call after another: the call, a turn of the
+/// loop, the promise's value converted.
+fn rust_call_and_await(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    let (mut runtime, later, tokio) = runtime_with_later();
+    let call = |times: u64| {
+        let sum = tokio.block_on(async {
+            let mut sum = 0.0;
+            for _ in 0..times * u64::from(count) {
+                sum += runtime
+                    .call_and_await::<f64>(&later, (1.0,))
+                    .await
+                    .expect("no throw");
+            }
+            sum
+        });
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
+
+/// The same through `start_call` and `run_until`, one call in flight at a time.
+fn rust_start_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    let (mut runtime, later, tokio) = runtime_with_later();
+    let call = |times: u64| {
+        let sum = tokio.block_on(async {
+            let mut sum = 0.0;
+            for _ in 0..times * u64::from(count) {
+                let call = runtime.start_call::<f64>(&later, (1.0,));
+                sum += runtime
+                    .run_until(call)
+                    .await
+                    .expect("the loop runs")
+                    .expect("no throw");
+            }
+            sum
+        });
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+}
+
+/// 64 calls started, then all awaited together while the loop runs (as a server with 64
+/// requests in flight): ns per call.
+fn rust_start_call_64(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    const IN_FLIGHT: usize = 64;
+    let (mut runtime, later, tokio) = runtime_with_later();
+    let mut calls = Vec::with_capacity(IN_FLIGHT);
+    let mut call = |times: u64| {
+        let batches = times * u64::from(count) / IN_FLIGHT as u64;
+        let sum = tokio.block_on(async {
+            let mut sum = 0.0;
+            for _ in 0..batches {
+                calls.extend((0..IN_FLIGHT).map(|_| runtime.start_call::<f64>(&later, (1.0,))));
+                for call in calls.drain(..) {
+                    sum += runtime
+                        .run_until(call)
+                        .await
+                        .expect("the loop runs")
+                        .expect("no throw");
+                }
+            }
+            sum
+        });
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, &mut call);
     BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
 }
 
