@@ -18,9 +18,15 @@ async fn op_next_turn(value: u32) -> u32 {
     value
 }
 
+/// Never settles, and keeps the loop alive while nothing wakes it.
+#[op(async(lazy))]
+async fn op_never() {
+    std::future::pending::<()>().await
+}
+
 fn runtime() -> Runtime {
     let mut rt = Runtime::new(RuntimeOptions {
-        extensions: vec![Extension::new("calls").ops(&[op_next_turn::DECL])],
+        extensions: vec![Extension::new("calls").ops(&[op_next_turn::DECL, op_never::DECL])],
         ..Default::default()
     });
     rt.execute_script(
@@ -191,4 +197,47 @@ fn cancelled_work_and_a_dropped_runtime_fail_the_calls_in_flight() {
     drop(rt);
     let error = tokio().block_on(orphaned).unwrap_err();
     assert!(error.message.contains("dropped"), "{}", error.message);
+}
+
+#[test]
+fn a_call_settled_by_javascript_run_outside_the_loop_wakes_the_parked_loop() {
+    let rt = Rc::new(RefCell::new(runtime()));
+    rt.borrow_mut()
+        .execute_script(
+            "gate.js",
+            "globalThis.gate = () => new Promise((r) => { globalThis.open = r; ops.op_never(); });
+             globalThis.opener = (value) => { open(value); return value; };",
+        )
+        .unwrap();
+    let gate = function(&mut rt.borrow_mut(), "gate");
+    let opener = function(&mut rt.borrow_mut(), "opener");
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&tokio(), async {
+        // The loop is driven by a task of its own, as a server drives it: parked while
+        // nothing it knows of is ready (`op_never` never wakes it).
+        let driven = rt.clone();
+        tokio::task::spawn_local(std::future::poll_fn(move |cx| {
+            let _ = driven.borrow_mut().poll_event_loop(cx);
+            std::task::Poll::<()>::Pending
+        }));
+        // Opened by another call started (which settles at once), by a plain call, by a
+        // script: each must wake the loop, which would otherwise sleep for good.
+        for (opened_by, value) in ["start_call", "call", "script"].into_iter().zip(5..) {
+            let waiting = rt.borrow_mut().start_call::<u32>(&gate, ());
+            tokio::task::yield_now().await;
+            {
+                let mut rt = rt.borrow_mut();
+                match opened_by {
+                    "start_call" => drop(rt.start_call::<u32>(&opener, (value,))),
+                    "call" => assert_eq!(rt.call::<u32>(&opener, (value,)), Ok(value)),
+                    _ => drop(
+                        rt.execute_script("open.js", &format!("open({value})"))
+                            .unwrap(),
+                    ),
+                }
+            }
+            let settled = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+            assert_eq!(settled, Ok(Ok(value)), "opened by {opened_by}");
+        }
+    });
 }

@@ -182,13 +182,19 @@ impl CallsInFlight {
                     promise: v8::Global::new(scope, promise),
                     call: slot.clone(),
                 });
-                // The call's JavaScript may have settled another call's promise: the loop
-                // looks on its next turn.
-                event_loop.wake();
             }
             Ok(Ok(promise)) => settle_from(scope, &*slot, promise, event_loop),
         }
+        self.may_have_settled(event_loop);
         CallInFlight { slot }
+    }
+
+    /// JavaScript ran outside the loop (a call, a script) and may have settled a call in
+    /// flight: the loop looks on its next turn.
+    pub(crate) fn may_have_settled(&self, event_loop: &super::EventLoop) {
+        if !self.calls.borrow().is_empty() {
+            event_loop.wake();
+        }
     }
 
     /// Whether no call is in flight.

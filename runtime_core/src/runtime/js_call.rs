@@ -65,12 +65,14 @@ impl Runtime {
         function: &v8::Global<v8::Function>,
         args: impl JsArgs,
     ) -> Result<R, JsError> {
-        self.try_with_scope(|scope| {
+        let called = self.try_with_scope(|scope| {
             let value = call_in(scope, function, args)?;
             Some(value.and_then(|value| {
                 R::from_v8(scope, value).map_err(|error| JsError::conversion("the result", &error))
             }))
-        })?
+        });
+        self.event_loop.calls.may_have_settled(&self.event_loop);
+        called?
     }
 
     /// Calls `function`, then drives the event loop until the promise it returned settles (a

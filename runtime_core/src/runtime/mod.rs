@@ -170,10 +170,12 @@ impl Runtime {
         name: &str,
         source: &str,
     ) -> Result<v8::Global<v8::Value>, JsError> {
-        self.with_scope_checked(|scope| {
+        let ran = self.with_scope_checked(|scope| {
             let value = run_script(scope, name, source)?;
             Ok(v8::Global::new(scope, value))
-        })
+        });
+        self.event_loop.calls.may_have_settled(&self.event_loop);
+        ran
     }
 
     /// Runs a classic script and converts its completion value with JavaScript's `String()`.
