@@ -1,15 +1,18 @@
-//! The edge workload's server (`shared/edge-workload/WORKLOAD.md`): hyper 1.x on a tokio
-//! current-thread runtime, one thread for HTTP and JavaScript. `edge-js` files each request
-//! under a request id and calls the handler module's `handle(rid)`, one request at a time,
-//! driving the event loop until its promise settles; `edge-floor` answers the same requests
-//! from Rust, the floor the JavaScript layer is measured against.
+//! The edge workload's server (`shared/edge-workload/WORKLOAD.md`, version 2): hyper 1.x on
+//! tokio current-thread runtimes, one thread per worker for HTTP and JavaScript, the workers
+//! sharing one address (`SO_REUSEPORT`). `edge-js` files each request under a request id and
+//! starts the handler module's `handle(rid)` as it arrives, many in flight in one runtime,
+//! answering each when its promise settles; `edge-floor` answers the same requests from Rust,
+//! the floor the JavaScript layer is measured against.
 //!
 //! Beyond the workload, what a host running tenants' code needs: bodies over
 //! [`MAX_BODY`] are 413, too many headers 431 (hyper), a handler that throws 500 (its error and
-//! stack on standard error), one that loops is terminated at the request's deadline by a
-//! watchdog (503), one that never settles times out (504); SIGINT stops accepting and lets the
-//! connections in flight finish.
+//! stack on standard error), one that keeps the thread past the request's deadline is
+//! terminated by a watchdog, which fails every request in flight in that runtime (503) and
+//! replaces the runtime from the startup snapshot; one that waits past it is answered 504
+//! alone; SIGINT stops accepting and lets the connections in flight finish.
 
+pub mod js_worker;
 pub mod ops;
 
 use std::cell::Cell;
@@ -17,8 +20,6 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -27,12 +28,7 @@ use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
-use runtime_core::{JsError, Runtime, RuntimeOptions, TerminationHandle};
-use tokio::sync::{mpsc, oneshot};
-
-/// How much later than a request's deadline the watchdog terminates a handler that keeps the
-/// thread.
-const WATCHDOG_MARGIN: Duration = Duration::from_millis(50);
+use js_worker::{Handler, Worker};
 
 /// The largest request body the server collects (larger: 413).
 pub const MAX_BODY: usize = 16 << 20;
@@ -51,6 +47,21 @@ pub struct Config {
     /// A request's deadline: a handler still running then is terminated (503), one still
     /// waiting is answered 504.
     pub request_timeout: Duration,
+    /// Threads, each with its own runtime (and tokio runtime), on one address.
+    pub workers: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            handler: None,
+            modules: None,
+            port: 0,
+            max_seconds: 60,
+            request_timeout: Duration::from_secs(5),
+            workers: 1,
+        }
+    }
 }
 
 /// Which handler answers.
@@ -62,15 +73,10 @@ pub enum Mode {
     Floor,
 }
 
-/// `--handler FILE [--modules DIR] --port P --max-seconds N [--request-timeout-ms MS]`.
+/// `--handler FILE [--modules DIR] --port P --max-seconds N [--request-timeout-ms MS]
+/// [--workers N]`.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
-    let mut config = Config {
-        handler: None,
-        modules: None,
-        port: 0,
-        max_seconds: 60,
-        request_timeout: Duration::from_secs(5),
-    };
+    let mut config = Config::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -88,6 +94,13 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, Stri
                     .parse()
                     .map_err(|_| "--request-timeout-ms takes a number")?;
                 config.request_timeout = Duration::from_millis(ms);
+            }
+            "--workers" => {
+                config.workers = value()?
+                    .parse()
+                    .ok()
+                    .filter(|&workers| workers > 0)
+                    .ok_or("--workers takes a positive number")?
             }
             other => return Err(format!("unknown argument {other}")),
         }
@@ -109,9 +122,13 @@ pub fn main(program: &str, mode: Mode) {
     }
 }
 
-type Reply = Response<Full<Bytes>>;
+pub(crate) type Reply = Response<Full<Bytes>>;
 
-fn reply(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Reply {
+pub(crate) fn reply(
+    status: StatusCode,
+    content_type: &'static str,
+    body: impl Into<Bytes>,
+) -> Reply {
     let mut response = Response::new(Full::new(body.into()));
     *response.status_mut() = status;
     response
@@ -120,37 +137,99 @@ fn reply(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>)
     response
 }
 
-/// A request for the JavaScript task: its head, its body, where the response goes.
-type Job = (Parts, Bytes, oneshot::Sender<Reply>);
-
-/// Serves until `config.max_seconds` pass or SIGINT, calling `ready` with the address once it
-/// accepts. Blocks the calling thread (a tokio current-thread runtime of its own).
+/// Serves until `config.max_seconds` pass or SIGINT, calling `ready` with the address once
+/// every worker accepts. Blocks the calling thread; each worker is a thread with its own tokio
+/// current-thread runtime (and, for `edge-js`, its own V8 runtime).
 pub fn serve(config: Config, mode: Mode, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let handler = match mode {
+        Mode::Floor => None,
+        Mode::Js => {
+            let path = config.handler.as_deref().ok_or_else(|| {
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, "--handler FILE is needed")
+            })?;
+            let built = Handler::build(path, config.modules.as_deref()).map_err(|error| {
+                std::io::Error::other(format!("the handler did not load: {error}"))
+            })?;
+            Some(built)
+        }
+    };
+    // The first listener picks the port (0: any free one); the others share it.
+    let first = listen(SocketAddr::from(([127, 0, 0, 1], config.port)))?;
+    let address = first.local_addr()?;
+    let mut listeners = vec![first];
+    for _ in 1..config.workers.max(1) {
+        listeners.push(listen(address)?);
+    }
+    let (started, starts) = std::sync::mpsc::channel();
+    let workers: Vec<_> = listeners
+        .into_iter()
+        .enumerate()
+        .map(|(index, listener)| {
+            let (config, handler, started) = (config.clone(), handler.clone(), started.clone());
+            std::thread::Builder::new()
+                .name(format!("edge-worker-{index}"))
+                .spawn(move || run_worker(listener, &config, handler, started))
+        })
+        .collect::<Result<_, _>>()?;
+    drop(started);
+    let mut failed = None;
+    for _ in 0..workers.len() {
+        match starts.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => failed = Some(error),
+            Err(_) => failed = Some("a worker ended before it started".to_owned()),
+        }
+    }
+    if failed.is_none() {
+        ready(address);
+    }
+    for worker in workers {
+        worker
+            .join()
+            .map_err(|_| std::io::Error::other("a worker panicked"))??;
+    }
+    failed.map_or(Ok(()), |error| Err(std::io::Error::other(error)))
+}
+
+/// A listening socket on loopback that other workers' sockets may share (`SO_REUSEPORT`: the
+/// kernel spreads connections over them).
+fn listen(address: SocketAddr) -> std::io::Result<std::net::TcpListener> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::IPV4,
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    socket.set_reuse_address(true)?;
+    socket.set_reuse_port(true)?;
+    socket.set_nonblocking(true)?;
+    socket.bind(&address.into())?;
+    socket.listen(1024)?;
+    Ok(socket.into())
+}
+
+/// One worker: its runtime and its connections, until the deadline or SIGINT; says on
+/// `started` once it accepts.
+fn run_worker(
+    listener: std::net::TcpListener,
+    config: &Config,
+    handler: Option<Handler>,
+    started: std::sync::mpsc::Sender<Result<(), String>>,
+) -> std::io::Result<()> {
     let tokio = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let local = tokio::task::LocalSet::new();
     local.block_on(&tokio, async move {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", config.port)).await?;
-        let jobs = match mode {
-            Mode::Floor => None,
-            Mode::Js => {
-                let handler = config.handler.clone().ok_or_else(|| {
-                    std::io::Error::new(
-                        std::io::ErrorKind::InvalidInput,
-                        "--handler FILE is needed",
-                    )
-                })?;
-                let (sender, receiver) = mpsc::unbounded_channel::<Job>();
-                let modules = config.modules.as_deref();
-                let runtime = js_runtime(&handler, modules).await.map_err(|error| {
-                    std::io::Error::other(format!("the handler did not load: {error}"))
-                })?;
-                tokio::task::spawn_local(js_task(runtime, receiver, config.request_timeout));
-                Some(sender)
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let worker = match handler.map(|handler| Worker::start(handler, config.request_timeout)) {
+            None => None,
+            Some(Ok(worker)) => Some(worker),
+            Some(Err(error)) => {
+                let _ = started.send(Err(format!("the handler did not start: {error}")));
+                return Ok(());
             }
         };
-        ready(listener.local_addr()?);
+        let _ = started.send(Ok(()));
         let deadline = tokio::time::sleep(Duration::from_secs(config.max_seconds));
         let interrupted = tokio::signal::ctrl_c();
         tokio::pin!(deadline, interrupted);
@@ -165,13 +244,13 @@ pub fn serve(config: Config, mode: Mode, ready: impl FnOnce(SocketAddr)) -> std:
                 _ = &mut interrupted => break,
             };
             stream.set_nodelay(true).ok();
-            let jobs = jobs.clone();
+            let worker = worker.clone();
             let connections = connections.clone();
             connections.set(connections.get() + 1);
             tokio::task::spawn_local(async move {
                 let service = hyper::service::service_fn(move |request| {
-                    let jobs = jobs.clone();
-                    async move { Ok::<_, Infallible>(answer(request, jobs).await) }
+                    let worker = worker.clone();
+                    async move { Ok::<_, Infallible>(answer(request, worker.as_deref()).await) }
                 });
                 let io = hyper_util::rt::TokioIo::new(stream);
                 let _ = hyper::server::conn::http1::Builder::new()
@@ -187,12 +266,19 @@ pub fn serve(config: Config, mode: Mode, ready: impl FnOnce(SocketAddr)) -> std:
         while connections.get() > 0 && Instant::now() < grace {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+        if let Some(slowest) = worker.and_then(|worker| worker.replacements().into_iter().max()) {
+            eprintln!(
+                "edge-js: runtimes replaced; the slowest replacement took {:.2} ms",
+                slowest.as_secs_f64() * 1e3
+            );
+        }
         Ok(())
     })
 }
 
-/// One request: its body collected (bounded), then answered by the floor or the JS task.
-async fn answer(request: Request<Incoming>, jobs: Option<mpsc::UnboundedSender<Job>>) -> Reply {
+/// One request: its body collected (bounded), then answered by the floor or the JavaScript
+/// worker.
+async fn answer(request: Request<Incoming>, worker: Option<&Worker>) -> Reply {
     let (parts, body) = request.into_parts();
     let body = match Limited::new(body, MAX_BODY).collect().await {
         Ok(collected) => collected.to_bytes(),
@@ -204,28 +290,14 @@ async fn answer(request: Request<Incoming>, jobs: Option<mpsc::UnboundedSender<J
             )
         }
     };
-    let Some(jobs) = jobs else {
-        return floor(&parts, body);
-    };
-    let (sender, receiver) = oneshot::channel();
-    if jobs.send((parts, body, sender)).is_err() {
-        return reply(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "text/plain",
-            "shutting down",
-        );
+    match worker {
+        Some(worker) => worker.answer(parts, body).await,
+        None => floor(&parts, body).await,
     }
-    receiver.await.unwrap_or_else(|_| {
-        reply(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "text/plain",
-            "the handler task ended",
-        )
-    })
 }
 
 /// The Rust floor: the handler's behaviour, without JavaScript.
-fn floor(parts: &Parts, body: Bytes) -> Reply {
+async fn floor(parts: &Parts, body: Bytes) -> Reply {
     match (parts.method.as_str(), parts.uri.path()) {
         ("GET", "/hello") => {
             let id = parts
@@ -242,185 +314,14 @@ fn floor(parts: &Parts, body: Bytes) -> Reply {
             out.reverse();
             reply(StatusCode::OK, "application/octet-stream", out)
         }
+        ("GET", path) if path.starts_with("/kv/") => {
+            let key = &path["/kv/".len()..];
+            if !ops::is_valid_key(key) {
+                return reply(StatusCode::BAD_REQUEST, "text/plain", "bad key");
+            }
+            tokio::time::sleep(ops::KV_LATENCY).await;
+            reply(StatusCode::OK, "text/plain", ops::kv_value(key))
+        }
         _ => reply(StatusCode::NOT_FOUND, "text/plain", "not found"),
-    }
-}
-
-/// The runtime with the workload's ops, the handler loaded as an ES module.
-async fn js_runtime(
-    handler: &std::path::Path,
-    modules: Option<&std::path::Path>,
-) -> Result<(Runtime, v8::Global<v8::Function>), String> {
-    let path = std::fs::canonicalize(handler)
-        .map_err(|error| format!("{}: {error}", handler.display()))?;
-    // The handler's directory (or the one given) is all it can import from.
-    let directory = modules.unwrap_or_else(|| path.parent().unwrap_or(&path));
-    let loader = runtime_core::modules::FsModuleLoader::new(directory)
-        .map_err(|error| format!("{}: {error}", directory.display()))?;
-    let mut runtime = Runtime::new(RuntimeOptions {
-        extensions: vec![ops::extension()],
-        module_loader: Some(std::rc::Rc::new(loader)),
-        ..Default::default()
-    });
-    let url = format!("file://{}", path.display());
-    let loaded = async {
-        let module = runtime.load_main_module(&url).await?;
-        runtime.mod_evaluate(module).await?;
-        runtime.module_function(module, "handle")
-    };
-    let handle = loaded
-        .await
-        .map_err(|error: JsError| format!("{error}\n{}", error.stack.as_deref().unwrap_or("")))?;
-    Ok((runtime, handle))
-}
-
-use runtime_core::v8;
-
-/// Terminates the handler when a request's deadline passes (a loop V8 runs does not yield to
-/// tokio's timers): a thread that looks every few milliseconds. The deadline is an atomic
-/// (nanoseconds since `start`, 0 when disarmed): arming and disarming cost a store each.
-struct Watchdog {
-    start: Instant,
-    deadline: Arc<AtomicU64>,
-    /// Set once the watchdog's `terminate()` returned.
-    fired: Arc<AtomicBool>,
-}
-
-impl Watchdog {
-    fn new(termination: TerminationHandle) -> Self {
-        let start = Instant::now();
-        let deadline = Arc::new(AtomicU64::new(0));
-        let fired = Arc::new(AtomicBool::new(false));
-        let watched = Arc::downgrade(&deadline);
-        let fired_here = fired.clone();
-        std::thread::spawn(move || {
-            while let Some(deadline) = watched.upgrade() {
-                let at = deadline.load(Ordering::Acquire);
-                let now = start.elapsed().as_nanos() as u64;
-                // Taken (set to 0) before terminating: a request the worker disarmed first is
-                // never terminated.
-                if at != 0
-                    && now >= at
-                    && deadline
-                        .compare_exchange(at, 0, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                {
-                    termination.terminate();
-                    fired_here.store(true, Ordering::Release);
-                }
-                drop(deadline);
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        });
-        Self {
-            start,
-            deadline,
-            fired,
-        }
-    }
-
-    fn arm(&self, timeout: Duration) {
-        let at = (self.start.elapsed() + timeout).as_nanos().max(1) as u64;
-        self.deadline.store(at, Ordering::Release);
-    }
-
-    /// Disarms. If the watchdog took the deadline first, waits until its termination was
-    /// requested and returns `true`: the caller spends it (the call may have already).
-    fn disarm(&self) -> bool {
-        if self.deadline.swap(0, Ordering::AcqRel) != 0 {
-            return false;
-        }
-        while !self.fired.swap(false, Ordering::AcqRel) {
-            std::thread::yield_now();
-        }
-        true
-    }
-}
-
-/// The task that owns the runtime: one request at a time, in arrival order.
-async fn js_task(
-    (mut runtime, handle): (Runtime, v8::Global<v8::Function>),
-    mut jobs: mpsc::UnboundedReceiver<Job>,
-    timeout: Duration,
-) {
-    let watchdog = Watchdog::new(runtime.termination_handle());
-    let state = runtime.op_state();
-    let mut rid: u32 = 0;
-    while let Some((parts, body, sender)) = jobs.recv().await {
-        rid = if rid >= (1 << 30) { 1 } else { rid + 1 };
-        state.borrow_mut().borrow_mut::<ops::Exchanges>().insert(
-            rid,
-            ops::Exchange {
-                parts,
-                body: Some(body),
-                response: ops::Response::default(),
-            },
-        );
-        // The watchdog's deadline comes a little after tokio's: a handler that waits is
-        // answered 504 by the timeout; only one that keeps the thread (which the timeout
-        // cannot interrupt) is terminated (503).
-        watchdog.arm(timeout + WATCHDOG_MARGIN);
-        let outcome =
-            tokio::time::timeout(timeout, runtime.call_and_await::<()>(&handle, (rid,))).await;
-        if watchdog.disarm() {
-            // The watchdog terminated this request: a request no call spent (it came as the
-            // call ended) is withdrawn here, not left to stop the next request.
-            runtime.termination_handle().cancel();
-        }
-        if outcome.is_err() {
-            // Abandoned at its deadline: nothing it left (timers, ops) runs on into the next.
-            runtime.cancel_pending_work();
-        }
-        let exchange = state
-            .borrow_mut()
-            .borrow_mut::<ops::Exchanges>()
-            .remove(rid);
-        let sent = exchange.and_then(|exchange| {
-            let (status, body) = exchange.response.sent?;
-            Some((status, exchange.response.headers, body))
-        });
-        let response = match (outcome, sent) {
-            (Ok(Ok(())), Some((status, headers, body))) => {
-                let mut response = Response::new(Full::new(body));
-                *response.status_mut() =
-                    StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-                *response.headers_mut() = headers;
-                response
-            }
-            (Ok(Ok(())), None) => {
-                eprintln!("edge-js: request {rid}: the handler sent no response");
-                reply(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "text/plain",
-                    "no response",
-                )
-            }
-            (Ok(Err(error)), _) if error.is_terminated() => {
-                eprintln!("edge-js: request {rid}: the handler ran past its deadline: {error}");
-                reply(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "text/plain",
-                    "the handler ran too long",
-                )
-            }
-            (Ok(Err(error)), _) => {
-                let stack = error.stack.as_deref().unwrap_or("");
-                eprintln!("edge-js: request {rid}: the handler failed: {error}\n{stack}");
-                reply(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "text/plain",
-                    "the handler failed",
-                )
-            }
-            (Err(_), _) => {
-                eprintln!("edge-js: request {rid}: the handler did not settle in time");
-                reply(
-                    StatusCode::GATEWAY_TIMEOUT,
-                    "text/plain",
-                    "the handler timed out",
-                )
-            }
-        };
-        let _ = sender.send(response);
     }
 }

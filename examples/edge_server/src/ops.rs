@@ -1,5 +1,5 @@
 //! The seven ops of the workload (WORKLOAD.md's table, in opwire's spelling), over the
-//! requests the server files in the op state.
+//! requests the server files in the op state, and version 2's `op_kv_get`.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -26,9 +26,8 @@ pub struct Response {
     pub sent: Option<(u16, Bytes)>,
 }
 
-/// The requests being handled, with their ids. The server hands the handler one request at a
-/// time, so this holds one: a scan is the fastest lookup (no hashing on each of the seven op
-/// calls a request makes), and stays right if more were in flight.
+/// The requests being handled, with their ids: a scan is the fastest lookup for the few a
+/// runtime has in flight (no hashing on each of the seven op calls a request makes).
 #[derive(Default)]
 pub struct Exchanges {
     pub in_flight: Vec<(u32, Exchange)>,
@@ -260,6 +259,33 @@ fn op_res_send(
     Ok(())
 }
 
+/// How long `op_kv_get` takes: WORKLOAD.md's stand-in for a remote store.
+pub const KV_LATENCY: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// Whether `key` is one `/kv/K` accepts: 1 to 64 characters of `[A-Za-z0-9_-]`.
+pub fn is_valid_key(key: &str) -> bool {
+    (1..=64).contains(&key.len())
+        && key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
+}
+
+/// The key-value store's answer for `key`.
+pub fn kv_value(key: &str) -> String {
+    format!("value-of-{key}")
+}
+
+/// A read from the store: its value [`KV_LATENCY`] later (a tokio timer). A key the route
+/// would refuse is a `TypeError`.
+#[op]
+async fn op_kv_get(#[string] key: String) -> Result<String, OpError> {
+    if !is_valid_key(&key) {
+        return Err(OpError::type_error("bad key"));
+    }
+    tokio::time::sleep(KV_LATENCY).await;
+    Ok(kv_value(&key))
+}
+
 /// The extension: the ops and the request table.
 pub fn extension() -> Extension {
     Extension::new("edge")
@@ -271,6 +297,7 @@ pub fn extension() -> Extension {
             op_req_count::DECL,
             op_res_set_header::DECL,
             op_res_send::DECL,
+            op_kv_get::DECL,
         ])
         .state(|state| {
             state.put(Exchanges::default());

@@ -16,11 +16,10 @@ static ALLOCATOR: alloc_counter::CountingAllocator = alloc_counter::CountingAllo
 /// keep-alive connection.
 fn allocations(mode: Mode, requests: usize) -> u64 {
     let config = Config {
-        modules: None,
         handler: Some(format!("{}/handler.js", env!("CARGO_MANIFEST_DIR")).into()),
-        port: 0,
         max_seconds: 1,
         request_timeout: Duration::from_secs(5),
+        ..Config::default()
     };
     let (sender, receiver) = std::sync::mpsc::channel();
     let server = std::thread::spawn(move || {

@@ -12,6 +12,21 @@ export async function handle(req) {
     case "/hang":
       await new Promise((resolve) => setTimeout(resolve, 1e9));
       return;
+    case "/wait":
+      // In flight until `/open` comes (or ten seconds pass): answered only if the server
+      // starts other requests meanwhile.
+      await new Promise((resolve) => {
+        globalThis.open = resolve;
+        setTimeout(resolve, 10_000);
+      });
+      op_res_set_header(req, "content-type", "text/plain");
+      op_res_send(req, 200, new Uint8Array([119, 97, 105, 116, 101, 100])); // "waited"
+      return;
+    case "/open":
+      globalThis.open?.();
+      op_res_set_header(req, "content-type", "text/plain");
+      op_res_send(req, 200, new Uint8Array([111, 112, 101, 110])); // "open"
+      return;
     case "/nosend":
       return;
     case "/twice":

@@ -9,12 +9,17 @@ use edge_server::{Config, Mode};
 
 /// A server on a thread of its own, for this test process (it exits by itself).
 fn start(mode: Mode, handler: &str) -> SocketAddr {
+    start_workers(mode, handler, 1)
+}
+
+fn start_workers(mode: Mode, handler: &str, workers: usize) -> SocketAddr {
     let config = Config {
         modules: Some(env!("CARGO_MANIFEST_DIR").into()),
         handler: Some(format!("{}/{handler}", env!("CARGO_MANIFEST_DIR")).into()),
-        port: 0,
         max_seconds: 60,
         request_timeout: Duration::from_millis(300),
+        workers,
+        ..Config::default()
     };
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -33,11 +38,21 @@ struct Answer {
 
 /// One request on a connection of its own; the answer read to its `content-length`.
 fn send(address: SocketAddr, head: &str, body: &[u8]) -> Answer {
+    read_answer(sent(address, head), body)
+}
+
+/// A connection with `head` written on it.
+fn sent(address: SocketAddr, head: &str) -> TcpStream {
     let mut stream = TcpStream::connect(address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     stream.write_all(head.as_bytes()).unwrap();
+    stream
+}
+
+/// Writes `body` on `stream`, then reads the answer.
+fn read_answer(mut stream: TcpStream, body: &[u8]) -> Answer {
     // A body the server refuses part-way may find the connection closed: its answer counts.
     for chunk in body.chunks(1 << 16) {
         if stream.write_all(chunk).is_err() {
@@ -130,10 +145,29 @@ fn content_type(answer: &Answer) -> &str {
         .map_or("", |(_, value)| value.as_str())
 }
 
+/// `/kv/K` (version 2): the value after the store's 5 ms, a bad key 400.
+fn assert_kv(address: SocketAddr, what: &str) {
+    let answer = get(address, "/kv/user_42-a");
+    assert_eq!(
+        (answer.status, content_type(&answer), answer.body.as_slice()),
+        (200, "text/plain", &b"value-of-user_42-a"[..]),
+        "{what}"
+    );
+    for bad in ["/kv/", "/kv/no.dots", &format!("/kv/{}", "k".repeat(65))] {
+        let answer = get(address, bad);
+        assert_eq!(
+            (answer.status, answer.body.as_slice()),
+            (400, &b"bad key"[..]),
+            "{what} {bad}"
+        );
+    }
+}
+
 #[test]
 fn both_servers_answer_the_workload_exactly() {
     for (mode, handler) in [(Mode::Js, "handler.js"), (Mode::Floor, "handler.js")] {
         let address = start(mode, handler);
+        assert_kv(address, &format!("{mode:?}"));
         for _ in 0..3 {
             let answer = hello(address);
             assert_eq!(answer.status, 200, "{mode:?}");
@@ -163,6 +197,53 @@ fn both_servers_answer_the_workload_exactly() {
                 ["content-length", "content-type", "date"],
                 "{mode:?}"
             );
+        }
+    }
+}
+
+#[test]
+fn requests_are_in_flight_together_in_one_runtime() {
+    let address = start(Mode::Js, "tests/hostile_handler.js");
+    // `/wait` settles only when `/open` runs: a server taking one request at a time would
+    // answer neither before the deadline.
+    let waiting = sent(address, "GET /wait HTTP/1.1\r\nhost: localhost\r\n\r\n");
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(get(address, "/open").body, b"open");
+    let answer = read_answer(waiting, b"");
+    assert_eq!(
+        (answer.status, answer.body.as_slice()),
+        (200, &b"waited"[..])
+    );
+}
+
+#[test]
+fn a_handler_past_its_deadline_fails_the_requests_in_flight_and_serving_goes_on() {
+    let address = start(Mode::Js, "tests/hostile_handler.js");
+    for _ in 0..2 {
+        let waiting = sent(address, "GET /wait HTTP/1.1\r\nhost: localhost\r\n\r\n");
+        std::thread::sleep(Duration::from_millis(20));
+        // The loop keeps the thread: terminated, and with it every request in flight.
+        assert_eq!(get(address, "/loop").status, 503);
+        assert_eq!(read_answer(waiting, b"").status, 503);
+        // The runtime was replaced from the snapshot: the handler's module state is fresh,
+        // and it serves.
+        let answer = hello(address);
+        assert_eq!((answer.status, answer.body.len()), (200, 42));
+        assert_kv(address, "after a replacement");
+    }
+}
+
+#[test]
+fn workers_share_one_address() {
+    for mode in [Mode::Js, Mode::Floor] {
+        let address = start_workers(mode, "handler.js", 3);
+        let answers: Vec<_> = (0..12)
+            .map(|_| std::thread::spawn(move || (hello(address), get(address, "/kv/w"))))
+            .collect();
+        for answer in answers {
+            let (hello, kv) = answer.join().unwrap();
+            assert_eq!((hello.status, hello.body.len()), (200, 42), "{mode:?}");
+            assert_eq!(kv.body, b"value-of-w", "{mode:?}");
         }
     }
 }
