@@ -1,12 +1,14 @@
-//! `cargo xtask bench-http [--quick] [--runs N]`: the edge workload
-//! (`shared/edge-workload/WORKLOAD.md`) under load: `edge-floor` and `edge-js` (release builds)
-//! driven by oha 1.16.0, route × concurrency, server pinned to CPU 0 and oha to CPU 1; RPS,
+//! `cargo xtask bench-http [--quick] [--runs N] [--workers N]`: the edge workload
+//! (`shared/edge-workload/WORKLOAD.md`, version 2) under load: `edge-floor` and `edge-js`
+//! (release builds) driven by oha 1.16.0, route (`hello`, `echo`, `kv`) × concurrency, the
+//! server pinned to CPU 0 (CPUs 0..N with `--workers N`) and oha to the next CPU; RPS,
 //! p50/p99, errors and the server's CPU per request (utime + stime over the measured run), with
 //! the ratios to the floor and deno_core's figures from WORKLOAD.md beside them. Each metric is
 //! the median of N runs per cell (3 by default, as WORKLOAD.md's figures are; 1 with
 //! `--quick`), the floor and the JS server taking turns cell by cell so that the machine's
-//! drift falls on both. Loopback only; every run is bounded in time and the servers exit by
-//! themselves.
+//! drift falls on both. `kv` rows are also read against their ceiling, concurrency / 5 ms (each
+//! request awaits the store's 5 ms). Loopback only; every run is bounded in time and the
+//! servers exit by themselves.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -15,7 +17,11 @@ use std::process::{exit, Child, Command, Stdio};
 use std::time::Duration;
 
 const ID: &str = "0f8c2b1e-6d3a-4c5b-9e7f-a1b2c3d4e5f6";
-const ROUTES: [&str; 2] = ["hello", "echo"];
+const ROUTES: [&str; 3] = ["hello", "echo", "kv"];
+/// The key `kv` requests read.
+const KEY: &str = "bench-key_1";
+/// How long the store takes to answer (`op_kv_get`): the `kv` ceiling is concurrency / this.
+const KV_SECONDS: f64 = 0.005;
 const CONCURRENCY: [u32; 3] = [1, 16, 64];
 
 struct Cell {
@@ -30,11 +36,12 @@ struct Cell {
     cpu_us_per_request: f64,
 }
 
-const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>]";
+const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>] [--workers <n>]";
 
 pub fn bench_http(root: &Path, args: Vec<String>) {
     let mut quick = false;
     let mut runs = None;
+    let mut workers = 1;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -46,6 +53,13 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
                     exit(2);
                 }
             },
+            "--workers" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => workers = n,
+                _ => {
+                    eprintln!("--workers takes a positive number; {USAGE}");
+                    exit(2);
+                }
+            },
             other => {
                 eprintln!("unknown bench-http argument `{other}`; {USAGE}");
                 exit(2);
@@ -53,6 +67,14 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         }
     }
     let runs = runs.unwrap_or(if quick { 1 } else { 3 });
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    if workers + 1 > cpus {
+        eprintln!(
+            "--workers {workers} needs {} CPUs (one for oha); this machine has {cpus}",
+            workers + 1
+        );
+        exit(2);
+    }
     let (warm, measured) = if quick { (0.3, 1.0) } else { (2.0, 10.0) };
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
@@ -98,6 +120,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
                         &binary,
                         &handler,
                         &oha,
+                        workers,
                         server,
                         route,
                         concurrency,
@@ -117,9 +140,9 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
     let reference = reference_ratios(&root.join("../shared/edge-workload/WORKLOAD.md"));
     let out = target.join("bench-http");
     std::fs::create_dir_all(&out).expect("the output directory");
-    let table = table(&cells, &reference);
+    let table = table(&cells, &reference, workers);
     println!("{table}");
-    std::fs::write(out.join("results.json"), json(&cells, quick, runs))
+    std::fs::write(out.join("results.json"), json(&cells, quick, runs, workers))
         .expect("results.json written");
     std::fs::write(out.join("report.svg"), svg(&cells, &reference)).expect("report.svg written");
     eprintln!("wrote {}/results.json and report.svg", out.display());
@@ -166,15 +189,17 @@ fn medians(runs: &[Cell]) -> Vec<Cell> {
     cells
 }
 
-/// Starts a server pinned to CPU 0: the process and its address.
-fn start(binary: &Path, handler: &Path, seconds: u64) -> (Child, SocketAddr) {
+/// Starts a server with `workers` workers pinned to CPUs 0..workers: the process and its
+/// address.
+fn start(binary: &Path, handler: &Path, workers: usize, seconds: u64) -> (Child, SocketAddr) {
     let mut command = Command::new("taskset");
     command
-        .args(["-c", "0"])
+        .args(["-c", &format!("0-{}", workers - 1)])
         .arg(binary)
         .arg("--handler")
         .arg(handler)
         .args(["--port", "0", "--max-seconds", &seconds.to_string()])
+        .args(["--workers", &workers.to_string()])
         .stdout(Stdio::piped());
     let mut child = command
         .spawn()
@@ -207,6 +232,10 @@ fn probe(address: SocketAddr, route: &str) {
     let (head, body): (String, Vec<u8>) = match route {
         "hello" => (
             format!("GET /hello HTTP/1.1\r\nhost: localhost\r\naccept: */*\r\nuser-agent: edge-anchor/1\r\nx-request-id: {ID}\r\nconnection: close\r\n\r\n"),
+            Vec::new(),
+        ),
+        "kv" => (
+            format!("GET /kv/{KEY} HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n"),
             Vec::new(),
         ),
         _ => {
@@ -246,6 +275,7 @@ fn echo_body() -> Vec<u8> {
 fn expected_body(route: &str) -> Vec<u8> {
     match route {
         "hello" => format!("hello {ID}").into_bytes(),
+        "kv" => format!("value-of-{KEY}").into_bytes(),
         _ => {
             let mut body = echo_body();
             body.reverse();
@@ -254,9 +284,10 @@ fn expected_body(route: &str) -> Vec<u8> {
     }
 }
 
-/// oha against `address` for `seconds`, pinned to CPU 1: its JSON report.
+/// oha against `address` for `seconds`, pinned to CPU `cpu`: its JSON report.
 fn oha(
     oha: &Path,
+    cpu: usize,
     address: SocketAddr,
     route: &str,
     concurrency: u32,
@@ -265,7 +296,7 @@ fn oha(
     let body_file = std::env::temp_dir().join(format!("edge-echo-body-{}", std::process::id()));
     std::fs::write(&body_file, echo_body()).unwrap();
     let mut command = Command::new("taskset");
-    command.args(["-c", "1"]).arg(oha).args([
+    command.args(["-c", &cpu.to_string()]).arg(oha).args([
         "--no-tui",
         "--disable-compression",
         "--output-format",
@@ -283,6 +314,9 @@ fn oha(
         "hello" => {
             command.args(["-H", &format!("x-request-id: {ID}")]);
             command.arg(format!("http://{address}/hello"));
+        }
+        "kv" => {
+            command.arg(format!("http://{address}/kv/{KEY}"));
         }
         _ => {
             command.args(["-m", "POST", "-T", "application/octet-stream", "-D"]);
@@ -310,17 +344,18 @@ fn run_cell(
     binary: &Path,
     handler: &Path,
     oha_path: &Path,
+    workers: usize,
     server: &'static str,
     route: &'static str,
     concurrency: u32,
     warm: f64,
     measured: f64,
 ) -> Cell {
-    let (mut child, address) = start(binary, handler, (warm + measured) as u64 + 30);
+    let (mut child, address) = start(binary, handler, workers, (warm + measured) as u64 + 30);
     probe(address, route);
-    oha(oha_path, address, route, concurrency, warm);
+    oha(oha_path, workers, address, route, concurrency, warm);
     let before = cpu_seconds(child.id());
-    let report = oha(oha_path, address, route, concurrency, measured);
+    let report = oha(oha_path, workers, address, route, concurrency, measured);
     let cpu = cpu_seconds(child.id()) - before;
     probe(address, route);
     child.kill().ok();
@@ -393,9 +428,9 @@ fn floor_of<'a>(cells: &'a [Cell], cell: &Cell) -> Option<&'a Cell> {
         .find(|c| c.server == "floor" && c.route == cell.route && c.concurrency == cell.concurrency)
 }
 
-fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
-    let mut out = String::from(
-        "| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | deno: RPS, p99, CPU ratios |\n|---|---|---:|---:|---:|---:|---:|---|\n",
+fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)], workers: usize) -> String {
+    let mut out = format!(
+        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in cells.iter().filter(|cell| cell.server == "js") {
         let Some(floor) = floor_of(cells, cell) else {
@@ -407,8 +442,15 @@ fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
             .map_or("—".to_owned(), |(_, _, rps, p99, cpu)| {
                 format!("{rps:.2}, {p99:.2}, {cpu:.2}")
             });
+        // The kv ceiling: every connection waits 5 ms per request (per worker's share).
+        let ceiling = if cell.route == "kv" {
+            let most = f64::from(cell.concurrency) / KV_SECONDS;
+            format!("{:.2}, {:.2}", cell.rps / most, floor.rps / most)
+        } else {
+            "—".to_owned()
+        };
         out.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {deno} |\n",
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} |\n",
             cell.route,
             cell.concurrency,
             cell.rps,
@@ -423,7 +465,7 @@ fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)]) -> String {
     out
 }
 
-fn json(cells: &[Cell], quick: bool, runs: usize) -> String {
+fn json(cells: &[Cell], quick: bool, runs: usize, workers: usize) -> String {
     let rows: Vec<serde_json::Value> = cells
         .iter()
         .map(|cell| {
@@ -443,6 +485,7 @@ fn json(cells: &[Cell], quick: bool, runs: usize) -> String {
     serde_json::to_string_pretty(&serde_json::json!({
         "mode": if quick { "quick" } else { "full" },
         "runs_per_cell": runs,
+        "workers": workers,
         "cells": rows,
     }))
     .expect("JSON")
