@@ -27,6 +27,11 @@ export async function handle(req) {
       op_res_set_header(req, "content-type", "text/plain");
       op_res_send(req, 200, new Uint8Array([111, 112, 101, 110])); // "open"
       return;
+    case "/slow":
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      op_res_set_header(req, "content-type", "text/plain");
+      op_res_send(req, 200, new Uint8Array([115, 108, 111, 119])); // "slow"
+      return;
     case "/nosend":
       return;
     case "/twice":

@@ -234,6 +234,32 @@ fn a_handler_past_its_deadline_fails_the_requests_in_flight_and_serving_goes_on(
 }
 
 #[test]
+fn a_termination_with_64_requests_in_flight_answers_all_64() {
+    let address = start_workers(Mode::Js, "tests/hostile_handler.js", 2);
+    let slow: Vec<_> = (0..64)
+        .map(|_| sent(address, "GET /slow HTTP/1.1\r\nhost: localhost\r\n\r\n"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(30));
+    // One worker's runtime is terminated with its share of the 64 in flight: those are 503;
+    // the other worker's are served.
+    assert_eq!(get(address, "/loop").status, 503);
+    let mut statuses: Vec<u16> = slow
+        .into_iter()
+        .map(|stream| read_answer(stream, b"").status)
+        .collect();
+    statuses.sort();
+    statuses.dedup();
+    assert_eq!(
+        statuses,
+        [200, 503],
+        "every request answered, by both workers"
+    );
+    for _ in 0..8 {
+        assert_eq!(hello(address).status, 200);
+    }
+}
+
+#[test]
 fn workers_share_one_address() {
     for mode in [Mode::Js, Mode::Floor] {
         let address = start_workers(mode, "handler.js", 3);
