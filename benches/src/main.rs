@@ -178,6 +178,8 @@ const BENCHES: &[Bench] = &[
     own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
     own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
     own("floor_raw_fast_view_bytes", "raw_fast_view_bytes", 1, "raw_fast_view_bytes(BUFFER)", ""),
+    own("floor_raw_fast_bigint", "raw_fast_bigint", 1, "raw_fast_bigint(0n);", ""),
+    own("floor_raw_fast_pointer", "raw_fast_pointer", 1, "raw_fast_pointer(EXTERNAL)", ""),
     own("floor_js_call", "js_noop", 0, "js_noop()", "ops.js_noop = function () {}; %NeverOptimizeFunction(ops.js_noop);"),
 ];
 

@@ -202,6 +202,38 @@ const RAW_FAST_NOOP: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new
     ),
 )];
 
+/// A fast function taking a `BigInt` as a `u64` and doing nothing: what V8 alone costs for
+/// `op_bigint`'s signature (the same `CFunctionInfo`, deno's too).
+extern "C" fn raw_fast_bigint(_receiver: v8::Local<v8::Object>, _value: u64) {}
+
+const RAW_FAST_BIGINT: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new(
+    raw_fast_bigint as *const c_void,
+    &v8::fast_api::CFunctionInfo::new(
+        v8::fast_api::Type::Void.as_info(),
+        &[
+            v8::fast_api::Type::V8Value.as_info(),
+            v8::fast_api::Type::Uint64.as_info(),
+        ],
+        v8::fast_api::Int64Representation::BigInt,
+    ),
+)];
+
+/// A fast function taking an external as a pointer and doing nothing: what V8 alone costs for
+/// `op_external`'s signature.
+extern "C" fn raw_fast_pointer(_receiver: v8::Local<v8::Object>, _value: *mut c_void) {}
+
+const RAW_FAST_POINTER: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunction::new(
+    raw_fast_pointer as *const c_void,
+    &v8::fast_api::CFunctionInfo::new(
+        v8::fast_api::Type::Void.as_info(),
+        &[
+            v8::fast_api::Type::V8Value.as_info(),
+            v8::fast_api::Type::Pointer.as_info(),
+        ],
+        v8::fast_api::Int64Representation::Number,
+    ),
+)];
+
 /// A `FunctionCallback` that does nothing at all: the floor of every slow call.
 unsafe extern "C" fn raw_slow_noop(_info: *const v8::FunctionCallbackInfo) {}
 
@@ -238,7 +270,9 @@ const RAW_FAST_VIEW_BYTES: &[v8::fast_api::CFunction] = &[v8::fast_api::CFunctio
 /// Puts the floors on the ops object, where the harness reads ops: `raw_fast_noop` (a fast
 /// function doing nothing; its slow twin does nothing either), `raw_slow_noop` (a
 /// `FunctionCallback` doing nothing), `raw_fast_view_bytes` (a fast function finding a view's
-/// bytes, and nothing more) and `js_noop` (a JavaScript function never optimized).
+/// bytes, and nothing more), `raw_fast_bigint` and `raw_fast_pointer` (fast functions taking a
+/// `BigInt` or an external, doing nothing) and `js_noop` (a JavaScript function never
+/// optimized).
 pub fn install_floors(scope: &mut v8::PinScope<'_, '_>) {
     let global = scope.get_current_context().global(scope);
     let key = v8::String::new(scope, "ops").expect("short name");
@@ -249,10 +283,14 @@ pub fn install_floors(scope: &mut v8::PinScope<'_, '_>) {
     let fast = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_NOOP);
     let slow = v8::FunctionTemplate::builder_raw(raw_slow_noop).build(scope);
     let view_bytes = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_VIEW_BYTES);
+    let bigint = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_BIGINT);
+    let pointer = v8::FunctionTemplate::builder(raw_noop).build_fast(scope, RAW_FAST_POINTER);
     for (name, template) in [
         ("raw_fast_noop", fast),
         ("raw_slow_noop", slow),
         ("raw_fast_view_bytes", view_bytes),
+        ("raw_fast_bigint", bigint),
+        ("raw_fast_pointer", pointer),
     ] {
         let function = template.get_function(scope).expect("template instantiates");
         let name = v8::String::new(scope, name).expect("short name");
