@@ -110,7 +110,7 @@ pub use ops_macro::ToV8;
 /// Derives [`webidl::WebIdlConverter`] for a dictionary (`#[webidl(dictionary)]` struct) or an
 /// enum (`#[webidl(enum)]`).
 pub use ops_macro::WebIDL;
-pub use runtime::js_call::JsArgs;
+pub use runtime::js_call::{Callee, JsArgs, Method};
 pub use runtime::snapshot::SnapshotBuilder;
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use values::element::Element;

@@ -290,6 +290,69 @@ fn try_with_scope_returns_what_threw() {
 
 const BASE: &str = "file:///app/";
 
+#[test]
+fn a_module_exports_member_is_called_with_its_object_as_this() {
+    // Issue 39: `export default { async onEvent() {} }` took raw rusty_v8 to call.
+    let mut rt = runtime_with(&[(
+        "file:///plugin.js",
+        ModuleSource::js(
+            "export default {
+               seen: 0,
+               async onEvent(n) { await ops.op_async_form(n); return this.seen += n; },
+             };
+             export const api = { v1: { get(key) { return `${this.name}:${key}`; }, name: 'v1' } };
+             export function plain() { return typeof this; }
+             export const notAFunction = 3;
+             export const getterThrows = { get boom() { throw new RangeError('from a getter'); } };",
+        ),
+    )]);
+    let tokio = tokio();
+    let id = tokio
+        .block_on(rt.load_main_module("file:///plugin.js"))
+        .unwrap();
+    tokio.block_on(rt.mod_evaluate(id)).unwrap();
+    let on_event = rt.module_method(id, "default.onEvent").unwrap();
+    assert_eq!(
+        tokio.block_on(rt.call_and_await::<u32>(&on_event, (2,))),
+        Ok(2)
+    );
+    let call = rt.start_call::<u32>(&on_event, (3,));
+    assert_eq!(tokio.block_on(rt.run_until(call)), Ok(Ok(5)));
+    let get = rt.module_method(id, "api.v1.get").unwrap();
+    assert_eq!(rt.call::<String>(&get, ("k",)).unwrap(), "v1:k");
+    // A top-level export is read from the namespace; `method` reads from any value kept.
+    let plain = rt.module_method(id, "plain").unwrap();
+    assert_eq!(rt.call::<String>(&plain, ()).unwrap(), "object");
+    let v1 = rt
+        .execute_script(
+            "v1.js",
+            "({ name: 'kept', get(k) { return this.name + k; } })",
+        )
+        .unwrap();
+    let kept = rt.method(&v1, "get").unwrap();
+    assert_eq!(rt.call::<String>(&kept, ("!",)).unwrap(), "kept!");
+    // What fails says where.
+    for (path, message) in [
+        ("default.nope", "default.nope is not a function"),
+        ("notAFunction", "notAFunction is not a function"),
+        (
+            "nope.onEvent",
+            "nope.onEvent: what holds onEvent is not an object",
+        ),
+    ] {
+        let error = rt.module_method(id, path).unwrap_err();
+        assert_eq!(
+            (error.class_name.as_str(), error.message.as_str()),
+            ("TypeError", message)
+        );
+    }
+    let error = rt.module_method(id, "getterThrows.boom").unwrap_err();
+    assert_eq!(
+        (error.class_name.as_str(), error.message.as_str()),
+        ("RangeError", "from a getter")
+    );
+}
+
 fn url(path: &str) -> String {
     format!("{BASE}{path}")
 }

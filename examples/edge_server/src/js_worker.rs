@@ -303,7 +303,7 @@ impl Worker {
                     response: ops::Response::default(),
                 },
             );
-            let call = runtime.start_call::<()>(&self.handle.borrow(), (rid,));
+            let call = runtime.start_call::<()>(&*self.handle.borrow(), (rid,));
             (state, call)
         });
         Started {

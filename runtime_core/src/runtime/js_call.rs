@@ -62,7 +62,7 @@ impl Runtime {
     /// it is: [`Runtime::call_and_await`] awaits it.
     pub fn call<R: for<'s> FromV8<'s>>(
         &mut self,
-        function: &v8::Global<v8::Function>,
+        function: &impl Callee,
         args: impl JsArgs,
     ) -> Result<R, JsError> {
         let called = self.try_with_scope(|scope| {
@@ -80,7 +80,7 @@ impl Runtime {
     /// is a [`JsError`] (its stack kept), as is a promise that nothing can settle any more.
     pub async fn call_and_await<R: for<'s> FromV8<'s>>(
         &mut self,
-        function: &v8::Global<v8::Function>,
+        function: &impl Callee,
         args: impl JsArgs,
     ) -> Result<R, JsError> {
         // One scope when the function's promise is settled by the time the call returns (its
@@ -147,7 +147,7 @@ impl Runtime {
     /// ```
     pub fn start_call<R: for<'s> FromV8<'s> + 'static>(
         &mut self,
-        function: &v8::Global<v8::Function>,
+        function: &impl Callee,
         args: impl JsArgs,
     ) -> CallInFlight<R> {
         let event_loop = self.event_loop.clone();
@@ -200,16 +200,159 @@ impl Runtime {
 /// it), `Some(Err)` if an argument did not convert.
 fn call_in<'s>(
     scope: &mut v8::PinScope<'s, '_>,
-    function: &v8::Global<v8::Function>,
+    callee: &impl Callee,
     args: impl JsArgs,
 ) -> Option<Result<v8::Local<'s, v8::Value>, JsError>> {
     let args = match args.to_values(scope) {
         Ok(args) => args,
         Err(error) => return Some(Err(JsError::conversion("an argument", &error))),
     };
-    let function = v8::Local::new(scope, function);
-    let receiver = v8::undefined(scope).into();
+    let function = v8::Local::new(scope, callee.function());
+    let receiver = match callee.receiver() {
+        Some(receiver) => v8::Local::new(scope, receiver),
+        None => v8::undefined(scope).into(),
+    };
     // A termination requested while the function ran is spent when the call returns, and
     // makes it `Terminated` (see `try_with_scope`).
     function.call(scope, receiver, args.as_ref()).map(Ok)
+}
+
+/// What [`Runtime::call`], [`Runtime::call_and_await`] and [`Runtime::start_call`] call: a
+/// function (`this` undefined), or a [`Method`] (its receiver as `this`).
+pub trait Callee {
+    /// The function called.
+    fn function(&self) -> &v8::Global<v8::Function>;
+    /// Its `this`; `None`: `undefined`.
+    fn receiver(&self) -> Option<&v8::Global<v8::Value>>;
+}
+
+impl Callee for v8::Global<v8::Function> {
+    fn function(&self) -> &v8::Global<v8::Function> {
+        self
+    }
+
+    fn receiver(&self) -> Option<&v8::Global<v8::Value>> {
+        None
+    }
+}
+
+/// A function with the object it was read from, called with that object as `this`: what
+/// `object.name(...)` does in JavaScript. Made by [`Runtime::method`] or
+/// [`Runtime::module_method`].
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// The object the function was read from.
+    pub receiver: v8::Global<v8::Value>,
+    /// The function.
+    pub function: v8::Global<v8::Function>,
+}
+
+impl Callee for Method {
+    fn function(&self) -> &v8::Global<v8::Function> {
+        &self.function
+    }
+
+    fn receiver(&self) -> Option<&v8::Global<v8::Value>> {
+        Some(&self.receiver)
+    }
+}
+
+impl Runtime {
+    /// The method `name` of `receiver` (`receiver[name]`, which must be a function), to call
+    /// with `receiver` as `this`. Reading the property may run the object's getter (or a
+    /// proxy's trap): its throw or termination is the `Err`.
+    pub fn method(
+        &mut self,
+        receiver: &v8::Global<v8::Value>,
+        name: &str,
+    ) -> Result<Method, JsError> {
+        self.try_with_scope(|scope| {
+            let object = v8::Local::new(scope, receiver);
+            Some(read_method(scope, object, name, name))
+        })?
+    }
+
+    /// The function a loaded (and evaluated) module exports at `path`: an export's name
+    /// (`"handle"`), or a dotted path into it (`"default.onEvent"`, `"api.v1.get"`), with the
+    /// object it was read from as its `this` (the module's namespace for a top-level export).
+    /// A `TypeError` names the path when a step is no object or the end no function.
+    ///
+    /// ```
+    /// use std::rc::Rc;
+    /// use runtime_core::modules::{ModuleSource, StaticModuleLoader};
+    /// use runtime_core::{Runtime, RuntimeOptions};
+    ///
+    /// let mut runtime = Runtime::new(RuntimeOptions {
+    ///     module_loader: Some(Rc::new(StaticModuleLoader::new([(
+    ///         "file:///plugin.js".to_owned(),
+    ///         ModuleSource::js("export default { seen: 0, onEvent(n) { return this.seen += n; } };"),
+    ///     )]))),
+    ///     ..Default::default()
+    /// });
+    /// let tokio = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let id = tokio.block_on(runtime.load_main_module("file:///plugin.js")).unwrap();
+    /// tokio.block_on(runtime.mod_evaluate(id)).unwrap();
+    /// let on_event = runtime.module_method(id, "default.onEvent").unwrap();
+    /// assert_eq!(runtime.call::<u32>(&on_event, (2,)).unwrap(), 2);
+    /// assert_eq!(runtime.call::<u32>(&on_event, (3,)).unwrap(), 5);
+    /// ```
+    pub fn module_method(
+        &mut self,
+        id: crate::modules::ModuleId,
+        path: &str,
+    ) -> Result<Method, JsError> {
+        let namespace = self.get_module_namespace(id)?;
+        self.try_with_scope(|scope| {
+            let mut object: v8::Local<v8::Value> = v8::Local::new(scope, &namespace).into();
+            let mut steps = path.split('.').peekable();
+            while let Some(step) = steps.next() {
+                if steps.peek().is_none() {
+                    return Some(read_method(scope, object, step, path));
+                }
+                let Ok(holder) = v8::Local::<v8::Object>::try_from(object) else {
+                    return Some(Err(not_an_object(path, step)));
+                };
+                let key = v8::String::new(scope, step)?;
+                object = holder.get(scope, key.into())?;
+            }
+            Some(Err(JsError::exception(
+                "TypeError",
+                "a module method's path is empty",
+            )))
+        })?
+    }
+}
+
+/// `object[name]` as a [`Method`] of `object`; `path` names it in errors.
+fn read_method<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    object: v8::Local<'s, v8::Value>,
+    name: &str,
+    path: &str,
+) -> Result<Method, JsError> {
+    let Ok(holder) = v8::Local::<v8::Object>::try_from(object) else {
+        return Err(not_an_object(path, name));
+    };
+    let function = v8::String::new(scope, name)
+        .and_then(|key| holder.get(scope, key.into()))
+        .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok());
+    match function {
+        Some(function) => Ok(Method {
+            receiver: v8::Global::new(scope, object),
+            function: v8::Global::new(scope, function),
+        }),
+        // A getter that threw leaves its exception for the caller's `TryCatch`, which reports
+        // it instead.
+        None => Err(JsError::exception(
+            "TypeError",
+            &format!("{path} is not a function"),
+        )),
+    }
+}
+
+fn not_an_object(path: &str, step: &str) -> JsError {
+    JsError::exception(
+        "TypeError",
+        &format!("{path}: what holds {step} is not an object"),
+    )
 }
