@@ -141,18 +141,21 @@ fn runtime_with_later() -> (Runtime, v8::Global<v8::Function>, tokio::runtime::R
     (runtime, later, tokio)
 }
 
-/// `call_and_await::<f64>(&later, (1.0,))`, one call after another: the call, a turn of the
-/// loop, the promise's value converted.
-fn rust_call_and_await(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+/// Measures `batch`, which makes `per_batch` calls of `later` and sums their results, on one
+/// runtime inside one tokio runtime: ns per call.
+fn awaited(
+    name: &'static str,
+    count: u32,
+    plan: &Plan,
+    per_batch: u64,
+    mut batch: impl AsyncFnMut(&mut Runtime, &v8::Global<v8::Function>) -> f64,
+) -> BenchResult {
     let (mut runtime, later, tokio) = runtime_with_later();
     let call = |times: u64| {
         let sum = tokio.block_on(async {
             let mut sum = 0.0;
-            for _ in 0..times * u64::from(count) {
-                sum += runtime
-                    .call_and_await::<f64>(&later, (1.0,))
-                    .await
-                    .expect("no throw");
+            for _ in 0..times * u64::from(count) / per_batch {
+                sum += batch(&mut runtime, &later).await;
             }
             sum
         });
@@ -162,14 +165,43 @@ fn rust_call_and_await(name: &'static str, count: u32, plan: &Plan) -> BenchResu
     BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
 }
 
+/// `call_and_await::<f64>(&later, (1.0,))`, one call after another: the call, a turn of the
+/// loop, the promise's value converted.
+fn rust_call_and_await(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    awaited(name, count, plan, 1, async |runtime, later| {
+        runtime
+            .call_and_await::<f64>(later, (1.0,))
+            .await
+            .expect("no throw")
+    })
+}
+
 /// The same through `start_call` and `run_until`, one call in flight at a time.
 fn rust_start_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
-    let (mut runtime, later, tokio) = runtime_with_later();
-    let call = |times: u64| {
-        let sum = tokio.block_on(async {
+    awaited(name, count, plan, 1, async |runtime, later| {
+        let call = runtime.start_call::<f64>(later, (1.0,));
+        runtime
+            .run_until(call)
+            .await
+            .expect("the loop runs")
+            .expect("no throw")
+    })
+}
+
+/// 64 calls started, then all awaited together while the loop runs (as a server with 64
+/// requests in flight): ns per call.
+fn rust_start_call_64(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    const IN_FLIGHT: usize = 64;
+    let mut calls = Vec::with_capacity(IN_FLIGHT);
+    awaited(
+        name,
+        count,
+        plan,
+        IN_FLIGHT as u64,
+        async |runtime, later| {
+            calls.extend((0..IN_FLIGHT).map(|_| runtime.start_call::<f64>(later, (1.0,))));
             let mut sum = 0.0;
-            for _ in 0..times * u64::from(count) {
-                let call = runtime.start_call::<f64>(&later, (1.0,));
+            for call in calls.drain(..) {
                 sum += runtime
                     .run_until(call)
                     .await
@@ -177,39 +209,8 @@ fn rust_start_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
                     .expect("no throw");
             }
             sum
-        });
-        std::hint::black_box(sum);
-    };
-    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
-    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
-}
-
-/// 64 calls started, then all awaited together while the loop runs (as a server with 64
-/// requests in flight): ns per call.
-fn rust_start_call_64(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
-    const IN_FLIGHT: usize = 64;
-    let (mut runtime, later, tokio) = runtime_with_later();
-    let mut calls = Vec::with_capacity(IN_FLIGHT);
-    let mut call = |times: u64| {
-        let batches = times * u64::from(count) / IN_FLIGHT as u64;
-        let sum = tokio.block_on(async {
-            let mut sum = 0.0;
-            for _ in 0..batches {
-                calls.extend((0..IN_FLIGHT).map(|_| runtime.start_call::<f64>(&later, (1.0,))));
-                for call in calls.drain(..) {
-                    sum += runtime
-                        .run_until(call)
-                        .await
-                        .expect("the loop runs")
-                        .expect("no throw");
-                }
-            }
-            sum
-        });
-        std::hint::black_box(sum);
-    };
-    let (samples, allocs, bytes, calls) = crate::measure(plan, count, &mut call);
-    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
+        },
+    )
 }
 
 /// A graph of 1,000 modules (`m0` imports `m1` and `m2`, ..., a tree with shared leaves),
