@@ -1,7 +1,8 @@
-//! `cargo xtask bench-http [--quick] [--runs N] [--workers N]`: the edge workload
-//! (`shared/edge-workload/WORKLOAD.md`, version 2) under load: `edge-floor` and `edge-js`
-//! (release builds) driven by oha 1.16.0, route (`hello`, `echo`, `kv`) × concurrency, the
-//! server pinned to CPU 0 (CPUs 0..N with `--workers N`) and oha to the next CPU; RPS,
+//! `cargo xtask bench-http [--quick] [--runs N] [--workers N] [--load-cpus N] ...`: the edge
+//! workload (`shared/edge-workload/WORKLOAD.md`, version 2) under load: `edge-floor` and
+//! `edge-js` (release builds) driven by oha 1.16.0, route (`hello`, `echo`, `kv`) ×
+//! concurrency, the server pinned to CPU 0 (CPUs 0..N with `--workers N`) and oha to the next
+//! CPU (the next N with `--load-cpus N`, so that the server is the bottleneck); RPS,
 //! p50/p99, errors and the server's CPU per request (utime + stime over the measured run), with
 //! the ratios to the floor and deno_core's figures from WORKLOAD.md beside them. Each metric is
 //! the median of N runs per cell (3 by default, as WORKLOAD.md's figures are; 1 with
@@ -36,56 +37,117 @@ struct Cell {
     cpu_us_per_request: f64,
 }
 
-const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>] [--workers <n>]";
+const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>] [--workers <n>] \
+[--load-cpus <n>] [--routes hello,echo,kv] [--concurrency 1,16,64] [--seconds <s>] [--no-build]";
 
-pub fn bench_http(root: &Path, args: Vec<String>) {
-    let mut quick = false;
-    let mut runs = None;
-    let mut workers = 1;
+/// What a run measures; the defaults are WORKLOAD.md's grid.
+struct Options {
+    quick: bool,
+    runs: usize,
+    workers: usize,
+    /// CPUs for oha, after the servers' (a server-bound run needs more than one).
+    load_cpus: usize,
+    routes: Vec<&'static str>,
+    concurrency: Vec<u32>,
+    /// Seconds measured per cell (after a warm-up of a fifth of it, at least 0.3 s).
+    seconds: f64,
+    /// Use the release binaries already in the target directory (a machine without cargo).
+    build: bool,
+}
+
+fn options(args: Vec<String>) -> Options {
+    let fail = |what: &str| -> ! {
+        eprintln!("{what}; {USAGE}");
+        exit(2)
+    };
+    let mut options = Options {
+        quick: false,
+        runs: 0,
+        workers: 1,
+        load_cpus: 1,
+        routes: ROUTES.to_vec(),
+        concurrency: CONCURRENCY.to_vec(),
+        seconds: 0.0,
+        build: true,
+    };
+    let positive = |value: Option<String>, flag: &str| match value.and_then(|n| n.parse().ok()) {
+        Some(n) if n > 0 => n,
+        _ => fail(&format!("{flag} takes a positive number")),
+    };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--quick" => quick = true,
-            "--runs" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) if n > 0 => runs = Some(n),
-                _ => {
-                    eprintln!("--runs takes a positive number; {USAGE}");
-                    exit(2);
-                }
-            },
-            "--workers" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) if n > 0 => workers = n,
-                _ => {
-                    eprintln!("--workers takes a positive number; {USAGE}");
-                    exit(2);
-                }
-            },
-            other => {
-                eprintln!("unknown bench-http argument `{other}`; {USAGE}");
-                exit(2);
+            "--quick" => options.quick = true,
+            "--no-build" => options.build = false,
+            "--runs" => options.runs = positive(args.next(), "--runs"),
+            "--workers" => options.workers = positive(args.next(), "--workers"),
+            "--load-cpus" => options.load_cpus = positive(args.next(), "--load-cpus"),
+            "--seconds" => {
+                options.seconds = positive(args.next(), "--seconds") as f64;
             }
+            "--routes" => {
+                let list = args.next().unwrap_or_default();
+                options.routes = list
+                    .split(',')
+                    .map(|route| {
+                        ROUTES
+                            .into_iter()
+                            .find(|known| *known == route)
+                            .unwrap_or_else(|| fail(&format!("unknown route `{route}`")))
+                    })
+                    .collect();
+            }
+            "--concurrency" => {
+                let list = args.next().unwrap_or_default();
+                options.concurrency = list
+                    .split(',')
+                    .map(|c| positive(Some(c.to_owned()), "--concurrency") as u32)
+                    .collect();
+            }
+            other => fail(&format!("unknown bench-http argument `{other}`")),
         }
     }
-    let runs = runs.unwrap_or(if quick { 1 } else { 3 });
+    if options.runs == 0 {
+        options.runs = if options.quick { 1 } else { 3 };
+    }
+    if options.seconds == 0.0 {
+        options.seconds = if options.quick { 1.0 } else { 10.0 };
+    }
+    options
+}
+
+pub fn bench_http(root: &Path, args: Vec<String>) {
+    let Options {
+        quick,
+        runs,
+        workers,
+        load_cpus,
+        routes,
+        concurrency: concurrencies,
+        seconds,
+        build,
+    } = options(args);
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-    if workers + 1 > cpus {
+    if workers + load_cpus > cpus {
         eprintln!(
-            "--workers {workers} needs {} CPUs (one for oha); this machine has {cpus}",
-            workers + 1
+            "--workers {workers} with --load-cpus {load_cpus} needs {} CPUs; this machine has {cpus}",
+            workers + load_cpus
         );
         exit(2);
     }
-    let (warm, measured) = if quick { (0.3, 1.0) } else { (2.0, 10.0) };
+    let (warm, measured) = ((seconds / 5.0).max(0.3), seconds);
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let built = Command::new(&cargo)
-        .current_dir(root)
-        .args(["build", "--release", "-p", "edge_server"])
-        .status()
-        .expect("cargo runs");
-    if !built.success() {
-        exit(1);
+    if build {
+        let built = Command::new(&cargo)
+            .current_dir(root)
+            .args(["build", "--release", "-p", "edge_server"])
+            .status()
+            .expect("cargo runs");
+        if !built.success() {
+            exit(1);
+        }
     }
     let oha = target.join("oha/bin/oha");
     if !oha.exists() {
@@ -112,15 +174,15 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
     let handler = root.join("examples/edge_server/handler.js");
     let mut measured_cells = Vec::new();
     for run in 1..=runs {
-        for route in ROUTES {
-            for concurrency in CONCURRENCY {
+        for &route in &routes {
+            for &concurrency in &concurrencies {
                 for server in ["floor", "js"] {
                     let binary = target.join(format!("release/edge-{server}"));
                     let cell = run_cell(
                         &binary,
                         &handler,
                         &oha,
-                        workers,
+                        (workers, load_cpus),
                         server,
                         route,
                         concurrency,
@@ -136,7 +198,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
             }
         }
     }
-    let cells = medians(&measured_cells);
+    let cells = medians(&measured_cells, &routes, &concurrencies);
     let reference = reference_ratios(&root.join("../shared/edge-workload/WORKLOAD.md"));
     let out = target.join("bench-http");
     std::fs::create_dir_all(&out).expect("the output directory");
@@ -150,7 +212,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
 
 /// One cell per server, route and concurrency: each metric the median of its runs (responses
 /// and errors summed), in the order the table and the JSON list them.
-fn medians(runs: &[Cell]) -> Vec<Cell> {
+fn medians(runs: &[Cell], routes: &[&'static str], concurrencies: &[u32]) -> Vec<Cell> {
     let median = |values: &mut Vec<f64>| {
         values.sort_by(f64::total_cmp);
         let middle = values.len() / 2;
@@ -162,8 +224,8 @@ fn medians(runs: &[Cell]) -> Vec<Cell> {
     };
     let mut cells = Vec::new();
     for server in ["floor", "js"] {
-        for route in ROUTES {
-            for concurrency in CONCURRENCY {
+        for &route in routes {
+            for &concurrency in concurrencies {
                 let same: Vec<&Cell> = runs
                     .iter()
                     .filter(|cell| {
@@ -284,10 +346,10 @@ fn expected_body(route: &str) -> Vec<u8> {
     }
 }
 
-/// oha against `address` for `seconds`, pinned to CPU `cpu`: its JSON report.
+/// oha against `address` for `seconds`, pinned to `count` CPUs from `first`: its JSON report.
 fn oha(
     oha: &Path,
-    cpu: usize,
+    (first, count): (usize, usize),
     address: SocketAddr,
     route: &str,
     concurrency: u32,
@@ -296,7 +358,8 @@ fn oha(
     let body_file = std::env::temp_dir().join(format!("edge-echo-body-{}", std::process::id()));
     std::fs::write(&body_file, echo_body()).unwrap();
     let mut command = Command::new("taskset");
-    command.args(["-c", &cpu.to_string()]).arg(oha).args([
+    let cpus = format!("{first}-{}", first + count - 1);
+    command.args(["-c", &cpus]).arg(oha).args([
         "--no-tui",
         "--disable-compression",
         "--output-format",
@@ -344,7 +407,7 @@ fn run_cell(
     binary: &Path,
     handler: &Path,
     oha_path: &Path,
-    workers: usize,
+    (workers, load_cpus): (usize, usize),
     server: &'static str,
     route: &'static str,
     concurrency: u32,
@@ -353,9 +416,10 @@ fn run_cell(
 ) -> Cell {
     let (mut child, address) = start(binary, handler, workers, (warm + measured) as u64 + 30);
     probe(address, route);
-    oha(oha_path, workers, address, route, concurrency, warm);
+    let load = (workers, load_cpus);
+    oha(oha_path, load, address, route, concurrency, warm);
     let before = cpu_seconds(child.id());
-    let report = oha(oha_path, workers, address, route, concurrency, measured);
+    let report = oha(oha_path, load, address, route, concurrency, measured);
     let cpu = cpu_seconds(child.id()) - before;
     probe(address, route);
     child.kill().ok();

@@ -58,11 +58,18 @@ const USAGE: &str = "usage: cargo xtask bench-ops [--async|--startup] [--filter 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
 const FUZZ_TARGETS: &[&str] = &["strings", "numbers", "structured"];
 
+/// The checkout xtask was built in, or, for a binary carried to another machine (bench-http on
+/// a larger one), the directory it is run from.
 fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace root")
-        .to_path_buf()
+        .to_path_buf();
+    if built_in.join("Cargo.toml").exists() {
+        built_in
+    } else {
+        std::env::current_dir().expect("a current directory")
+    }
 }
 
 fn bench_ops(args: Vec<String>) {
