@@ -86,6 +86,7 @@ pub mod __op;
 extern crate self as runtime_core;
 
 pub use class::{ClassDecl, Held, Trace};
+pub use errors::frames::{JsLocation, JsStackFrame};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use event_loop::calls::CallInFlight;

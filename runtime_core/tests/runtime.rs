@@ -62,7 +62,10 @@ fn script_errors_carry_class_message_and_stack() {
     assert_eq!(err.message, "too far");
     let stack = err.stack.as_deref().unwrap();
     assert!(stack.contains("at f (thrower.js:1:"), "{stack}");
-    assert_eq!(err.to_string(), "Uncaught RangeError: too far");
+    assert_eq!(
+        err.to_string(),
+        "Uncaught RangeError: too far\n    at f (thrower.js:1:22)\n    at thrower.js:2:1"
+    );
 
     let err = runtime.execute_script("syntax.js", "let = ;").unwrap_err();
     assert_eq!(err.class_name, "SyntaxError");

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::{JsLocation, JsStackFrame};
+
 /// What stopped a script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsErrorKind {
@@ -28,6 +30,12 @@ pub struct JsError {
     pub message: String,
     /// The exception's `stack` property, when it has one.
     pub stack: Option<String>,
+    /// The stack's frames, innermost first, source-mapped (empty for a thrown non-error, or an
+    /// error whose stack a script's `Error.prepareStackTrace` formatted).
+    pub frames: Vec<JsStackFrame>,
+    /// Where it happened: the first frame with a position, or the position V8 gave a syntax
+    /// error (boxed: a `JsError` stays small in the `Result`s that carry it).
+    pub location: Option<Box<JsLocation>>,
 }
 
 impl JsError {
@@ -38,6 +46,8 @@ impl JsError {
             class_name: class.to_owned(),
             message: message.to_owned(),
             stack: None,
+            frames: Vec::new(),
+            location: None,
         }
     }
 
@@ -54,6 +64,8 @@ impl JsError {
             class_name: String::new(),
             message: "execution terminated".to_owned(),
             stack: None,
+            frames: Vec::new(),
+            location: None,
         }
     }
 
@@ -64,6 +76,8 @@ impl JsError {
             class_name: String::new(),
             message: "execution terminated: the JavaScript heap reached its limit".to_owned(),
             stack: None,
+            frames: Vec::new(),
+            location: None,
         }
     }
 
@@ -79,12 +93,21 @@ impl JsError {
 impl fmt::Display for JsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_terminated() {
-            write!(f, "{}", self.message)
+            return write!(f, "{}", self.message);
         } else if self.class_name.is_empty() {
-            write!(f, "Uncaught {}", self.message)
+            write!(f, "Uncaught {}", self.message)?;
         } else {
-            write!(f, "Uncaught {}: {}", self.class_name, self.message)
+            write!(f, "Uncaught {}: {}", self.class_name, self.message)?;
         }
+        if self.frames.is_empty() {
+            if let Some(location) = &self.location {
+                write!(f, "\n    at {location}")?;
+            }
+        }
+        for frame in &self.frames {
+            write!(f, "\n    at {frame}")?;
+        }
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! Rust values (`js_error.rs`), and [`OpError`](crate::OpError), the Rust errors ops throw
 //! into JavaScript (`op_error.rs`); `throw.rs` makes the error objects both paths throw.
 
+pub(crate) mod frames;
 pub(crate) mod js_error;
 pub(crate) mod op_error;
 pub(crate) mod throw;

@@ -1,7 +1,8 @@
 //! What runtime_core does with a V8 isolate below any runtime: starting V8 (`platform.rs`),
 //! entering a runtime's isolate and leaving it entered between calls (`entry.rs`),
 //! stopping a script from any thread and letting V8 act on it (`termination.rs`), heap limits
-//! that terminate instead of crashing (`heap_limit.rs`), and running scripts (`scripts.rs`).
+//! that terminate instead of crashing (`heap_limit.rs`), running scripts (`scripts.rs`), and
+//! the stacks of their errors, source-mapped (`stack_trace.rs`, `source_maps.rs`).
 
 pub(crate) mod alarms;
 pub(crate) mod entry;
@@ -9,5 +10,7 @@ pub(crate) mod heap_limit;
 pub(crate) mod memory_budget;
 pub(crate) mod platform;
 pub(crate) mod scripts;
+pub(crate) mod source_maps;
+pub(crate) mod stack_trace;
 pub(crate) mod termination;
 mod thrown;

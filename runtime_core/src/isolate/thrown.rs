@@ -1,14 +1,15 @@
 //! Reading a thrown value into a [`JsError`] without running the thrower's code: its `name`
 //! and `message` are read as data properties only (an accessor, a proxy or an interceptor
-//! that JavaScript wrote is never called), and its `stack` is the one V8 formats. Formatting
-//! a stack for the first time may run `Error.prepareStackTrace` or the error's own `name` and
-//! `message` getters, as V8 does for any reader of `stack`; that runs under the call's
-//! termination, and once a termination is requested nothing more is read: one
+//! that JavaScript wrote is never called), and its `stack` is the one the runtime's formatter
+//! makes (`stack_trace.rs`, from data properties too), with its frames. Formatting a stack for
+//! the first time runs a script's own `Error.prepareStackTrace` if it set one, as V8 would;
+//! that runs under the call's termination, and once a termination is requested nothing more
+//! is read: one
 //! `TerminationHandle::terminate()` always ends the call, as
 //! [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated).
 
 use super::termination::TerminationHandle;
-use crate::JsError;
+use crate::{JsError, JsLocation, JsStackFrame};
 
 /// How far up a prototype chain a property is looked for (a longer chain is read as if it
 /// ended there).
@@ -64,8 +65,37 @@ fn read<'s>(scope: &mut v8::PinScope<'s, '_>, exception: v8::Local<'s, v8::Value
     };
     if !stopped(scope) {
         error.stack = stack(scope, object);
+        error.frames = super::stack_trace::kept_frames(scope, object);
+        error.location = match error.frames.iter().find_map(JsStackFrame::location) {
+            Some(location) => Some(location),
+            None => reported_location(scope, exception),
+        }
+        .map(Box::new);
     }
     error
+}
+
+/// The position V8 keeps with an error it made without frames (a syntax error's), mapped
+/// through its file's source map.
+fn reported_location(
+    scope: &mut v8::PinScope<'_, '_>,
+    exception: v8::Local<'_, v8::Value>,
+) -> Option<JsLocation> {
+    let message = v8::Exception::create_message(scope, exception);
+    let file = message.get_script_resource_name(scope)?;
+    if !file.is_string() {
+        return None;
+    }
+    let mut frame = JsStackFrame {
+        file_name: Some(file.to_rust_string_lossy(scope)),
+        line_number: message.get_line_number(scope).map(|line| line as u32),
+        column_number: Some(message.get_start_column() as u32 + 1),
+        ..JsStackFrame::default()
+    };
+    if let Some(maps) = scope.get_slot::<super::source_maps::SourceMaps>() {
+        maps.apply(&mut frame);
+    }
+    frame.location()
 }
 
 /// A value as text, without calling into JavaScript (V8's side-effect-free conversion).
@@ -81,7 +111,7 @@ fn detail(scope: &mut v8::PinScope<'_, '_>, value: v8::Local<'_, v8::Value>) -> 
 
 /// The value of `object`'s data property `name`, own or inherited; `None` at an accessor, a
 /// proxy, or the end of the chain.
-fn data_property<'s>(
+pub(super) fn data_property<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     object: v8::Local<'s, v8::Object>,
     name: &str,

@@ -183,7 +183,9 @@ fn compile(
         return Ok(make_ops_module(map, scope));
     }
     match (module_type, &source.code) {
-        (ModuleType::JavaScript, _) => compile_javascript(map, scope, url, &source.code),
+        (ModuleType::JavaScript, _) => {
+            compile_javascript(map, scope, url, &source.code, source.source_map)
+        }
         (ModuleType::Json, code) => {
             let text = utf8(code, url)?;
             let code = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
@@ -252,10 +254,18 @@ fn compile_javascript(
     scope: &mut v8::PinScope<'_, '_>,
     url: &str,
     code: &ModuleCode,
+    source_map: Option<Vec<u8>>,
 ) -> Result<ModuleId, JsError> {
     let is_ext = url.starts_with(EXT_SCHEME);
     let name = v8::String::new(scope, url).ok_or_else(|| too_long(url))?;
-    let code = v8::String::new(scope, utf8(code, url)?).ok_or_else(|| too_long(url))?;
+    let text = utf8(code, url)?;
+    if let Some(maps) = scope.get_slot::<crate::isolate::source_maps::SourceMaps>() {
+        match source_map {
+            Some(json) => maps.add(url, json),
+            None => maps.add_inline(url, text),
+        }
+    }
+    let code = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;
     v8::tc_scope!(let scope, scope);
     let options = is_ext.then(|| crate::isolate::scripts::extension_options(scope));
     let origin = module_origin(scope, name, options);

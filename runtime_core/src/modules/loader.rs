@@ -111,12 +111,26 @@ pub struct ModuleSource {
     /// What the module is. The runtime refuses a module whose type is not the one the import
     /// asked for (a JSON file imported without `with { type: "json" }`, say).
     pub module_type: ModuleType,
+    /// The source map of a JavaScript module compiled from another language (the map's
+    /// JSON): error stacks point at the original file, line and column. An inline
+    /// `//# sourceMappingURL=data:` comment at the end of the source is read without it.
+    pub source_map: Option<Vec<u8>>,
 }
 
 impl ModuleSource {
     /// A module of `module_type`.
     pub fn new(module_type: ModuleType, code: ModuleCode) -> Self {
-        Self { code, module_type }
+        Self {
+            code,
+            module_type,
+            source_map: None,
+        }
+    }
+
+    /// This module with its source map (the map's JSON).
+    pub fn with_source_map(mut self, json: impl Into<Vec<u8>>) -> Self {
+        self.source_map = Some(json.into());
+        self
     }
 
     /// A JavaScript module.

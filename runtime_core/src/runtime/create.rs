@@ -113,6 +113,8 @@ impl Runtime {
         let instances = crate::class::instance::Instances::new();
         instances.attach(&mut isolate);
         isolate.set_slot(termination.clone());
+        isolate.set_slot(crate::isolate::source_maps::SourceMaps::default());
+        isolate.set_prepare_stack_trace_callback(crate::isolate::stack_trace::prepare_stack_trace);
         isolate.set_slot(ConversionLimits::new(
             options.max_sequence_length,
             termination.clone(),
