@@ -257,3 +257,20 @@ fn a_scripts_own_prepare_stack_trace_is_still_called() {
         .unwrap();
     assert_eq!(stack, "Error: plain\n    at getter.js:3:11 false");
 }
+
+#[test]
+fn a_stack_formatted_at_the_edge_of_the_stack_is_still_a_stack() {
+    let mut runtime = runtime(Vec::new());
+    // Each frame reads the stack of the overflow it caught, as deep as the stack goes: the
+    // formatter's own calls overflow there, and it still answers.
+    let first_lines = runtime
+        .execute_script_to_string(
+            "deep.js",
+            "const seen = new Set();\n\
+             function f() { try { return f(); } catch (e) { seen.add(String(e.stack).split('\\n')[0]); throw e; } }\n\
+             try { f(); } catch {}\n\
+             [...seen].join('|')",
+        )
+        .unwrap();
+    assert_eq!(first_lines, "RangeError: Maximum call stack size exceeded");
+}

@@ -22,6 +22,9 @@ pub(crate) fn prepare_stack_trace<'s>(
     error: v8::Local<'s, v8::Value>,
     sites: v8::Local<'s, v8::Array>,
 ) -> v8::Local<'s, v8::Value> {
+    // V8 takes no "nothing" back from this callback: a site read that throws (at the edge of
+    // the stack, say) is caught here, and the frames read so far make the stack.
+    v8::tc_scope!(let scope, scope);
     if let Some(prepared) = scripts_own(scope, error, sites) {
         return prepared;
     }
