@@ -34,7 +34,7 @@ pub const RUNTIME_CORE: Layering = Layering {
     src: "runtime_core/src",
     layers: &[
         &["runtime", "fuzzing"],
-        &["globals"],
+        &["globals", "inspector"],
         &["extension", "__op"],
         &["class", "modules"],
         &["ops"],

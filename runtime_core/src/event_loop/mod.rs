@@ -375,7 +375,8 @@ impl EventLoop {
         // will be.
         self.run_unclaimed(self.unclaimed.take());
         let mut settled = false;
-        // The list is borrowed while sources run JavaScript: only `Runtime::new` adds to it.
+        // The list is borrowed while sources run JavaScript: only `Runtime::new` and
+        // `Runtime::inspector`, never in a turn, add to it.
         for source in self.sources.borrow().iter() {
             settled |= source.poll_source(scope, cx)?;
             if self.terminating(scope) {

@@ -56,14 +56,25 @@
     return args.map((arg) => inspect(arg, 0, false)).join(" ");
   }
 
+  // V8's own console reports each call to an inspector session (`Runtime.consoleAPICalled`)
+  // and does nothing else: a runtime never inspected pays one builtin call.
+  const v8Console = globalThis.console;
+  const method = (name, toStderr) => {
+    const report = v8Console[name];
+    return (...args) => {
+      report(...args);
+      print(line(args), toStderr);
+    };
+  };
+
   // As the web platform defines it: writable, configurable, not enumerable.
   Object.defineProperty(globalThis, "console", {
     value: {
-      log: (...args) => print(line(args), false),
-      info: (...args) => print(line(args), false),
-      debug: (...args) => print(line(args), false),
-      warn: (...args) => print(line(args), true),
-      error: (...args) => print(line(args), true),
+      log: method("log", false),
+      info: method("info", false),
+      debug: method("debug", false),
+      warn: method("warn", true),
+      error: method("error", true),
     },
     writable: true,
     configurable: true,

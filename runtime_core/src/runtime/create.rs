@@ -187,6 +187,7 @@ impl Runtime {
             ops_object_name: options.ops_object_name,
             state,
             termination,
+            inspector: None,
             #[cfg(feature = "tokio")]
             tokio: options
                 .tokio_handle
@@ -198,6 +199,9 @@ impl Runtime {
         }
         if restore.is_some() || !options.expose_ops {
             runtime.expose_ops(options.expose_ops)?;
+        }
+        if options.inspector {
+            runtime.inspector();
         }
         Ok(runtime)
     }

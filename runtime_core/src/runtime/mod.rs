@@ -10,6 +10,7 @@
 mod blob;
 mod context;
 mod create;
+mod inspecting;
 pub(crate) mod js_call;
 mod loading;
 mod options;
@@ -78,6 +79,8 @@ pub struct Runtime {
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
+    /// The inspector, once asked for: shut down (in `Drop`) before the isolate goes.
+    inspector: Option<Rc<crate::inspector::InspectorState>>,
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
@@ -248,6 +251,7 @@ impl Drop for Runtime {
         if !self.isolate_owned {
             return;
         }
+        self.shut_down_inspector();
         if self.for_snapshot != SnapshotState::No {
             // A snapshot creator's isolate ends only by making its blob, of a default context.
             if self.for_snapshot == SnapshotState::Creator {

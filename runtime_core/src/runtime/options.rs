@@ -58,6 +58,12 @@ pub struct RuntimeOptions {
     /// it once the extensions' JavaScript has run: their glue still reaches the ops, through
     /// `import { op_x } from "ext:core/ops"` or what its scripts kept.
     pub expose_ops: bool,
+    /// Makes the inspector ([`Runtime::inspector`](crate::Runtime::inspector)) with the runtime,
+    /// before any script of the embedder's runs: a debugger sees every script and module. One
+    /// made later sees only what is compiled after it (V8 files each script under the
+    /// inspector's context when it compiles). `false` by default: a runtime made without it
+    /// and never inspected pays nothing.
+    pub inspector: bool,
     /// The tokio runtime async ops and timers use, entered around every call into the
     /// runtime's JavaScript (so an op that uses tokio works however the host calls in: from
     /// inside `block_on`, or from plain code). `None`: the runtime the `Runtime` is made in,
@@ -81,6 +87,7 @@ impl Default for RuntimeOptions {
             module_loader: None,
             startup_snapshot: None,
             expose_ops: true,
+            inspector: false,
             #[cfg(feature = "tokio")]
             tokio_handle: None,
         }

@@ -239,6 +239,7 @@ impl Runtime {
     /// a full garbage collection; if either is found, the isolate is leaked (never disposed)
     /// and the error says which.
     pub(super) fn take_blob(&mut self) -> Result<v8::StartupData, JsError> {
+        self.shut_down_inspector();
         self.event_loop.clear();
         self.modules.clear();
         self.event_loop.forget_sources();

@@ -1,0 +1,50 @@
+//! The methods of [`Runtime`] for debuggers: see [`crate::inspector`].
+
+use std::rc::Rc;
+
+use super::{EnteredIsolate, Runtime};
+use crate::inspector::{Inspector, InspectorState};
+
+impl Runtime {
+    /// This runtime's inspector, made on the first call (V8's inspector, with the runtime's
+    /// context): connect sessions with [`Inspector::connect`], from any thread.
+    pub fn inspector(&mut self) -> Inspector {
+        Inspector::new(self.inspector_state().inbox())
+    }
+
+    /// Handles the inspector messages queued (the event loop does on each turn; a host whose
+    /// loop is idle calls this); how many. `0` for a runtime never inspected.
+    pub fn dispatch_inspector_messages(&mut self) -> usize {
+        let Some(inspector) = self.inspector.clone() else {
+            return 0;
+        };
+        self.with_scope(|_| inspector.dispatch())
+    }
+
+    /// Blocks this thread until a debugger sends `Runtime.runIfWaitingForDebugger` (handling
+    /// every protocol message meanwhile; a termination ends the wait too). With
+    /// `break_on_start`, the next statement the runtime runs pauses: `--inspect-brk`.
+    pub fn wait_for_debugger(&mut self, break_on_start: bool) {
+        let inspector = self.inspector_state();
+        self.with_scope(|_| inspector.wait_for_debugger(break_on_start));
+    }
+
+    fn inspector_state(&mut self) -> Rc<InspectorState> {
+        if let Some(inspector) = &self.inspector {
+            return inspector.clone();
+        }
+        let termination = self.termination.clone();
+        let inspector = self.with_scope(|scope| InspectorState::new(scope, termination));
+        self.event_loop.add_source(inspector.clone());
+        self.inspector = Some(inspector.clone());
+        inspector
+    }
+
+    /// Disconnects every session and drops V8's inspector, before the isolate goes.
+    pub(super) fn shut_down_inspector(&mut self) {
+        if let Some(inspector) = self.inspector.take() {
+            let _entered = EnteredIsolate::new(&mut self.isolate);
+            inspector.shut_down();
+        }
+    }
+}
