@@ -14,6 +14,8 @@
 //! [`Runtime::wait_for_debugger`]: crate::Runtime::wait_for_debugger
 
 mod runtime_side;
+#[cfg(feature = "inspector-server")]
+mod server;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -23,6 +25,8 @@ use std::task::Waker;
 use std::time::Duration;
 
 pub(crate) use runtime_side::InspectorState;
+#[cfg(feature = "inspector-server")]
+pub use server::InspectorServer;
 
 /// A runtime's inspector, to connect sessions from any thread (cheap to clone).
 #[derive(Clone)]
