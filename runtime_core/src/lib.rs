@@ -68,6 +68,7 @@ mod extension;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod globals;
+pub mod inspect;
 pub mod inspector;
 mod isolate;
 pub mod modules;

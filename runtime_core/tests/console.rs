@@ -95,7 +95,7 @@ fn maps_sets_and_typed_arrays_print_as_node_prints_them() {
         [
             "Map(2) { 'a' => 1, 2 => { b: 'c' } } Map(0) {}",
             "Set(2) { 1, 'x' } Uint8Array(3) [ 1, 2, 3 ] Float64Array(0) []",
-            "ArrayBuffer { byteLength: 4 } { bytes: Uint16Array(1) [ 7 ] }",
+            "ArrayBuffer { [Uint8Contents]: <00 00 00 00>, byteLength: 4 } { bytes: Uint16Array(1) [ 7 ] }",
         ]
     );
 }

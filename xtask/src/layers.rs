@@ -39,7 +39,7 @@ pub const RUNTIME_CORE: Layering = Layering {
         &["class", "modules"],
         &["ops"],
         &["event_loop"],
-        &["serde", "webidl"],
+        &["serde", "webidl", "inspect"],
         &["structured"],
         &["convert"],
         &["isolate"],

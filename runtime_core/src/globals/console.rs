@@ -1,9 +1,7 @@
 //! A small built-in `console`: `log`, `info` and `debug` to standard output, `warn` and `error` to
-//! standard error (or to the embedder's own sink), formatting values as Node does for the common
-//! cases: strings as they are at the top level and quoted inside, numbers (`-0`), BigInts (`1n`),
-//! arrays and plain objects (`{ a: 1, b: 'x' }`, two levels deep), functions (`[Function: f]`),
-//! errors (their stack). Format specifiers (`%s`) are not interpreted. `RuntimeOptions::console:
-//! None` leaves it out.
+//! standard error (or to the embedder's own sink), strings as they are and every other value as
+//! Node's `util.inspect` prints it ([`crate::inspect`]). Format specifiers (`%s`) are not
+//! interpreted. `RuntimeOptions::console: None` leaves it out.
 
 use std::rc::Rc;
 
@@ -43,10 +41,20 @@ fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
     (state.borrow::<Sink>().0)(level, line);
 }
 
+/// A value as `util.inspect` prints it: no code of the value's runs.
+#[op]
+#[string]
+fn op_console_inspect<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    value: v8::Local<'s, v8::Value>,
+) -> String {
+    crate::inspect::inspect(scope, value, &crate::inspect::InspectOptions::default())
+}
+
 /// The extension behind `console`, printing to `sink`.
 pub(crate) fn extension(sink: ConsoleFn) -> Extension {
     Extension::new("console")
-        .internal_ops(&[op_console_print::DECL])
+        .internal_ops(&[op_console_print::DECL, op_console_inspect::DECL])
         .global(Global {
             name: "<console>",
             script: include_str!("console.js"),

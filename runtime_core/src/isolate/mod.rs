@@ -14,3 +14,5 @@ pub(crate) mod source_maps;
 pub(crate) mod stack_trace;
 pub(crate) mod termination;
 mod thrown;
+
+pub(crate) use thrown::stack as error_stack;

@@ -148,7 +148,10 @@ fn own_field<'s>(
 
 /// The error's stack: an own string, or what V8's own `stack` accessor formats (never a
 /// getter JavaScript defined).
-fn stack<'s>(scope: &mut v8::PinScope<'s, '_>, error: v8::Local<'s, v8::Object>) -> Option<String> {
+pub(crate) fn stack<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Object>,
+) -> Option<String> {
     let key = v8::String::new(scope, "stack")?;
     let descriptor = error.get_own_property_descriptor(scope, key.into())?;
     let descriptor = v8::Local::<v8::Object>::try_from(descriptor).ok()?;

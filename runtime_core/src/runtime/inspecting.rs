@@ -48,3 +48,15 @@ impl Runtime {
         }
     }
 }
+
+impl Runtime {
+    /// `value` as Node's `util.inspect` prints it, with its defaults (see
+    /// [`crate::inspect`]): what `console.log` prints for a value that is not a string. No
+    /// code of the value's runs: a getter prints as `[Getter]`, a proxy as its target.
+    pub fn inspect(&mut self, value: &v8::Global<v8::Value>) -> String {
+        self.with_scope(|scope| {
+            let value = v8::Local::new(scope, value);
+            crate::inspect::inspect(scope, value, &crate::inspect::InspectOptions::default())
+        })
+    }
+}

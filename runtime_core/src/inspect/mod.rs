@@ -1,0 +1,397 @@
+//! Values printed as Node's `util.inspect` prints them (its defaults: depth 2, 80 columns,
+//! arrays grouped into columns, `<ref *1>` and `[Circular *1]` for cycles), without running
+//! the values' code: no getter, proxy trap, `toString` or `Symbol.toStringTag` of a script's
+//! is called (a proxy prints as its target, a getter as `[Getter]`). [`inspect`] is what
+//! [`Runtime::inspect`](crate::Runtime::inspect) and `console.log` print. The layout is
+//! here; what each kind of value prints is in `kinds.rs`.
+
+mod kinds;
+
+use kinds::Extras;
+
+/// How deep and wide [`inspect`] prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InspectOptions {
+    /// Levels of nesting printed below the value; deeper objects print as `[Object]`.
+    pub depth: u32,
+    /// The width an object is kept to one line within.
+    pub break_length: usize,
+}
+
+impl Default for InspectOptions {
+    fn default() -> Self {
+        Self {
+            depth: 2,
+            break_length: 80,
+        }
+    }
+}
+
+/// How many elements of an array, set or map are printed before `... n more items`.
+const MAX_ITEMS: usize = 100;
+/// How many levels of nested objects one line may hold (Node's `compact: 3`).
+const COMPACT: u32 = 3;
+
+/// `value` as Node's `util.inspect(value)` prints it.
+pub fn inspect(
+    scope: &mut v8::PinScope<'_, '_>,
+    value: v8::Local<'_, v8::Value>,
+    options: &InspectOptions,
+) -> String {
+    let mut printer = Printer {
+        options: *options,
+        seen: Vec::new(),
+        circular: Vec::new(),
+        current_depth: 0,
+        indentation: 0,
+    };
+    v8::tc_scope!(let scope, scope);
+    let value = v8::Local::new(scope, value);
+    printer.value(scope, value, 0)
+}
+
+struct Printer<'s> {
+    options: InspectOptions,
+    /// The objects being printed, outermost first: one met again is a cycle.
+    seen: Vec<v8::Local<'s, v8::Object>>,
+    /// The objects a cycle points back to, and their numbers.
+    circular: Vec<v8::Local<'s, v8::Object>>,
+    /// The nesting level of the object entered last (Node's `currentDepth`).
+    current_depth: u32,
+    indentation: usize,
+}
+
+impl<'s> Printer<'s> {
+    fn value(
+        &mut self,
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+        level: u32,
+    ) -> String {
+        let Ok(mut object) = v8::Local::<v8::Object>::try_from(value) else {
+            return kinds::primitive(scope, value);
+        };
+        // A proxy prints as its target, read without a trap.
+        while let Ok(proxy) = v8::Local::<v8::Proxy>::try_from(object) {
+            if proxy.is_revoked() {
+                return "<Revoked Proxy>".to_owned();
+            }
+            match v8::Local::<v8::Object>::try_from(proxy.get_target(scope)) {
+                Ok(target) => object = target,
+                Err(_) => return "<Revoked Proxy>".to_owned(),
+            }
+        }
+        if self.seen.contains(&object) {
+            let index = match self.circular.iter().position(|seen| *seen == object) {
+                Some(index) => index,
+                None => {
+                    self.circular.push(object);
+                    self.circular.len() - 1
+                }
+            };
+            return format!("[Circular *{}]", index + 1);
+        }
+        self.object(scope, object, level)
+    }
+
+    fn object(
+        &mut self,
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        level: u32,
+    ) -> String {
+        let shape = kinds::shape(scope, object);
+        let keys = kinds::own_keys(scope, object, shape.skip_indices);
+        if keys.is_empty() && shape.empty {
+            return shape.empty_form();
+        }
+        if let Some(base) = &shape.whole {
+            if keys.is_empty() {
+                return base.clone();
+            }
+        }
+        if level > self.options.depth {
+            return format!("[{}]", shape.short_name);
+        }
+        let level = level + 1;
+        self.seen.push(object);
+        self.current_depth = level;
+        let mut output = Vec::new();
+        let mut numeric = Vec::new();
+        self.entries(
+            scope,
+            object,
+            &shape.extras,
+            level,
+            &mut output,
+            &mut numeric,
+        );
+        for key in keys {
+            let entry = self.property(scope, object, key, level);
+            output.push(entry);
+            numeric.push(false);
+        }
+        self.seen.pop();
+        let base = shape.whole.clone().unwrap_or_default();
+        let mut printed = self.reduce(
+            output,
+            &numeric,
+            &base,
+            &shape.braces(),
+            &shape.extras,
+            level,
+        );
+        if let Some(index) = self.circular.iter().position(|seen| *seen == object) {
+            printed = format!("<ref *{}> {printed}", index + 1);
+        }
+        printed
+    }
+
+    /// The elements of an array, typed array, set or map, or a promise's state.
+    fn entries(
+        &mut self,
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        extras: &Extras<'s>,
+        level: u32,
+        output: &mut Vec<String>,
+        numeric: &mut Vec<bool>,
+    ) {
+        match extras {
+            Extras::Array(length) => {
+                let mut index = 0;
+                while index < *length && output.len() < MAX_ITEMS {
+                    let holes = kinds::holes_from(scope, object, index, *length);
+                    if holes > 0 {
+                        let plural = if holes == 1 { "item" } else { "items" };
+                        output.push(format!("<{holes} empty {plural}>"));
+                        numeric.push(false);
+                        index += holes;
+                        continue;
+                    }
+                    let element = object
+                        .get_index(scope, index)
+                        .unwrap_or_else(|| v8::undefined(scope).into());
+                    numeric.push(element.is_number() || element.is_big_int());
+                    self.indentation += 2;
+                    output.push(self.value(scope, element, level));
+                    self.indentation -= 2;
+                    index += 1;
+                }
+                more_items(output, numeric, (*length - index) as usize);
+            }
+            Extras::Set(items) | Extras::Map(items) => {
+                let is_map = matches!(extras, Extras::Map(_));
+                let step = if is_map { 2 } else { 1 };
+                let count = items.length() / step;
+                self.indentation += 2;
+                for item in 0..count.min(MAX_ITEMS as u32) {
+                    let key = items
+                        .get_index(scope, item * step)
+                        .unwrap_or_else(|| v8::undefined(scope).into());
+                    let mut entry = self.value(scope, key, level);
+                    if is_map {
+                        let value = items
+                            .get_index(scope, item * step + 1)
+                            .unwrap_or_else(|| v8::undefined(scope).into());
+                        entry = format!("{entry} => {}", self.value(scope, value, level));
+                    }
+                    output.push(entry);
+                    numeric.push(false);
+                }
+                self.indentation -= 2;
+                more_items(
+                    output,
+                    numeric,
+                    count.saturating_sub(MAX_ITEMS as u32) as usize,
+                );
+            }
+            Extras::Promise(state) => match state {
+                None => output.push("<pending>".to_owned()),
+                Some((fulfilled, result)) => {
+                    self.indentation += 2;
+                    let result = self.value(scope, *result, level);
+                    self.indentation -= 2;
+                    output.push(if *fulfilled {
+                        result
+                    } else {
+                        format!("<rejected> {result}")
+                    });
+                }
+            },
+            Extras::Bytes(contents) => output.push(contents.clone()),
+            Extras::None => {}
+        }
+        numeric.resize(output.len(), false);
+    }
+
+    /// `key: value`, `key: [Getter]`...
+    fn property(
+        &mut self,
+        scope: &mut v8::PinScope<'s, '_>,
+        object: v8::Local<'s, v8::Object>,
+        key: v8::Local<'s, v8::Name>,
+        level: u32,
+    ) -> String {
+        let name = kinds::key_name(scope, key);
+        let value = match kinds::own_property(scope, object, key) {
+            kinds::Property::Value(value) => {
+                self.indentation += 2;
+                let printed = self.value(scope, value, level);
+                self.indentation -= 2;
+                printed
+            }
+            kinds::Property::Accessor(getter, setter) => match (getter, setter) {
+                (true, true) => "[Getter/Setter]".to_owned(),
+                (true, false) => "[Getter]".to_owned(),
+                (false, _) => "[Setter]".to_owned(),
+            },
+        };
+        format!("{name}: {value}")
+    }
+
+    /// The entries on one line if they fit, else one per line (or in columns, for arrays).
+    fn reduce(
+        &self,
+        mut output: Vec<String>,
+        numeric: &[bool],
+        base: &str,
+        braces: &(String, &'static str),
+        extras: &Extras,
+        level: u32,
+    ) -> String {
+        let entries = output.len();
+        if extras.is_array() && entries > 6 {
+            let has_more = ends_with_more(&output);
+            output = self.group(output, numeric, has_more);
+        }
+        let prefix = if base.is_empty() {
+            String::new()
+        } else {
+            format!("{base} ")
+        };
+        if self.current_depth - level < COMPACT && entries == output.len() {
+            let start = output.len() + self.indentation + braces.0.len() + base.len() + 10;
+            if self.below_break_length(&output, start, base) {
+                let joined = output.join(", ");
+                if !joined.contains('\n') {
+                    return format!("{prefix}{} {joined} {}", braces.0, braces.1);
+                }
+            }
+        }
+        let indentation = format!("\n{}", " ".repeat(self.indentation));
+        format!(
+            "{prefix}{}{indentation}  {}{indentation}{}",
+            braces.0,
+            output.join(&format!(",{indentation}  ")),
+            braces.1
+        )
+    }
+
+    fn below_break_length(&self, output: &[String], start: usize, base: &str) -> bool {
+        let mut total = output.len() + start;
+        if total + output.len() > self.options.break_length {
+            return false;
+        }
+        for entry in output {
+            total += entry.chars().count();
+            if total > self.options.break_length {
+                return false;
+            }
+        }
+        base.is_empty() || !base.contains('\n')
+    }
+
+    /// Node's `groupArrayElements`: many short entries in aligned columns.
+    fn group(&self, output: Vec<String>, numeric: &[bool], has_more: bool) -> Vec<String> {
+        let mut total = 0;
+        let mut max = 0;
+        let counted = if has_more {
+            output.len() - 1
+        } else {
+            output.len()
+        };
+        let separator = 2;
+        let lengths: Vec<usize> = output[..counted]
+            .iter()
+            .map(|e| e.chars().count())
+            .collect();
+        for &length in &lengths {
+            total += length + separator;
+            max = max.max(length);
+        }
+        let actual_max = max + separator;
+        if !(actual_max * 3 + self.indentation < self.options.break_length
+            && (total as f64 / actual_max as f64 > 5.0 || max <= 6))
+        {
+            return output;
+        }
+        let average_bias = (actual_max as f64 - total as f64 / output.len() as f64).sqrt();
+        let biased_max = (actual_max as f64 - 3.0 - average_bias).max(1.0);
+        let columns = ((2.5 * biased_max * counted as f64).sqrt() / biased_max)
+            .round()
+            .min(((self.options.break_length - self.indentation) / actual_max) as f64)
+            .min(f64::from(COMPACT * 4))
+            .min(15.0) as usize;
+        if columns <= 1 {
+            return output;
+        }
+        let mut line_lengths = Vec::with_capacity(columns);
+        for column in 0..columns {
+            let longest = (column..counted)
+                .step_by(columns)
+                .map(|i| lengths[i])
+                .max()
+                .unwrap_or(0);
+            line_lengths.push(longest + separator);
+        }
+        let pad_start = numeric[..counted].iter().all(|numeric| *numeric);
+        let mut grouped = Vec::new();
+        for row in (0..counted).step_by(columns) {
+            let end = (row + columns).min(counted);
+            let mut line = String::new();
+            for j in row..end - 1 {
+                let cell = format!("{}, ", output[j]);
+                line.push_str(&pad(&cell, line_lengths[j - row], pad_start));
+            }
+            let last = end - 1;
+            if pad_start {
+                line.push_str(&pad(
+                    &output[last],
+                    line_lengths[last - row] - separator,
+                    true,
+                ));
+            } else {
+                line.push_str(&output[last]);
+            }
+            grouped.push(line);
+        }
+        if has_more {
+            grouped.push(output[counted].clone());
+        }
+        grouped
+    }
+}
+
+fn pad(text: &str, width: usize, start: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(text.chars().count()));
+    if start {
+        format!("{fill}{text}")
+    } else {
+        format!("{text}{fill}")
+    }
+}
+
+fn more_items(output: &mut Vec<String>, numeric: &mut Vec<bool>, more: usize) {
+    if more > 0 {
+        let plural = if more == 1 { "" } else { "s" };
+        output.push(format!("... {more} more item{plural}"));
+        numeric.push(false);
+    }
+}
+
+fn ends_with_more(output: &[String]) -> bool {
+    output
+        .last()
+        .is_some_and(|last| last.starts_with("... ") && last.contains(" more item"))
+}
