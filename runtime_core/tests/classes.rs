@@ -123,6 +123,7 @@ fn runtime() -> Runtime {
             Lagging::CLASS,
             Shape::CLASS,
             Square::CLASS,
+            Checked::CLASS,
         ])]);
     runtime.execute_script("describe", DESCRIBE_JS).unwrap();
     runtime
@@ -511,5 +512,40 @@ fn a_held_instance_outliving_its_runtime_refuses_to_be_read() {
             .execute_script_to_string("r.js", "ops.op_read_kept()")
             .unwrap(),
         "0"
+    );
+}
+
+#[test]
+fn validate_checks_the_raw_arguments_before_the_member_runs() {
+    // `#[validate(f)]` was refused before (deno's object_wrap form); now the constructor and
+    // the method run only when `f` accepts the call's arguments, on every call (the members
+    // have no fast path, where the check could not run).
+    let mut rt = runtime();
+    let thrown = |rt: &mut Runtime, code: &str| {
+        rt.execute_script_to_string(
+            "validate.js",
+            &format!("try {{ {code}; 'no error' }} catch (e) {{ `${{e.constructor.name}}: ${{e.message}}` }}"),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        thrown(&mut rt, "new ops.Checked(0)"),
+        "RangeError: the first argument must be a positive number"
+    );
+    assert_eq!(
+        thrown(&mut rt, "new ops.Checked('x')"),
+        "RangeError: the first argument must be a positive number"
+    );
+    assert_eq!(
+        rt.execute_script_to_string(
+            "grow.js",
+            "const c = new ops.Checked(2); let sum = 0;\n\
+             for (let i = 0; i < 10000; i++) sum += c.grow(1);\n\
+             let refused = 0;\n\
+             for (let i = 0; i < 10000; i++) { try { c.grow(-1); } catch { refused++; } }\n\
+             `${sum} ${refused}`",
+        )
+        .unwrap(),
+        "30000 10000"
     );
 }

@@ -1,5 +1,6 @@
 // `#[op] impl`: deno_ops' `op2/test_cases/sync/object_wrap.rs` in opwire's spelling (its
-// `#[required]`, `#[varargs]` and `#[validate]` members left out), and a class with a factory.
+// `#[required]` and `#[varargs]` members left out; `#[validate]` without `#[fast]`, which
+// would skip the check), a class with a factory, and a validated constructor.
 // Read by the expansion snapshots; `runtime_core/tests/classes.rs` runs them.
 
 pub struct Foo {
@@ -155,4 +156,34 @@ fn op_use_cppgc_object(#[cppgc] _wrap: &Wrap) {}
 #[cppgc]
 fn op_make_cppgc_object_option() -> Option<Wrap> {
     Some(Wrap)
+}
+
+/// deno's validator shape: it sees the call's raw arguments before any is converted.
+fn positive_first(
+    scope: &mut v8::PinScope<'_, '_>,
+    args: &v8::FunctionCallbackArguments<'_>,
+) -> Result<(), OpError> {
+    match args.get(0).number_value(scope) {
+        Some(n) if n > 0.0 => Ok(()),
+        _ => Err(OpError::range_error("the first argument must be a positive number")),
+    }
+}
+
+/// A class whose constructor and one method validate their arguments first.
+pub struct Checked {
+    size: u32,
+}
+
+#[op]
+impl Checked {
+    #[constructor]
+    #[validate(positive_first)]
+    fn new(size: u32) -> Checked {
+        Checked { size }
+    }
+
+    #[validate(positive_first)]
+    fn grow(&self, by: u32) -> u32 {
+        self.size + by
+    }
 }

@@ -519,6 +519,27 @@ impl<'a, 's> SlowCall<'a, 's> {
         Err(self.throw_type_error(&message))
     }
 
+    /// `#[op(validate(f))]`: `check` looks at the call's arguments before anything reads them;
+    /// its `Err` is thrown (as an op's `Err` is) and the op is not called.
+    #[ops_macro::inline_hot]
+    pub fn validate<E>(
+        &mut self,
+        check: impl FnOnce(
+            &mut v8::PinScope<'_, '_>,
+            &v8::FunctionCallbackArguments<'_>,
+        ) -> Result<(), E>,
+    ) -> Result<(), Thrown>
+    where
+        crate::OpError: From<E>,
+    {
+        // A second view of the same arguments: the scope is borrowed mutably beside it.
+        let args = v8::FunctionCallbackArguments::from_function_callback_info(self.info);
+        match check(self.scope(), &args) {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.throw_op_error(crate::OpError::from(error))),
+        }
+    }
+
     /// Throws a plain `Error`.
     #[cold]
     #[inline(never)]

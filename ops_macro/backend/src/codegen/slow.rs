@@ -315,6 +315,10 @@ fn body_fns(op: &Op, body: TokenStream, access: V8Access) -> TokenStream {
     // `required(n)`: checked on the slow path only (V8 takes a fast call only with every
     // argument the C signature has).
     let required = op.required.map(|n| quote!(#call.require_args(#n)?;));
+    let validate = op
+        .validate
+        .as_ref()
+        .map(|check| quote!(#call.validate(#check)?;));
     let info = internal_ident("info");
     // Only ops whose kinds need the isolate or a handle scope get one: most of a bare call's
     // cost.
@@ -332,6 +336,7 @@ fn body_fns(op: &Op, body: TokenStream, access: V8Access) -> TokenStream {
             #call: &mut ::runtime_core::__op::SlowCall<'_, '_>,
         ) -> ::std::result::Result<(), ::runtime_core::__op::Thrown> {
             #required
+            #validate
             #body
         }
 

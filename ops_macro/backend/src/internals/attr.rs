@@ -26,6 +26,9 @@ pub struct OpAttrs {
     pub async_mode: Option<(proc_macro2::Span, AsyncMode)>,
     /// `required(n)`: a call with fewer than `n` arguments is a `TypeError` (deno's).
     pub required: Option<(proc_macro2::Span, u32)>,
+    /// `validate(f)`: `f(scope, &args)` checks the call's arguments before anything else reads
+    /// them (deno's `#[validate(f)]` on a class member).
+    pub validate: Option<syn::ExprPath>,
 }
 
 /// The options of `#[op(...)]`, split at top-level commas.
@@ -42,7 +45,7 @@ fn split_options(tokens: TokenStream) -> Vec<TokenStream> {
 }
 
 const OP_OPTIONS: &str = "op options: `fast`, `fast(op_other)`, `nofast`, `no_side_effects`, \
-     `stack_trace`, `async`, `async(lazy)`, `async(deferred)`, `required(n)`";
+     `stack_trace`, `async`, `async(lazy)`, `async(deferred)`, `required(n)`, `validate(f)`";
 
 impl OpAttrs {
     /// Parses the tokens inside `#[op(...)]`, recording errors in `cx`.
@@ -54,6 +57,7 @@ impl OpAttrs {
             stack_trace: false,
             async_mode: None,
             required: None,
+            validate: None,
         };
         // `async(...)` is not a `Meta` to syn (`async` is a keyword): taken out first.
         let mut rest = TokenStream::new();
@@ -150,6 +154,19 @@ impl OpAttrs {
                         (_, "fast") => FastMode::Required,
                         _ => FastMode::Disabled,
                     };
+                }
+                (Meta::List(list), None) if list.path.is_ident("validate") => {
+                    match syn::parse2::<syn::ExprPath>(list.tokens.clone()) {
+                        Ok(_) if attrs.validate.is_some() => {
+                            cx.error_spanned_by(meta, "duplicate op option `validate`")
+                        }
+                        Ok(check) => attrs.validate = Some(check),
+                        Err(_) => cx.error_spanned_by(
+                            list,
+                            "`validate(f)` names the function that checks a call's arguments: \
+                             `fn f(&mut v8::PinScope, &v8::FunctionCallbackArguments) -> Result<(), E>`",
+                        ),
+                    }
                 }
                 (Meta::List(list), None) if list.path.is_ident("required") => {
                     match list.parse_args::<syn::LitInt>().and_then(|n| n.base10_parse::<u32>()) {

@@ -117,6 +117,7 @@ fn parse_member(
     let mut op_options = TokenStream::new();
     let mut required = None;
     let mut js_name = method.sig.ident.to_string();
+    let mut validate = None;
     let mut fn_markers = Vec::new();
     for attr in &method.attrs {
         let path = attr.path();
@@ -164,11 +165,13 @@ fn parse_member(
                  `Option<T>`s, or one `v8::Local<v8::Value>` (an array of them) and read it",
             ));
         } else if path.is_ident("validate") {
-            cx.syn_error(syn::Error::new_spanned(
-                attr,
-                "`#[validate(f)]` is not supported: call `f` first in the method and return \
-                 `Err(OpError::type_error(..))` when it refuses",
-            ));
+            match &attr.meta {
+                syn::Meta::List(list) => validate = Some((attr.clone(), list.tokens.clone())),
+                _ => cx.syn_error(syn::Error::new_spanned(
+                    attr,
+                    "`#[validate(f)]` names the function that checks a call's arguments",
+                )),
+            }
         }
     }
     method.attrs.retain(|attr| {
@@ -286,6 +289,27 @@ fn parse_member(
         } else {
             quote!(#op_options, required(#n))
         };
+    }
+    if let Some((attr, check)) = validate {
+        if op_options
+            .to_string()
+            .split(',')
+            .any(|option| option.trim() == "fast")
+        {
+            // deno's fast path skips the check; here a validated member is slow only.
+            cx.syn_error(syn::Error::new_spanned(
+                attr,
+                "`#[validate(f)]` with `#[fast]`: a fast call has no arguments object for `f`, \
+                 so it would skip the check; drop `#[fast]` (a validated member takes the slow \
+                 path, where the check always runs)",
+            ));
+        } else {
+            op_options = if op_options.is_empty() {
+                quote!(validate(#check))
+            } else {
+                quote!(#op_options, validate(#check))
+            };
+        }
     }
     Some(ParsedMember {
         role,

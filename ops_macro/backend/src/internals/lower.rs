@@ -100,6 +100,7 @@ pub fn lower_op(
         generics: op_fn.generics,
         async_op,
         required,
+        validate: attrs.validate,
         docs: op_fn.docs,
         js_name: None,
         item: {

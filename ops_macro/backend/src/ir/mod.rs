@@ -50,6 +50,9 @@ pub struct Op {
     pub async_op: Option<AsyncOp>,
     /// `required(n)`: how many arguments a call must pass.
     pub required: Option<u32>,
+    /// `validate(f)`: the function that checks a call's arguments first (slow path only: a
+    /// fast call has no arguments object to hand it).
+    pub validate: Option<syn::ExprPath>,
     /// The function's doc comment, line by line (its TypeScript declaration's JSDoc).
     pub docs: Vec<String>,
     /// The name errors and the declaration use, when not the function's (a class member's
@@ -277,6 +280,13 @@ impl Op {
     pub fn fast_blocker(&self) -> Option<(Span, &'static str)> {
         // An async op's fast call returns a status (see `AsyncCall`): an eager op's value
         // would have to be returned from the call.
+        if let Some(check) = &self.validate {
+            return Some((
+                syn::spanned::Spanned::span(check),
+                "`validate(f)` checks the call's arguments object, which a fast call does not \
+                 have: a validated op takes the slow path, so that the check always runs",
+            ));
+        }
         if let Some(async_op) = &self.async_op {
             let returns_nothing = self.ret.kind == RetKind::Unit && !self.ret.optional;
             if async_op.mode == AsyncMode::Eager && !returns_nothing {
@@ -410,7 +420,7 @@ impl Op {
         let needed = args.chain([self.ret.kind.slow_access()]).max();
         // A fallible op that can run JavaScript is called under a `TryCatch` (its `Err` must not
         // replace an exception JavaScript threw), which needs a scope.
-        if self.ret.fallible && self.can_run_js() {
+        if self.ret.fallible && self.can_run_js() || self.validate.is_some() {
             return V8Access::Scope;
         }
         // An async op that returns its value (or the wrappers' marker) makes it; a status is a
