@@ -174,6 +174,10 @@ const BENCHES: &[Bench] = &[
     own("getter_u32", "op_void", 0, "accum += OBJECT.value;", "const OBJECT = new ops.BenchObject();"),
     own("construct", "op_void", 0, "accum += (new BenchObject()).value;", "const { BenchObject } = ops;"),
     own("construct_factory", "op_make_object", 0, "accum += op_make_object().value;", ""),
+    // `op_void` in a runtime made with its inspector, and with a debugger attached (a session
+    // with the debugger enabled): what inspecting costs a call.
+    own("op_void_inspector", "op_void", 0, "op_void()", ""),
+    own("op_void_debugger", "op_void", 0, "op_void()", ""),
     // The floors, in the same harness.
     own("floor_raw_fast_call", "raw_fast_noop", 0, "raw_fast_noop()", ""),
     own("floor_raw_slow_call", "raw_slow_noop", 0, "raw_slow_noop()", ""),
@@ -560,6 +564,10 @@ impl Suite {
 /// A runtime with the bench ops and the floors; as deno's bench runtime, a (do-nothing)
 /// metrics observer for the ops whose names end in `_metrics`.
 fn new_runtime(op_call_counters: bool) -> Runtime {
+    new_runtime_inspected(op_call_counters, false)
+}
+
+fn new_runtime_inspected(op_call_counters: bool, inspector: bool) -> Runtime {
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: vec![
             ops::extension(),
@@ -572,10 +580,20 @@ fn new_runtime(op_call_counters: bool) -> Runtime {
                 .ends_with("_metrics")
                 .then(|| Rc::new(|_: &_, _, _| {}) as runtime_core::OpMetricsFn)
         })),
+        inspector,
         ..Default::default()
     });
     runtime.with_scope(ops::install_floors);
     runtime
+}
+
+/// The session of the `_debugger` rows: connected, its debugger and runtime agents enabled.
+fn attach_debugger(runtime: &mut Runtime) -> runtime_core::inspector::InspectorSession {
+    let session = runtime.inspector().connect();
+    session.send(r#"{"id":1,"method":"Runtime.enable"}"#);
+    session.send(r#"{"id":2,"method":"Debugger.enable"}"#);
+    runtime.dispatch_inspector_messages();
+    session
 }
 
 fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
@@ -590,7 +608,12 @@ fn run_bench(bench: &Bench, count: u32, plan: &Plan) -> BenchResult {
         "n/a"
     };
 
-    let mut runtime = new_runtime(false);
+    let inspected = bench.name.ends_with("_inspector") || bench.name.ends_with("_debugger");
+    let mut runtime = new_runtime_inspected(false, inspected);
+    let _session = bench
+        .name
+        .ends_with("_debugger")
+        .then(|| attach_debugger(&mut runtime));
     let bench_fn = runtime
         .execute_script(bench.name, &source)
         .unwrap_or_else(|err| panic!("{}: {err}", bench.name));
