@@ -56,6 +56,7 @@ pub struct Extension {
     esm: &'static [ExtensionSource],
     esm_public: &'static [&'static str],
     esm_entry_point: Option<&'static str>,
+    esm_typescript: &'static [ExtensionSource],
     global: Option<Global>,
     loop_source: Option<std::rc::Rc<dyn crate::event_loop::LoopSource>>,
 }
@@ -91,6 +92,7 @@ impl Extension {
             esm: &[],
             esm_public: &[],
             esm_entry_point: None,
+            esm_typescript: &[],
             global: None,
             loop_source: None,
         }
@@ -123,6 +125,33 @@ impl Extension {
 
     pub(crate) fn is_public_esm(&self, specifier: &str) -> bool {
         self.esm_public.contains(&specifier)
+    }
+
+    /// TypeScript declarations of [`Extension::esm_public`] modules: each source's `code` is
+    /// the body of the module's `declare module "ext:..." { ... }` block in
+    /// [`Runtime::typescript_declarations`](crate::Runtime::typescript_declarations) (a private
+    /// module's is left out: no tenant can import it).
+    pub fn esm_typescript(mut self, declarations: &'static [ExtensionSource]) -> Self {
+        self.esm_typescript = declarations;
+        self
+    }
+
+    /// `declare module` blocks of the public modules' declarations.
+    pub(crate) fn module_declarations(&self) -> String {
+        let mut out = String::new();
+        for module in self.esm_typescript {
+            if !self.is_public_esm(module.specifier) {
+                continue;
+            }
+            out.push_str(&format!("declare module {:?} {{\n", module.specifier));
+            for line in module.code.lines() {
+                out.push_str("  ");
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push_str("}\n");
+        }
+        out
     }
 
     /// The module of [`Extension::esm`] evaluated when the runtime is made (after the

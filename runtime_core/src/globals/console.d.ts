@@ -1,8 +1,11 @@
-// `console` (unless `RuntimeOptions::console` is `None`).
-declare var console: {
-  log(...data: unknown[]): void;
-  info(...data: unknown[]): void;
-  debug(...data: unknown[]): void;
-  warn(...data: unknown[]): void;
-  error(...data: unknown[]): void;
-};
+// `console` (unless `RuntimeOptions::console` is `None`), declared as TypeScript's DOM library
+// declares it, so that the two merge: a project may compile with `"lib": ["es2022"]` or with
+// the DOM's too.
+interface Console {
+  log(...data: any[]): void;
+  info(...data: any[]): void;
+  debug(...data: any[]): void;
+  warn(...data: any[]): void;
+  error(...data: any[]): void;
+}
+declare var console: Console;

@@ -179,6 +179,12 @@ impl Runtime {
             for_snapshot,
             installed: made.installed,
             globals_dts,
+            modules_dts: options
+                .extensions
+                .iter()
+                .map(Extension::module_declarations)
+                .collect(),
+            ops_exposed: options.expose_ops,
             near_heap_limit,
             _memory_budget: memory_budget,
             instances,

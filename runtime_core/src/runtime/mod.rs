@@ -63,6 +63,11 @@ pub struct Runtime {
     installed: Vec<v8::Global<v8::Value>>,
     /// The TypeScript declarations of the globals installed.
     globals_dts: Vec<&'static str>,
+    /// The `declare module` blocks of the extensions' public `ext:` modules.
+    modules_dts: String,
+    /// Whether user code sees the ops object (`RuntimeOptions::expose_ops`): else its
+    /// namespace is not declared.
+    ops_exposed: bool,
     /// Registered with the isolate: dropped after it.
     near_heap_limit: Box<NearHeapLimit>,
     /// The memory budget, whose check after each collection is registered with the isolate:
@@ -221,17 +226,28 @@ impl Runtime {
             .map(|&index| self.ops.ctxs[index].decl)
     }
 
-    /// A TypeScript declaration file for all of this runtime's ops (see
-    /// [`crate::typescript_declarations`]), after the globals it installs (the console, if it
-    /// has one, and the timers).
+    /// A TypeScript declaration file of what this runtime's scripts can reach: the globals it
+    /// installs (the console, if it has one, and the timers: written to merge with
+    /// TypeScript's DOM library, not to clash with it), its ops (see
+    /// [`crate::typescript_declarations`]) unless
+    /// [`RuntimeOptions::expose_ops`](crate::RuntimeOptions::expose_ops) hid them, and the
+    /// extensions' public `ext:` modules ([`Extension::esm_typescript`](crate::Extension::esm_typescript)).
     pub fn typescript_declarations(&self) -> String {
-        let ops = crate::typescript_declarations(
-            self.ops_object_name,
-            // Class members are declared with their class; internal ops never.
-            self.ops.public_ops().map(|op_ctx| op_ctx.decl),
-            self.classes.iter().copied(),
-        );
-        format!("{}\n{ops}", self.globals_dts.concat())
+        let mut out = self.globals_dts.concat();
+        if self.ops_exposed {
+            out.push('\n');
+            out.push_str(&crate::typescript_declarations(
+                self.ops_object_name,
+                // Class members are declared with their class; internal ops never.
+                self.ops.public_ops().map(|op_ctx| op_ctx.decl),
+                self.classes.iter().copied(),
+            ));
+        }
+        if !self.modules_dts.is_empty() {
+            out.push('\n');
+            out.push_str(&self.modules_dts);
+        }
+        out
     }
 
     /// Sets every op's call counts to zero.

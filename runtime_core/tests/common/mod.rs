@@ -185,13 +185,24 @@ pub fn install_tsc(prefix: &std::path::Path, npm: &str) -> Result<std::path::Pat
 
 /// Runs `tsc --strict` over `dts` and `usage`: `Err` with its report when they do not check.
 pub fn type_check(tsc: &std::path::Path, name: &str, dts: &str, usage: &str) -> Result<(), String> {
+    type_check_with(tsc, name, dts, usage, "es2022")
+}
+
+/// As [`type_check`], with TypeScript's libraries `lib` (`"es2022,dom"`).
+pub fn type_check_with(
+    tsc: &std::path::Path,
+    name: &str,
+    dts: &str,
+    usage: &str,
+    lib: &str,
+) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("opwire-tsc-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("ops.d.ts"), dts).unwrap();
     std::fs::write(dir.join("usage.ts"), usage).unwrap();
     let output = std::process::Command::new(tsc)
         .args([
-            "--noEmit", "--strict", "--target", "es2022", "--lib", "es2022",
+            "--noEmit", "--strict", "--target", "es2022", "--module", "es2022", "--lib", lib,
         ])
         .arg(dir.join("ops.d.ts"))
         .arg(dir.join("usage.ts"))
