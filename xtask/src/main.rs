@@ -12,10 +12,10 @@
 //!   `target/bench-build/`.
 //! - `expand <file.rs> [op_name]`: the expansion of the ops in any Rust file (or of one), formatted
 //!   exactly as the snapshots show it.
-//! - `dts [--out DIR] [FILE.rs...]`: the TypeScript declarations of the ops in each file (by
-//!   default the project's test, bench and example ops), one `.d.ts` each (named after the
-//!   path), into DIR
-//!   (default `target/dts`).
+//! - `dts [--out DIR] [--crate DIR]... [FILE.rs...]`: the TypeScript declarations of the ops in
+//!   each file (by default the project's test, bench and example ops), one `.d.ts` each (named
+//!   after the file's package and its path there), or one per crate (`<package>.d.ts`, every
+//!   file of its `src/`), into DIR (default `target/dts`).
 //! - `docs`: rewrites what the macro's kind table generates: the supported-types tables (README,
 //!   `runtime_core/src/kinds.md`) and the every-kind test ops (`testdata/every_kind.rs`); and
 //!   the README's drawings of runtime_core's and the backend's layers (`layers.rs`).
@@ -52,7 +52,7 @@ const USAGE: &str = "usage: cargo xtask bench-ops [--async|--startup] [--filter 
        cargo xtask bench-build [--ops <n>]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
-       cargo xtask dts [--out <dir>] [<file.rs>...]
+       cargo xtask dts [--out <dir>] [--crate <dir>]... [<file.rs>...]
        cargo xtask fuzz [--seconds <n>] [<target>...]   (targets: strings, numbers, structured)";
 
 /// The fuzz targets in `fuzz/fuzz_targets/`.
@@ -215,6 +215,7 @@ fn dts(args: Vec<String>) {
     let root = workspace_root();
     let mut out = root.join("target/dts");
     let mut files = Vec::new();
+    let mut crates = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         if arg == "--out" {
@@ -222,8 +223,33 @@ fn dts(args: Vec<String>) {
                 eprintln!("--out needs a directory\n{USAGE}");
                 exit(2)
             });
+        } else if arg == "--crate" {
+            let dir = args.next().map(PathBuf::from).unwrap_or_else(|| {
+                eprintln!("--crate needs a crate's directory\n{USAGE}");
+                exit(2)
+            });
+            crates.push(dir);
         } else {
             files.push(PathBuf::from(arg));
+        }
+    }
+    if !crates.is_empty() {
+        std::fs::create_dir_all(&out).expect("the output directory");
+        for dir in crates {
+            let (name, dts, errors) = ops_macro_backend::declarations_of_crate(&dir, "ops")
+                .unwrap_or_else(|error| {
+                    eprintln!("{error}");
+                    exit(1)
+                });
+            for error in errors {
+                eprintln!("{error}");
+            }
+            let target = out.join(name);
+            std::fs::write(&target, dts).expect("the declarations written");
+            println!("wrote {}", target.display());
+        }
+        if files.is_empty() {
+            return;
         }
     }
     if files.is_empty() {
@@ -253,10 +279,14 @@ fn dts(args: Vec<String>) {
         for error in errors {
             eprintln!("{}: {error}", file.display());
         }
-        // Named after the path within the project (files of two folders share stems).
-        let relative = file.strip_prefix(&root).unwrap_or(&file).with_extension("");
-        let name = relative.to_string_lossy().replace(['/', '\\'], "-");
-        let target = out.join(format!("{name}.d.ts"));
+        // Named after the file's package and its path there (files of two folders share
+        // stems); outside any package, after the path within the project.
+        let name = ops_macro_backend::declaration_file_name(&file).unwrap_or_else(|| {
+            let relative = file.strip_prefix(&root).unwrap_or(&file).with_extension("");
+            let stem = relative.to_string_lossy().replace(['/', '\\'], "-");
+            format!("{}.d.ts", stem.trim_start_matches('-'))
+        });
+        let target = out.join(name);
         std::fs::write(&target, dts).expect("the declarations written");
         println!("wrote {}", target.display());
     }

@@ -153,6 +153,90 @@ pub fn declarations_of_file(
     Ok((out, errors))
 }
 
+/// The declarations of every op, class and derived type in a crate's `src/` as one file: what
+/// a user's crate (a `build.rs`, or `cargo xtask dts --crate DIR`) writes for its tenants'
+/// `tsc`. Returns the file's name (`<package>.d.ts`), its text, and the ops that did not
+/// parse.
+pub fn declarations_of_crate(
+    manifest_dir: &std::path::Path,
+    ops_object_name: &str,
+) -> Result<(String, String, Vec<String>), String> {
+    let package = package_name(manifest_dir).ok_or_else(|| {
+        format!(
+            "{}: no [package] name in Cargo.toml",
+            manifest_dir.display()
+        )
+    })?;
+    let mut files = Vec::new();
+    let mut dirs = vec![manifest_dir.join("src")];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut text = String::new();
+    let mut errors = Vec::new();
+    for file in files {
+        let source =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let (declarations, found) = declarations_of_file(&source, ops_object_name)
+            .map_err(|e| format!("{} does not parse: {e}", file.display()))?;
+        errors.extend(
+            found
+                .into_iter()
+                .map(|error| format!("{}: {error}", file.display())),
+        );
+        if declarations.lines().count() > 4 {
+            text.push_str(&declarations);
+        }
+    }
+    Ok((format!("{package}.d.ts"), text, errors))
+}
+
+/// A sensible name for the declarations of one source file: its package and its path in the
+/// package (`myplugin.d.ts` for `src/lib.rs` or `src/main.rs`, `myplugin-ops-kv.d.ts` for
+/// `src/ops/kv.rs`); `None` outside a package.
+pub fn declaration_file_name(file: &std::path::Path) -> Option<String> {
+    let mut dir = file.parent()?;
+    loop {
+        if let Some(package) = package_name(dir) {
+            let within = file.strip_prefix(dir).ok()?.with_extension("");
+            let within = within.strip_prefix("src").unwrap_or(&within);
+            let within = within.to_string_lossy().replace(['/', '\\'], "-");
+            return Some(match within.as_str() {
+                "lib" | "main" => format!("{package}.d.ts"),
+                _ => format!("{package}-{within}.d.ts"),
+            });
+        }
+        dir = dir.parent()?;
+    }
+}
+
+/// The `[package]` name of `dir/Cargo.toml`, if it has one.
+fn package_name(dir: &std::path::Path) -> Option<String> {
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+    let mut in_package = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some(value) = line.strip_prefix("name").map(str::trim_start) {
+                if let Some(value) = value.strip_prefix('=') {
+                    return Some(value.trim().trim_matches('"').to_owned());
+                }
+            }
+        }
+    }
+    None
+}
+
 /// The `#[derive(FromV8)]`/`#[derive(ToV8)]` types at the top level of `source`, each with its
 /// declaration (as JavaScript passes it, when it derives `FromV8`: the looser of the two).
 fn derived_types(source: &str) -> syn::Result<Vec<(String, String)>> {

@@ -28,7 +28,10 @@ pub mod internals;
 pub mod ir;
 pub mod typegen;
 
-pub use expand_file::{declarations_of_file, expand_file, pretty, ExpandedOp, DTS_SOURCES};
+pub use expand_file::{
+    declaration_file_name, declarations_of_crate, declarations_of_file, expand_file, pretty,
+    ExpandedOp, DTS_SOURCES,
+};
 
 use proc_macro2::TokenStream;
 use quote::quote;
