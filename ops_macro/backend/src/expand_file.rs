@@ -345,3 +345,56 @@ pub fn pretty(tokens: proc_macro2::TokenStream) -> String {
     let file: syn::File = syn::parse2(tokens).expect("an expansion parses as items");
     prettyplease::unparse(&file)
 }
+
+#[cfg(test)]
+mod crate_tests {
+    use super::*;
+
+    #[test]
+    fn a_crates_declarations_are_one_file_named_after_its_package() {
+        // Outside any checkout, as a user's crate is (`cargo xtask dts` named its file after
+        // the absolute path: `-tmp-...-src-main.d.ts`).
+        let dir = std::env::temp_dir().join(format!("opwire-dts-crate-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src/ops")).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"myplugin\"\nversion = \"0.1.0\"\n\n[dependencies]\nname = 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("src/main.rs"),
+            "#[derive(ToV8)]\npub struct Entry { pub key: String, pub size: u32 }\n\
+             #[op]\nfn op_entry(#[string] key: String) -> Entry { todo!() }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("src/ops/kv.rs"),
+            "#[op]\nfn op_kv(x: u32) -> u32 { x }\n",
+        )
+        .unwrap();
+        let (name, text, errors) = declarations_of_crate(&dir, "ops").unwrap();
+        assert_eq!(name, "myplugin.d.ts");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(
+            text.contains("interface Entry { key: string; size: number; }"),
+            "{text}"
+        );
+        assert!(
+            text.contains("function op_entry(key: string): Entry;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("function op_kv(x: number): number;"),
+            "{text}"
+        );
+        assert_eq!(
+            declaration_file_name(&dir.join("src/main.rs")).as_deref(),
+            Some("myplugin.d.ts")
+        );
+        assert_eq!(
+            declaration_file_name(&dir.join("src/ops/kv.rs")).as_deref(),
+            Some("myplugin-ops-kv.d.ts")
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
