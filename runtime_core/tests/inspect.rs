@@ -200,6 +200,34 @@ fn inspect_prints_what_node_prints() {
 }
 
 #[test]
+fn a_sparse_array_prints_its_holes_as_runs_at_once() {
+    // Each hole was looked up one by one: four billion of them kept the thread.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let value = runtime
+        .execute_script("sparse.js", "const a = []; a[2 ** 32 - 2] = 1; a")
+        .unwrap();
+    assert_eq!(runtime.inspect(&value), "[ <4294967294 empty items>, 1 ]");
+    let value = runtime
+        .execute_script("sparse.js", "const b = [1, 2]; b[1000] = 3; b[5000] = 4; b")
+        .unwrap();
+    assert_eq!(
+        runtime.inspect(&value),
+        "[ 1, 2, <998 empty items>, 3, <3999 empty items>, 4 ]"
+    );
+    // A long string is cut where Node cuts it.
+    let value = runtime
+        .execute_script("long.js", "'a'.repeat(10_003)")
+        .unwrap();
+    let printed = runtime.inspect(&value);
+    assert_eq!(printed.len(), 10_002 + "... 3 more characters".len());
+    assert!(
+        printed.ends_with("aaa'... 3 more characters"),
+        "{}",
+        &printed[9_990..]
+    );
+}
+
+#[test]
 fn inspecting_runs_no_getter_or_trap_of_the_value() {
     let mut runtime = Runtime::new(RuntimeOptions::default());
     let value = runtime

@@ -2,6 +2,9 @@
 //! primitives, and the shape of each kind of object (its braces, the text before them, its
 //! elements), its own keys and properties.
 
+/// How many UTF-16 units of a string are printed (Node's `maxStringLength`).
+const MAX_STRING_LENGTH: usize = 10_000;
+
 /// The elements an object prints besides its keys.
 pub(super) enum Extras<'s> {
     None,
@@ -64,6 +67,19 @@ pub(super) fn primitive(
     value: v8::Local<'_, v8::Value>,
 ) -> String {
     if let Ok(text) = v8::Local::<v8::String>::try_from(value) {
+        // Node's `maxStringLength`: a long string is cut (a tenant's 100 MB string costs the
+        // host no 100 MB of text).
+        let length = text.length();
+        if length > MAX_STRING_LENGTH {
+            let mut head = vec![0u16; MAX_STRING_LENGTH];
+            text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
+            let more = length - MAX_STRING_LENGTH;
+            let plural = if more == 1 { "" } else { "s" };
+            return format!(
+                "{}... {more} more character{plural}",
+                quote(&String::from_utf16_lossy(&head))
+            );
+        }
         return quote(&text.to_rust_string_lossy(scope));
     }
     if value.is_number() {
@@ -275,21 +291,43 @@ fn constructor_name(
     None
 }
 
-/// The run of holes in an array from `index`.
+/// The run of holes in an array from `index`: none if the element is there; else up to the
+/// next index the array has, found in `present` (its own indices in order, read at the first
+/// hole): a run of four billion holes costs one lookup, not four billion.
 pub(super) fn holes_from(
     scope: &mut v8::PinScope<'_, '_>,
     array: v8::Local<'_, v8::Object>,
     index: u32,
     length: u32,
+    present: &mut Option<Vec<u32>>,
 ) -> u32 {
-    if array.is_typed_array() {
+    if array.is_typed_array() || array.has_index(scope, index).unwrap_or(true) {
         return 0;
     }
-    let mut end = index;
-    while end < length && !array.has_index(scope, end).unwrap_or(true) {
-        end += 1;
-    }
-    end - index
+    let present = present.get_or_insert_with(|| own_indices(scope, array));
+    let after = present.partition_point(|&present| present <= index);
+    let next = present.get(after).copied().unwrap_or(length).min(length);
+    next - index
+}
+
+/// An array's own indices, ascending.
+fn own_indices(scope: &mut v8::PinScope<'_, '_>, array: v8::Local<'_, v8::Object>) -> Vec<u32> {
+    let args = v8::GetPropertyNamesArgs {
+        mode: v8::KeyCollectionMode::OwnOnly,
+        property_filter: v8::PropertyFilter::SKIP_SYMBOLS,
+        index_filter: v8::IndexFilter::IncludeIndices,
+        key_conversion: v8::KeyConversionMode::KeepNumbers,
+    };
+    let Some(names) = array.get_own_property_names(scope, args) else {
+        return Vec::new();
+    };
+    let mut indices: Vec<u32> = (0..names.length())
+        .filter_map(|i| names.get_index(scope, i))
+        .filter(|name| name.is_uint32())
+        .filter_map(|name| name.uint32_value(scope))
+        .collect();
+    indices.sort_unstable();
+    indices
 }
 
 pub(super) fn shape<'s>(

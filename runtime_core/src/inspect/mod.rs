@@ -160,8 +160,9 @@ impl<'s> Printer<'s> {
         match extras {
             Extras::Array(length) => {
                 let mut index = 0;
+                let mut present = None;
                 while index < *length && output.len() < MAX_ITEMS {
-                    let holes = kinds::holes_from(scope, object, index, *length);
+                    let holes = kinds::holes_from(scope, object, index, *length, &mut present);
                     if holes > 0 {
                         let plural = if holes == 1 { "item" } else { "items" };
                         output.push(format!("<{holes} empty {plural}>"));
