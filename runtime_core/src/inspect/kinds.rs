@@ -2,6 +2,8 @@
 //! primitives, and the shape of each kind of object (its braces, the text before them, its
 //! elements), its own keys and properties.
 
+use crate::isolate::{data_property, own_field};
+
 /// How many UTF-16 units of a string are printed (Node's `maxStringLength`).
 const MAX_STRING_LENGTH: usize = 10_000;
 
@@ -226,42 +228,6 @@ pub(super) fn own_property<'s>(
     Property::Accessor(getter, setter)
 }
 
-/// A descriptor's own field: descriptors are plain objects of data properties.
-fn own_field<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    object: v8::Local<'s, v8::Object>,
-    name: &str,
-) -> Option<v8::Local<'s, v8::Value>> {
-    let key = v8::String::new(scope, name)?;
-    if !object.has_own_property(scope, key.into())? {
-        return None;
-    }
-    object.get(scope, key.into())
-}
-
-/// A data property of `object` or its prototypes, never a getter's.
-fn data_property<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    object: v8::Local<'s, v8::Object>,
-    name: &str,
-) -> Option<v8::Local<'s, v8::Value>> {
-    let key = v8::String::new(scope, name)?;
-    let mut holder = object;
-    for _ in 0..256 {
-        if holder.is_proxy() {
-            return None;
-        }
-        if let Some(descriptor) = holder
-            .get_own_property_descriptor(scope, key.into())
-            .and_then(|d| v8::Local::<v8::Object>::try_from(d).ok())
-        {
-            return own_field(scope, descriptor, "value");
-        }
-        holder = v8::Local::<v8::Object>::try_from(holder.get_prototype(scope)?).ok()?;
-    }
-    None
-}
-
 /// The name of the first constructor up the prototype chain (Node's `getConstructorName`);
 /// `None` for an object of no prototype.
 fn constructor_name(
@@ -362,44 +328,32 @@ pub(super) fn shape<'s>(
             skip_indices: true,
         };
     }
+    // `Uint8Array(3) [`, `Set(2) {`, `Map(0) {}`: the name and the count before the brace.
+    let counted = |extras, name: String, count: usize, open| Shape {
+        extras,
+        prefix: format!("{name}({count})"),
+        open,
+        whole: None,
+        empty: count == 0,
+        short_name: name,
+        skip_indices: open == "[",
+    };
     if let Ok(typed) = v8::Local::<v8::TypedArray>::try_from(object) {
-        let name = named("TypedArray");
-        let length = typed.length() as u32;
-        return Shape {
-            extras: Extras::Array(length),
-            prefix: format!("{name}({length})"),
-            open: "[",
-            whole: None,
-            empty: length == 0,
-            short_name: name,
-            skip_indices: true,
-        };
+        let length = typed.length();
+        return counted(
+            Extras::Array(length as u32),
+            named("TypedArray"),
+            length,
+            "[",
+        );
     }
     if let Ok(set) = v8::Local::<v8::Set>::try_from(object) {
-        let name = named("Set");
-        let size = set.size();
-        return Shape {
-            extras: Extras::Set(set.as_array(scope)),
-            prefix: format!("{name}({size})"),
-            open: "{",
-            whole: None,
-            empty: size == 0,
-            short_name: name,
-            skip_indices: false,
-        };
+        let items = set.as_array(scope);
+        return counted(Extras::Set(items), named("Set"), set.size(), "{");
     }
     if let Ok(map) = v8::Local::<v8::Map>::try_from(object) {
-        let name = named("Map");
-        let size = map.size();
-        return Shape {
-            extras: Extras::Map(map.as_array(scope)),
-            prefix: format!("{name}({size})"),
-            open: "{",
-            whole: None,
-            empty: size == 0,
-            short_name: name,
-            skip_indices: false,
-        };
+        let items = map.as_array(scope);
+        return counted(Extras::Map(items), named("Map"), map.size(), "{");
     }
     if let Ok(function) = v8::Local::<v8::Function>::try_from(object) {
         let mut shape = plain(String::new(), named("Function"));

@@ -111,7 +111,7 @@ fn detail(scope: &mut v8::PinScope<'_, '_>, value: v8::Local<'_, v8::Value>) -> 
 
 /// The value of `object`'s data property `name`, own or inherited; `None` at an accessor, a
 /// proxy, or the end of the chain.
-pub(super) fn data_property<'s>(
+pub(crate) fn data_property<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     object: v8::Local<'s, v8::Object>,
     name: &str,
@@ -134,7 +134,7 @@ pub(super) fn data_property<'s>(
 
 /// A property descriptor's own field (`value`, `get`): V8 makes descriptors as plain objects
 /// of data properties, so reading an own one runs nothing.
-fn own_field<'s>(
+pub(crate) fn own_field<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     descriptor: v8::Local<'s, v8::Object>,
     field: &str,
