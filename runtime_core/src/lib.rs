@@ -50,11 +50,11 @@
 //! `deno_core`: the runtime ([`Runtime`], [`RuntimeOptions`], [`SnapshotBuilder`]), what it
 //! is built from ([`Extension`], [`OpDecl`], [`ClassDecl`], the loaders), its budgets
 //! ([`TerminationHandle`], [`Deadline`], [`HeapLimits`]), its errors ([`JsError`],
-//! [`OpError`], [`JsErrorClass`]), the traits a user implements ([`ModuleLoader`], [`FromV8`],
+//! [`OpError`], [`JsErrorClass`], with their [`JsStackFrame`]s), the traits a user implements ([`ModuleLoader`], [`FromV8`],
 //! [`ToV8`], [`Trace`]) and the types ops take and return ([`JsBuffer`], [`ByteString`],
 //! [`Held`], ...). A family with more than those names keeps them in its module too
-//! ([`modules`], [`class`], [`structured`], [`webidl`], `serde`, [`console`]), where its
-//! documentation groups them. What only generated code calls is under `__op` (hidden: not an
+//! ([`modules`], [`class`], [`structured`], [`webidl`], `serde`, [`console`], [`inspector`],
+//! [`inspect`]), where its documentation groups them. What only generated code calls is under `__op` (hidden: not an
 //! API); the test tools are not part of the crate (the counting allocator is the
 //! `alloc_counter` crate; the fuzz targets' conversions are behind the `fuzzing` feature).
 
