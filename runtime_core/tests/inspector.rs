@@ -295,3 +295,39 @@ fn a_message_wakes_the_event_loop_that_waits_and_is_handled_there() {
     assert!(started.elapsed() < Duration::from_secs(20));
     assert_eq!(debugger.join().unwrap()["result"]["value"], "cleared");
 }
+
+#[test]
+fn a_snapshot_builder_refuses_an_inspector_and_its_runtime_has_one() {
+    // A builder with V8's inspector stopped the process at `build` ("Unknown external
+    // reference"): it is refused, and `inspector()` on a builder connects nothing.
+    let refused = runtime_core::SnapshotBuilder::new(RuntimeOptions {
+        inspector: true,
+        ..Default::default()
+    });
+    assert!(refused.is_err());
+    let mut builder = runtime_core::SnapshotBuilder::new(RuntimeOptions::default()).unwrap();
+    let session = builder.inspector().connect();
+    session.send(r#"{"id":1,"method":"Runtime.enable"}"#);
+    assert_eq!(builder.dispatch_inspector_messages(), 0);
+    assert!(
+        session.recv().is_none(),
+        "a builder's session is disconnected"
+    );
+    builder
+        .execute_script("boot.js", "globalThis.booted = 'yes';")
+        .unwrap();
+    let blob = builder.build().unwrap();
+    let mut runtime = Runtime::new(RuntimeOptions {
+        startup_snapshot: Some(blob.into()),
+        inspector: true,
+        ..Default::default()
+    });
+    let mut client = Client::new(runtime.inspector().connect());
+    let ids = [
+        client.send("Runtime.enable", json!({})),
+        client.send("Runtime.evaluate", json!({ "expression": "booted" })),
+    ];
+    runtime.dispatch_inspector_messages();
+    client.response(ids[0]);
+    assert_eq!(client.response(ids[1])["result"]["value"], "yes");
+}

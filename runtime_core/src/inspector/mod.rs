@@ -47,6 +47,8 @@ pub(crate) struct Inbox {
     state: Mutex<InboxState>,
     arrived: Condvar,
     next_id: AtomicU32,
+    /// No runtime reads it (a snapshot builder's): sessions are disconnected at once.
+    closed: bool,
 }
 
 #[derive(Default)]
@@ -72,6 +74,7 @@ impl Inspector {
     pub fn connect(&self) -> InspectorSession {
         let id = self.inbox.next_id.fetch_add(1, Ordering::Relaxed);
         let (sender, outgoing) = mpsc::channel();
+        // An inbox no runtime reads drops the sender: the session is disconnected at once.
         self.inbox.push(id, Incoming::Connect(sender));
         InspectorSession {
             id,
@@ -115,10 +118,22 @@ impl Inbox {
             state: Mutex::new(InboxState::default()),
             arrived: Condvar::new(),
             next_id: AtomicU32::new(1),
+            closed: false,
+        })
+    }
+
+    /// An inbox no runtime reads.
+    pub(crate) fn closed() -> Arc<Self> {
+        Arc::new(Self {
+            closed: true,
+            ..Arc::into_inner(Self::new()).expect("just made")
         })
     }
 
     fn push(&self, id: u32, incoming: Incoming) {
+        if self.closed {
+            return;
+        }
         let waker = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             state.queue.push_back((id, incoming));

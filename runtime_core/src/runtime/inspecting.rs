@@ -3,13 +3,18 @@
 use std::rc::Rc;
 
 use super::{EnteredIsolate, Runtime};
-use crate::inspector::{Inspector, InspectorState};
+use crate::inspector::{Inbox, Inspector, InspectorState};
 
 impl Runtime {
     /// This runtime's inspector, made on the first call (V8's inspector, with the runtime's
-    /// context): connect sessions with [`Inspector::connect`], from any thread.
+    /// context): connect sessions with [`Inspector::connect`], from any thread. A
+    /// [`SnapshotBuilder`](crate::SnapshotBuilder) has none (what V8's inspector puts in the
+    /// heap cannot be serialized): its sessions are disconnected at once (`recv` is `None`).
     pub fn inspector(&mut self) -> Inspector {
-        Inspector::new(self.inspector_state().inbox())
+        match self.inspector_state() {
+            Some(inspector) => Inspector::new(inspector.inbox()),
+            None => Inspector::new(Inbox::closed()),
+        }
     }
 
     /// Handles the inspector messages queued (the event loop does on each turn; a host whose
@@ -25,19 +30,23 @@ impl Runtime {
     /// every protocol message meanwhile; a termination ends the wait too). With
     /// `break_on_start`, the next statement the runtime runs pauses: `--inspect-brk`.
     pub fn wait_for_debugger(&mut self, break_on_start: bool) {
-        let inspector = self.inspector_state();
-        self.with_scope(|_| inspector.wait_for_debugger(break_on_start));
+        if let Some(inspector) = self.inspector_state() {
+            self.with_scope(|_| inspector.wait_for_debugger(break_on_start));
+        }
     }
 
-    fn inspector_state(&mut self) -> Rc<InspectorState> {
+    fn inspector_state(&mut self) -> Option<Rc<InspectorState>> {
         if let Some(inspector) = &self.inspector {
-            return inspector.clone();
+            return Some(inspector.clone());
+        }
+        if self.for_snapshot != super::SnapshotState::No {
+            return None;
         }
         let termination = self.termination.clone();
         let inspector = self.with_scope(|scope| InspectorState::new(scope, termination));
         self.event_loop.add_source(inspector.clone());
         self.inspector = Some(inspector.clone());
-        inspector
+        Some(inspector)
     }
 
     /// Disconnects every session and drops V8's inspector, before the isolate goes.

@@ -71,6 +71,15 @@ impl SnapshotBuilder {
                 "a snapshot is built from scratch: RuntimeOptions::startup_snapshot must be None",
             ));
         }
+        if options.inspector {
+            // What V8's inspector puts in the heap names native code no snapshot can hold:
+            // building would stop the process.
+            return Err(JsError::exception(
+                "Error",
+                "a snapshot builder has no inspector: RuntimeOptions::inspector must be false \
+                 (a runtime made from the snapshot may have one)",
+            ));
+        }
         let runtime = Runtime::make(options, Startup::ForSnapshot)?;
         Ok(Self {
             runtime: Some(runtime),
