@@ -57,26 +57,9 @@ impl SourceMaps {
         let Some(entry) = maps.get_mut(file) else {
             return;
         };
-        let map = match entry {
-            Entry::Parsed(map) => map,
-            Entry::Json(json) => {
-                *entry = Entry::Parsed(sourcemap::decode_slice(json).ok().map(Box::new));
-                let Entry::Parsed(map) = entry else {
-                    unreachable!()
-                };
-                map
-            }
-            Entry::DataUrl(url) => {
-                *entry = Entry::Parsed(sourcemap::decode_data_url(url).ok().map(Box::new));
-                let Entry::Parsed(map) = entry else {
-                    unreachable!()
-                };
-                map
-            }
-        };
-        let Some(token) = map
-            .as_ref()
-            .and_then(|map| map.lookup_token(line.saturating_sub(1), column.saturating_sub(1)))
+        let map = entry.parsed();
+        let Some(token) =
+            map.and_then(|map| map.lookup_token(line.saturating_sub(1), column.saturating_sub(1)))
         else {
             return;
         };
@@ -85,6 +68,22 @@ impl SourceMaps {
         }
         frame.line_number = Some(token.get_src_line() + 1);
         frame.column_number = Some(token.get_src_col() + 1);
+    }
+}
+
+impl Entry {
+    /// The map, parsed now if it was not yet (a map that does not parse stays `None`).
+    fn parsed(&mut self) -> Option<&sourcemap::DecodedMap> {
+        let parsed = match self {
+            Entry::Parsed(map) => return map.as_deref(),
+            Entry::Json(json) => sourcemap::decode_slice(json).ok(),
+            Entry::DataUrl(url) => sourcemap::decode_data_url(url).ok(),
+        };
+        *self = Entry::Parsed(parsed.map(Box::new));
+        match self {
+            Entry::Parsed(map) => map.as_deref(),
+            _ => None,
+        }
     }
 }
 
