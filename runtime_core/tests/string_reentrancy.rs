@@ -14,7 +14,7 @@ include!("../../testdata/ops/strings.rs");
 
 #[test]
 fn reentrant_calls_never_share_a_string_buffer() {
-    // Its own process (one test binary per file), so the flag slows nothing else.
+    // A test binary of its own, so the flag slows nothing else.
     runtime_core::set_v8_flags(&["--stress-compaction", "--expose-gc"]).unwrap();
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: vec![Extension::new("reenter").ops(&[op_reenter::DECL])],

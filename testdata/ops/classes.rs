@@ -1,7 +1,7 @@
 // `#[op] impl`: deno_ops' `op2/test_cases/sync/object_wrap.rs` in opwire's spelling (its
 // `#[required]` and `#[varargs]` members left out; `#[validate]` without `#[fast]`, which
 // would skip the check), a class with a factory, and a validated constructor.
-// Read by the expansion snapshots; `runtime_core/tests/classes.rs` runs them.
+// Read by the expansion snapshots; `runtime_core/tests/integration/classes.rs` runs them.
 
 pub struct Foo {
     x: Cell<u32>,

@@ -1,6 +1,6 @@
 // `#[derive(FromV8, ToV8)]`: deno_ops' `conversion/` test cases in opwire's spelling (the same
 // types and attributes; deno's `#[v8(...)]` is accepted for both derives). Read by the expansion
-// snapshots (one per derive); `runtime_core/tests/derive.rs` runs the same shapes.
+// snapshots (one per derive); `runtime_core/tests/integration/derive.rs` runs the same shapes.
 
 /// deno's `from_v8/struct.rs` (and `to_v8/struct.rs`'s renamed field).
 #[derive(FromV8, ToV8)]

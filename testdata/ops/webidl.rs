@@ -1,5 +1,5 @@
 // `#[derive(WebIDL)]`: deno_ops' `webidl/test_cases/` (the same types and attributes). Read by
-// the expansion snapshots; `runtime_core/tests/webidl.rs` runs them.
+// the expansion snapshots; `runtime_core/tests/integration/webidl.rs` runs them.
 
 /// deno's `dict.rs`.
 #[derive(WebIDL)]

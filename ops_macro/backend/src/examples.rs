@@ -1,7 +1,7 @@
 //! One op per row of the kind table, generated: `testdata/every_kind.rs` (written by `cargo
 //! xtask docs`, checked current by a test) holds an op taking each argument kind and an op
 //! returning each return kind, with a JavaScript call and the result it must give.
-//! `runtime_core/tests/every_kind.rs` compiles them all and runs each on both paths, as deno
+//! `runtime_core/tests/integration/every_kind.rs` compiles them all and runs each on both paths, as deno
 //! does for the rows of `valid_args.md`.
 
 use crate::ir::{ArgKind, BigIntType, BufferSource, LocalType, NumberType, PtrTarget, RetKind};
@@ -131,7 +131,7 @@ fn arg_example(kind: ArgKind) -> Option<ArgExample> {
         // (A string: the value its fast path takes.)
         ArgKind::Serde => example("#[serde]", "String", "'s'"),
         ArgKind::WebIdl => example("#[webidl]", "u8", "258"),
-        // Only a method has a receiver: `runtime_core/tests/classes.rs` runs it.
+        // Only a method has a receiver: `runtime_core/tests/integration/classes.rs` runs it.
         ArgKind::Receiver | ArgKind::Held { receiver: true } => return None,
         ArgKind::Held { receiver: false } => {
             example("#[cppgc]", "Held<Widget>", "new ops.Widget()")

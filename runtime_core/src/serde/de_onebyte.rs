@@ -2,7 +2,7 @@
 //! argument reads (V8 takes it only for a sequential one-byte string, and hands the bytes).
 //!
 //! Each method answers as [`super::de::Deserializer`] does for a string value (the tests in
-//! `runtime_core/tests/serde.rs` compare the two paths), without a handle: strings run no
+//! `runtime_core/tests/integration/serde.rs` compare the two paths), without a handle: strings run no
 //! JavaScript and allocate nothing on the V8 heap, so a fast call may read them.
 
 use ::serde::de::{self, IntoDeserializer, Visitor};

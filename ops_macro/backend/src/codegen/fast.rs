@@ -2,7 +2,7 @@
 //!
 //! Two functions per op: `fast_fn`, registered for ops without a metrics observer, and
 //! `fast_fn_metered`, which reports the call to the observer around a call of `fast_fn`. V8
-//! 152 lets a fast call throw (tested in `runtime_core/tests/errors.rs`), so arguments that
+//! 152 lets a fast call throw (tested in `runtime_core/tests/integration/errors.rs`), so arguments that
 //! need checking, `Err` returns and panics throw right there, exactly as the slow path
 //! would, and the op never runs twice.
 

@@ -3,7 +3,7 @@
 //! `Drop`s that panic where V8 or the embedder's executor called, prototype pollution, heap
 //! exhaustion; and the corners where errors or receivers differed between paths.
 
-mod common;
+use crate::common;
 
 use std::future::Future;
 use std::pin::Pin;

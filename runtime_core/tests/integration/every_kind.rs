@@ -5,7 +5,7 @@
 // Generated ops take their argument and ignore it.
 #![allow(dead_code, clippy::boxed_local, clippy::ptr_arg, clippy::unused_unit)]
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -65,7 +65,7 @@ fn ret_external() -> *const c_void {
     std::ptr::addr_of!(SAMPLE_BYTE).cast()
 }
 
-include!("../../testdata/every_kind.rs");
+include!("../../../testdata/every_kind.rs");
 
 fn every_kind_options() -> runtime_core::RuntimeOptions {
     common::init_test_flags();

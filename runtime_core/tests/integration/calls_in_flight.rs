@@ -3,7 +3,7 @@
 //! happens to the runtime (a throw, a termination, a deadline, cancelled work, the runtime
 //! dropped).
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;

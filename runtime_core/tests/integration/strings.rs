@@ -5,14 +5,14 @@
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 
 use common::{call_both_ways, counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{op, v8, ByteString, Extension, Runtime, STRING_STACK_BUFFER_SIZE};
 
-include!("../../testdata/ops/strings.rs");
+include!("../../../testdata/ops/strings.rs");
 
 fn extension() -> Extension {
     Extension::new("strings").ops(&[

@@ -4,14 +4,14 @@
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::ffi::c_void;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{op, v8, Extension, FromV8, OpError, Runtime, ToV8};
 
-include!("../../testdata/ops/kinds.rs");
+include!("../../../testdata/ops/kinds.rs");
 
 fn extension() -> Extension {
     Extension::new("kinds").ops(&[

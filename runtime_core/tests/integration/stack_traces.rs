@@ -1,7 +1,7 @@
 //! Errors as a host reads them: structured frames, where it happened in `Display`, and
 //! positions mapped through a module's source map (given by the loader, or inline).
 
-mod common;
+use crate::common;
 
 use std::rc::Rc;
 

@@ -4,7 +4,7 @@
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -16,7 +16,7 @@ use runtime_core::{
     V8Slice,
 };
 
-include!("../../testdata/ops/deno_sync.rs");
+include!("../../../testdata/ops/deno_sync.rs");
 
 /// Room for a Uint32Array whose memory starts one byte past a 4-byte boundary.
 #[repr(align(4))]

@@ -1,7 +1,7 @@
 //! `#[derive(FromV8, ToV8)]` and `#[serde]` through real ops: deno's `conversion/` test cases
 //! (`testdata/ops/derive.rs`), nesting, errors that say where, and hostile objects.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -10,7 +10,7 @@ use runtime_core::{op, Extension, FromV8, Runtime, RuntimeOptions, ToV8};
 
 mod deno_cases {
     use runtime_core::{v8, FromV8, ToV8};
-    include!("../../testdata/ops/derive.rs");
+    include!("../../../testdata/ops/derive.rs");
 
     #[runtime_core::op]
     #[to_v8]

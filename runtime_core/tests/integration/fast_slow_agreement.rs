@@ -5,7 +5,7 @@
 // The testdata files hold slow-only ops too, which this test does not register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,8 +13,8 @@ use std::rc::Rc;
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{op, v8, Extension, OpState, Runtime};
 
-include!("../../testdata/ops/numbers.rs");
-include!("../../testdata/ops/state.rs");
+include!("../../../testdata/ops/numbers.rs");
+include!("../../../testdata/ops/state.rs");
 
 /// Which JavaScript values reach an op's fast path (V8 checks before the call; anything else
 /// deoptimizes and the slow path decides).

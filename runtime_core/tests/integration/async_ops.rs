@@ -5,7 +5,7 @@
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -29,7 +29,7 @@ impl Drop for DropCounter {
     }
 }
 
-include!("../../testdata/ops/async_ops.rs");
+include!("../../../testdata/ops/async_ops.rs");
 
 static UNCLAIMED_DONE: AtomicUsize = AtomicUsize::new(0);
 

@@ -2,7 +2,7 @@
 //! modules' privacy, import attributes, loaders that panic, deep graphs, and what a failed
 //! module says. Each test names the fault of issue 37 it guards against.
 
-mod common;
+use crate::common;
 
 use std::cell::Cell;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 //! extensions, or no blob at all, is an error, not a crash. (`every_kind.rs` runs the whole
 //! kind table from a snapshot.)
 
-mod common;
+use crate::common;
 
 use std::rc::Rc;
 

@@ -4,7 +4,7 @@
 // The testdata files hold ops that only the agreement test registers.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,8 +12,8 @@ use std::rc::Rc;
 use common::{counting_runtime, init_test_flags};
 use runtime_core::{op, v8, Extension, OpCallCounts, OpState, Runtime, RuntimeOptions};
 
-include!("../../testdata/ops/numbers.rs");
-include!("../../testdata/ops/state.rs");
+include!("../../../testdata/ops/numbers.rs");
+include!("../../../testdata/ops/state.rs");
 
 fn all_ops() -> Extension {
     Extension::new("test")

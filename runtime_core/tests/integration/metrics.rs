@@ -1,7 +1,7 @@
 //! The op metrics hook: an observer per op, told of dispatch and outcome on both paths; ops
 //! without one are not reported; the call counters work alongside it.
 
-mod common;
+use crate::common;
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -2,7 +2,7 @@
 //! kept intact through conversions, ops that are not constructors, shared buffer borrows, and
 //! the `Drop` of what a runtime owns.
 
-mod common;
+use crate::common;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

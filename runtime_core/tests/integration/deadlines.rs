@@ -3,7 +3,7 @@
 //! thrown, can be withdrawn, and comes as a deadline; what an abandoned call left can be
 //! cancelled.
 
-mod common;
+use crate::common;
 
 use std::future::Future;
 use std::rc::Rc;

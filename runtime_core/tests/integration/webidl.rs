@@ -1,13 +1,13 @@
 //! `#[derive(WebIDL)]` and `#[webidl]` arguments on real V8: deno's `webidl/test_cases`, the
 //! spec's integer, float, string and sequence rules, dictionary member order, errors.
 
-mod common;
+use crate::common;
 
 use common::{counting_runtime, eval};
 use runtime_core::webidl::{Nullable, UnrestrictedDouble};
 use runtime_core::{op, ByteString, Extension, Runtime, WebIDL};
 
-include!("../../testdata/ops/webidl.rs");
+include!("../../../testdata/ops/webidl.rs");
 
 #[op]
 #[string]

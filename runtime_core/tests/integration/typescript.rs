@@ -3,7 +3,7 @@
 //! `expose_ops: false` hid it (declared before), and `declare module` blocks for an
 //! extension's public `ext:` modules (none before).
 
-mod common;
+use crate::common;
 
 use runtime_core::{op, Extension, ExtensionSource, Runtime, RuntimeOptions};
 

@@ -5,14 +5,14 @@
 // The testdata files hold ops that other tests register.
 #![allow(dead_code)]
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 
 use common::{call_both_ways, counting_runtime, DESCRIBE_JS};
 use runtime_core::{op, ErrorProperty, Extension, JsErrorClass, OpError, Runtime};
 
-include!("../../testdata/ops/errors.rs");
+include!("../../../testdata/ops/errors.rs");
 
 fn runtime() -> Runtime {
     let mut runtime = counting_runtime(vec![Extension::new("errors").ops(&[

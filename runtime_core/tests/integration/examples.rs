@@ -1,16 +1,16 @@
 //! The runnable programs in `runtime_core/examples/`, run: each checks what it prints.
 
-#[path = "../examples/async_ops.rs"]
+#[path = "../../examples/async_ops.rs"]
 mod async_ops;
-#[path = "../examples/buffers.rs"]
+#[path = "../../examples/buffers.rs"]
 mod buffers;
-#[path = "../examples/edge_host.rs"]
+#[path = "../../examples/edge_host.rs"]
 mod edge_host;
-#[path = "../examples/errors.rs"]
+#[path = "../../examples/errors.rs"]
 mod errors;
-#[path = "../examples/hello.rs"]
+#[path = "../../examples/hello.rs"]
 mod hello;
-#[path = "../examples/state.rs"]
+#[path = "../../examples/state.rs"]
 mod state;
 
 #[test]

@@ -4,7 +4,7 @@
 //! waiting for a debugger and breaking on the first statement; a paused runtime still obeys a
 //! termination.
 
-mod common;
+use crate::common;
 
 use std::rc::Rc;
 use std::thread;

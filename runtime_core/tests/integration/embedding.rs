@@ -3,7 +3,7 @@
 //! (static and dynamic imports, `import.meta`, JSON, cycles and diamonds, top-level await,
 //! errors naming module and line), ship JavaScript with an extension, and timers on the loop.
 
-mod common;
+use crate::common;
 
 use std::rc::Rc;
 use std::time::Duration;

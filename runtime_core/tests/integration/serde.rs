@@ -2,7 +2,7 @@
 //! `serde_v8.rs` case, `serde_json::Value` round trips, serde's attributes, enums, 64-bit
 //! integers, bytes, errors that say where, async returns.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! setter, methods fast and slow, statics, renames), instances on cppgc collected with `Drop`
 //! run, receivers checked, subclassing from JavaScript, factories.
 
-mod common;
+use crate::common;
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use common::{counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{op, Extension, OpError, OpState, Runtime, Trace};
 
-include!("../../testdata/ops/classes.rs");
+include!("../../../testdata/ops/classes.rs");
 
 static DROPPED: AtomicUsize = AtomicUsize::new(0);
 
@@ -100,7 +100,6 @@ fn op_set_scale(state: &mut OpState, scale: u32) {
 }
 
 fn runtime() -> Runtime {
-    runtime_core::set_v8_flags(&["--expose-gc", "--allow-natives-syntax"]).ok();
     let mut runtime = counting_runtime(vec![Extension::new("classes")
         .state(|state| {
             state.put(Scale(1));
