@@ -77,6 +77,7 @@ mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod structured;
+mod typescript;
 mod v8_raw;
 mod values;
 pub mod webidl;
@@ -92,7 +93,7 @@ pub use errors::frames::{JsLocation, JsStackFrame};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use event_loop::calls::CallInFlight;
-pub use extension::{typescript_declarations, Extension, ExtensionSource};
+pub use extension::{Extension, ExtensionSource};
 pub use globals::console;
 pub use isolate::heap_limit::HeapLimits;
 pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
@@ -116,11 +117,13 @@ pub use ops_macro::WebIDL;
 pub use runtime::js_call::{Callee, JsArgs, Method};
 pub use runtime::snapshot::SnapshotBuilder;
 pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
+pub use typescript::typescript_declarations;
 pub use values::element::Element;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use values::string_buffers::{
     ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,
 };
+pub use values::typescript::{TsType, TsTypes};
 pub use values::v8_traits::{FromV8, ToV8};
 
 /// TypeScript declarations of the built-in globals besides the ops: `console`, `setTimeout` and

@@ -36,6 +36,7 @@ pub const RUNTIME_CORE: Layering = Layering {
         &["runtime", "fuzzing"],
         &["globals", "inspector"],
         &["extension", "__op"],
+        &["typescript"],
         &["class", "modules"],
         &["ops"],
         &["event_loop"],
@@ -57,6 +58,7 @@ pub const BACKEND: Layering = Layering {
     name: "ops_macro_backend",
     src: "ops_macro/backend/src",
     layers: &[
+        &["declarations"],
         &["expand_file", "docs", "examples"],
         &["derive"],
         &["codegen"],

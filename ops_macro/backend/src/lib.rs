@@ -20,6 +20,7 @@
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 pub mod codegen;
+mod declarations;
 pub mod derive;
 pub mod docs;
 pub mod examples;
@@ -28,10 +29,10 @@ pub mod internals;
 pub mod ir;
 pub mod typegen;
 
-pub use expand_file::{
-    declaration_file_name, declarations_of_crate, declarations_of_file, expand_file, pretty,
-    ExpandedOp, DTS_SOURCES,
+pub use declarations::{
+    declaration_file_name, declarations_of_crate, declarations_of_file, DTS_SOURCES,
 };
+pub use expand_file::{expand_file, pretty, ExpandedOp};
 
 use proc_macro2::TokenStream;
 use quote::quote;

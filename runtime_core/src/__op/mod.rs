@@ -46,6 +46,7 @@ mod owned_buffers;
 mod serialized;
 mod strings;
 mod typed_arrays;
+mod typescript;
 
 pub use async_ops::*;
 pub use buffer_sources::*;
@@ -58,6 +59,7 @@ pub use numbers::*;
 pub use owned_buffers::*;
 pub use strings::*;
 pub use typed_arrays::*;
+pub use typescript::*;
 
 pub use crate::event_loop::async_wrap::AsyncCall;
 pub use crate::event_loop::AsyncMode;

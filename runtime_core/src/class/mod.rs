@@ -60,6 +60,8 @@ pub struct ClassDecl {
     pub base: Option<fn() -> TypeId>,
     /// Its TypeScript declaration in the ops namespace: `class Foo { .. }`.
     pub typescript: &'static str,
+    /// The types its members' declarations name, declared beside it.
+    pub typescript_types: crate::TsTypes,
 }
 
 /// What an instance holds that V8's collector must know of: `v8::TracedReference`s and cppgc

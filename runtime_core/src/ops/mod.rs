@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use crate::event_loop::async_wrap::AsyncCall;
 use crate::event_loop::EventLoop;
-use crate::{OpState, TerminationHandle};
+use crate::{OpState, TerminationHandle, TsTypes};
 use metrics::OpMetricsFn;
 use stack_trace::OpStackTraceFn;
 
@@ -43,6 +43,8 @@ pub struct OpDecl {
     /// Its declaration in the ops namespace in TypeScript: the doc comment as JSDoc, then
     /// `function name(params): ret;` (see [`crate::Extension::typescript_declarations`]).
     pub(crate) typescript: &'static str,
+    /// The types `typescript` names, declared beside it.
+    pub(crate) typescript_types: TsTypes,
 }
 
 impl OpDecl {
@@ -70,6 +72,16 @@ impl OpDecl {
             fast_fn,
             flags,
             typescript,
+            typescript_types: &[],
+        }
+    }
+
+    /// The types its TypeScript declaration names (`#[op]` writes it where there are any).
+    #[doc(hidden)]
+    pub const fn with_typescript_types(self, typescript_types: TsTypes) -> Self {
+        Self {
+            typescript_types,
+            ..self
         }
     }
 
@@ -106,6 +118,12 @@ impl OpDecl {
     /// Its TypeScript declaration: `function name(params): ret;`.
     pub const fn typescript(&self) -> &'static str {
         self.typescript
+    }
+
+    /// The types its TypeScript declaration names (derived types, classes), each with its own
+    /// declaration.
+    pub const fn typescript_types(&self) -> TsTypes {
+        self.typescript_types
     }
 
     /// The fast functions, for `#[op(fast(other))]`.

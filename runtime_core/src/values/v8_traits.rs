@@ -2,6 +2,7 @@
 //! (`#[to_v8]`). Such ops take the slow path (the conversion may allocate and run JavaScript),
 //! but for arguments whose type reads strings without V8 ([`FromV8::READS_ONE_BYTE`]).
 
+use crate::values::typescript::TsTypes;
 use crate::OpError;
 
 /// Converts a JavaScript value into `Self`, for `#[from_v8] arg: Self` arguments.
@@ -63,6 +64,10 @@ pub trait FromV8<'s>: Sized {
     /// `#[derive(FromV8)]` writes it; empty for other impls.
     const TYPESCRIPT: &'static str = "";
 
+    /// The types [`FromV8::TYPESCRIPT`] names (its fields' types), for the declarations file
+    /// to declare them too: `#[derive(FromV8)]` writes it.
+    const TYPESCRIPT_TYPES: TsTypes = &[];
+
     /// The conversion.
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
@@ -89,6 +94,9 @@ pub trait ToV8 {
     /// The type's TypeScript declaration, as JavaScript gets it: `#[derive(ToV8)]` writes it;
     /// empty for other impls.
     const TYPESCRIPT: &'static str = "";
+
+    /// The types [`ToV8::TYPESCRIPT`] names: `#[derive(ToV8)]` writes it.
+    const TYPESCRIPT_TYPES: TsTypes = &[];
 
     /// The conversion; an `Err` throws.
     fn to_v8<'s>(

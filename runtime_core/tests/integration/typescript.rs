@@ -72,3 +72,80 @@ fn a_tenants_handler_type_checks_against_what_the_runtime_gives_it() {
         );
     }
 }
+
+mod fixture {
+    // The testdata's own imports.
+    use runtime_core::{op, v8, FromV8, OpError, ToV8, Trace};
+
+    include!("../../../testdata/ops/typescript.rs");
+
+    pub fn extension() -> runtime_core::Extension {
+        runtime_core::Extension::new("fixture")
+            .ops(&[
+                op_list::DECL,
+                op_meta_echo::DECL,
+                op_page::DECL,
+                op_opaque::DECL,
+                op_loose::DECL,
+                op_lock::DECL,
+            ])
+            .classes(&[Cursor::CLASS])
+    }
+}
+
+/// One generator: what a runtime declares for its ops equals what `cargo xtask dts` writes for
+/// their source, derived types named and declared once (before: the runtime typed them
+/// `unknown`, `op_list(query: unknown): unknown`), and a tenant's code type-checks against it.
+#[test]
+fn the_runtime_declares_what_cargo_xtask_dts_declares() {
+    let source = include_str!("../../../testdata/ops/typescript.rs");
+    let (from_source, errors) = ops_macro_backend::declarations_of_file(source, "ops").unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    let from_runtime = fixture::extension().typescript_declarations("ops");
+    assert_eq!(from_runtime, from_source);
+    let runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![fixture::extension()],
+        ..Default::default()
+    });
+    let dts = runtime.typescript_declarations();
+    assert!(dts.ends_with(&from_runtime), "{dts}");
+    for expected in [
+        "function op_list(query: Query): Entry[];",
+        "interface Query { prefix: string; limit?: number | null | undefined; kind: Kind; }",
+        "interface Entry { key: string; size: number; kind: Kind; meta: Meta | null; }",
+        // Passed and returned: the looser form JavaScript may pass.
+        "interface Meta { owner: string; children: Meta[]; }",
+        "function op_page(): unknown;",
+        "type Opaque = unknown;",
+        "function op_loose(loose: unknown): number;",
+        "first(): Entry | null;",
+        "class Lock {\n    private constructor();\n  }",
+    ] {
+        assert!(
+            dts.contains(expected),
+            "{expected}\n--- runtime.d.ts\n{dts}"
+        );
+    }
+    assert_eq!(dts.matches("type Kind =").count(), 1, "{dts}");
+    let Some(tsc) = common::tsc() else { return };
+    let usage = "\
+const entries: ops.Entry[] = ops.op_list({ prefix: 'a/', kind: 'file' });\n\
+const meta: ops.Meta = ops.op_meta_echo({ owner: 'me', children: [] });\n\
+const cursor = new ops.Cursor({ prefix: '', limit: 1, kind: 'dir' });\n\
+const first: ops.Entry | null = cursor.first();\n\
+const lock: ops.Lock = ops.op_lock();\n\
+export const all = [entries, meta, first, lock];\n";
+    common::type_check(&tsc, "fixture", &dts, usage)
+        .unwrap_or_else(|report| panic!("{report}\n--- runtime.d.ts\n{dts}"));
+    for wrong in [
+        "ops.op_list({ prefix: 1, kind: 'file' });\nexport {};\n",
+        "ops.op_list({ prefix: '', kind: 'link' });\nexport {};\n",
+        "const size: string = ops.op_list({ prefix: '', kind: 'dir' })[0].size;\nexport {};\n",
+        "new ops.Lock();\nexport {};\n",
+    ] {
+        assert!(
+            common::type_check(&tsc, "fixture-wrong", &dts, wrong).is_err(),
+            "tsc accepted: {wrong}"
+        );
+    }
+}

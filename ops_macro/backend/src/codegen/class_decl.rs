@@ -37,6 +37,7 @@ pub fn generate_class(class: &Class) -> TokenStream {
         });
     }
     let typescript = crate::typegen::class_declaration(class);
+    let typescript_types = super::ts_types(&crate::typegen::types_named_by_class(class));
     let base_const = class.base.as_ref().map(|base| {
         quote! {
             const BASE: ::std::option::Option<::runtime_core::class::Upcast> =
@@ -66,6 +67,7 @@ pub fn generate_class(class: &Class) -> TokenStream {
                 members: &[#(#member_decls),*],
                 base: #base_decl,
                 typescript: #typescript,
+                typescript_types: #typescript_types,
             };
         }
 

@@ -5,6 +5,7 @@ use quote::quote;
 
 use crate::ir::FastMode;
 use crate::ir::{AsyncCall, Op};
+use crate::typegen::{Form, NamedType, Position};
 
 /// `const DECL: ::runtime_core::OpDecl = ...;`
 pub fn decl(op: &Op) -> TokenStream {
@@ -14,6 +15,18 @@ pub fn decl(op: &Op) -> TokenStream {
     let no_side_effects = op.no_side_effects;
     let stack_trace = op.stack_trace;
     let typescript = crate::typegen::declaration(op);
+    let named = crate::typegen::types_named(op);
+    // A constant of its own: `&[..]` of const fn calls lives for `'static` only as a
+    // constant's value, not as a method's argument.
+    let (types_const, with_types) = if named.is_empty() {
+        (None, None)
+    } else {
+        let types = ts_types(&named);
+        (
+            Some(quote!(const TYPESCRIPT_TYPES: ::runtime_core::TsTypes = #types;)),
+            Some(quote!(.with_typescript_types(TYPESCRIPT_TYPES))),
+        )
+    };
     let async_op = match op.async_call() {
         None => quote!(::std::option::Option::None),
         Some(AsyncCall::Value) => {
@@ -52,6 +65,7 @@ pub fn decl(op: &Op) -> TokenStream {
     };
     quote! {
         #vis const DECL: ::runtime_core::OpDecl = {
+            #types_const
             let fast_fn = #fast_fn;
             let flags = ::runtime_core::__op::OpFlags {
                 no_side_effects: #no_side_effects,
@@ -69,8 +83,31 @@ pub fn decl(op: &Op) -> TokenStream {
                     #typescript,
                 )
             }
+            #with_types
         };
     }
+}
+
+/// `&[fn() -> TsType, ..]` of the types a declaration names, each by the name the user's code
+/// gives it (a single-segment path: the declaration names only those).
+pub fn ts_types(named: &[NamedType]) -> TokenStream {
+    let types = named.iter().map(|named| {
+        let name = &named.name;
+        let ty = syn::Ident::new(name, proc_macro2::Span::call_site());
+        let probe = quote!((&&::runtime_core::__op::TsProbe::<#ty>::NEW));
+        match named.form {
+            Form::Value(Position::Input) => quote!(|| {
+                use ::runtime_core::__op::{TsInput as _, TsInputMissing as _};
+                #probe.ts_input(#name)
+            }),
+            Form::Value(Position::Output) => quote!(|| {
+                use ::runtime_core::__op::{TsOutput as _, TsOutputMissing as _};
+                #probe.ts_output(#name)
+            }),
+            Form::Class => quote!(|| ::runtime_core::TsType::class(#name)),
+        }
+    });
+    quote!(&[#(#types),*])
 }
 
 /// The fast function, registered as its arguments' types allow: a `FromV8` argument's only if

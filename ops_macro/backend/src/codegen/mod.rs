@@ -23,7 +23,7 @@ mod decl;
 mod fast;
 mod slow;
 
-pub use decl::decl;
+pub use decl::{decl, ts_types};
 pub use fast::{fast_fn, fast_fn_info};
 pub use slow::slow_fn;
 

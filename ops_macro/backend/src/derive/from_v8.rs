@@ -320,10 +320,12 @@ pub fn generate(container: &Container) -> TokenStream {
         }
     }
     let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let typescript = crate::typegen::types::declaration(container, Position::Input, &|_| true);
+    let typescript = crate::typegen::types::declaration(container, Position::Input);
+    let typescript_types = super::typescript_types(container, Position::Input);
     quote! {
         impl #impl_generics ::runtime_core::FromV8<'s> for #ident #type_generics #where_clause {
             const TYPESCRIPT: &'static str = #typescript;
+            #typescript_types
 
             #one_byte
 

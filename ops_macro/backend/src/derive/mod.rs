@@ -46,3 +46,26 @@ fn derive(input: TokenStream, direction: Direction) -> TokenStream {
         Direction::To => to_v8::generate(&container),
     }
 }
+
+/// `const TYPESCRIPT_TYPES` of a derive: the user's types its declaration names (none: the
+/// trait's default, written by nothing).
+fn typescript_types(
+    container: &crate::ir::container::Container,
+    position: crate::typegen::Position,
+) -> Option<TokenStream> {
+    let named: Vec<crate::typegen::NamedType> =
+        crate::typegen::types::types_named_by(container, position)
+            .into_iter()
+            .map(|name| crate::typegen::NamedType {
+                name,
+                form: crate::typegen::Form::Value(position),
+            })
+            .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let types = crate::codegen::ts_types(&named);
+    Some(quote::quote! {
+        const TYPESCRIPT_TYPES: ::runtime_core::TsTypes = #types;
+    })
+}

@@ -213,14 +213,14 @@ pub fn generate(container: &Container) -> TokenStream {
         }
     }
     let (impl_generics, type_generics, where_clause) = generics.split_for_impl();
-    let typescript = crate::typegen::types::declaration(
-        container,
-        crate::typegen::types::Position::Output,
-        &|_| true,
-    );
+    let typescript =
+        crate::typegen::types::declaration(container, crate::typegen::types::Position::Output);
+    let typescript_types =
+        super::typescript_types(container, crate::typegen::types::Position::Output);
     quote! {
         impl #impl_generics ::runtime_core::ToV8 for #ident #type_generics #where_clause {
             const TYPESCRIPT: &'static str = #typescript;
+            #typescript_types
 
             fn to_v8<'s>(
                 self,

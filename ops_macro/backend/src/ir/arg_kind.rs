@@ -860,7 +860,8 @@ impl ArgKind {
     pub fn ts_of_rust_type(self) -> Option<TsOfRustType> {
         match self {
             ArgKind::Cppgc | ArgKind::Held { .. } => Some(TsOfRustType::Class),
-            ArgKind::FromV8 | ArgKind::Serde => Some(TsOfRustType::Structured),
+            ArgKind::FromV8 => Some(TsOfRustType::Structured),
+            ArgKind::Serde => Some(TsOfRustType::Serde),
             ArgKind::Bool
             | ArgKind::Number(_)
             | ArgKind::Smi

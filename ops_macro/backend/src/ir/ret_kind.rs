@@ -255,7 +255,8 @@ impl RetKind {
     pub fn ts_of_rust_type(self) -> Option<TsOfRustType> {
         match self {
             RetKind::Cppgc => Some(TsOfRustType::Class),
-            RetKind::ToV8 | RetKind::Serde => Some(TsOfRustType::Structured),
+            RetKind::ToV8 => Some(TsOfRustType::Structured),
+            RetKind::Serde => Some(TsOfRustType::Serde),
             RetKind::Unit
             | RetKind::Bool
             | RetKind::Number(_)

@@ -451,8 +451,12 @@ impl BufferSource {
 pub enum TsOfRustType {
     /// A class instance: the class the type names (`Foo`, `Held<Foo>`), declared apart.
     Class,
-    /// A structured value: the type's own shape (std types, `#[derive(FromV8, ToV8)]` types).
+    /// A structured value through `FromV8`/`ToV8`: std types by their shape, the user's types
+    /// by name, each declared by its impl's `TYPESCRIPT` (a derive's interface).
     Structured,
+    /// A value through serde: std types by their shape, the user's types `unknown` (serde's
+    /// derives declare nothing).
+    Serde,
 }
 
 /// How the user's function is handed an argument once it is converted.

@@ -5,7 +5,7 @@
 pub mod types;
 
 use crate::ir::{Arg, Class, Op, Role, TsOfRustType};
-use types::Position;
+pub use types::Position;
 
 /// Words a TypeScript parameter cannot be named (Rust allows them as identifiers).
 const RESERVED: &[&str] = &[
@@ -50,23 +50,61 @@ fn parameter_name(name: &str) -> String {
     }
 }
 
-/// The op's declaration in the ops namespace: JSDoc, then `function name(params): ret;`.
-/// Structured values are typed by their Rust types; a type of the user's is `unknown` (the
-/// op cannot see its derive: see [`declaration_naming`]).
-pub fn declaration(op: &Op) -> String {
-    declaration_naming(op, &|_| false)
+/// A type a declaration names: the declarations file declares it beside the op, class or
+/// type that names it (see `runtime_core::TsType`, which `#[op]` writes from these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedType {
+    pub name: String,
+    pub form: Form,
 }
 
-/// As [`declaration`], naming the user's types `named` says are declared beside it.
-pub fn declaration_naming(op: &Op, named: &dyn Fn(&str) -> bool) -> String {
-    let (params, ret) = signature(op, named);
+/// How a named type is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// By its `FromV8` (input) or `ToV8` (output) impl's `TYPESCRIPT`.
+    Value(Position),
+    /// As a class (`#[cppgc]`).
+    Class,
+}
+
+/// The op's declaration in the ops namespace: JSDoc, then `function name(params): ret;`.
+/// Structured values are typed by their Rust types, a type of the user's by its name (see
+/// [`types_named`]).
+pub fn declaration(op: &Op) -> String {
+    let (params, ret) = signature(op, &|_| {});
     format!("{}function {}({params}): {ret};", jsdoc(op), op.ident)
+}
+
+/// The user's types [`declaration`] names, in order, each once.
+pub fn types_named(op: &Op) -> Vec<NamedType> {
+    let found = std::cell::RefCell::new(Vec::new());
+    signature(op, &|named| found.borrow_mut().push(named));
+    distinct(found.into_inner())
+}
+
+/// The user's types a class's members name, in order, each once.
+pub fn types_named_by_class(class: &Class) -> Vec<NamedType> {
+    let found = std::cell::RefCell::new(Vec::new());
+    for member in &class.members {
+        signature(&member.op, &|named| found.borrow_mut().push(named));
+    }
+    distinct(found.into_inner())
+}
+
+fn distinct(found: Vec<NamedType>) -> Vec<NamedType> {
+    let mut out: Vec<NamedType> = Vec::new();
+    for named in found {
+        if !out.contains(&named) {
+            out.push(named);
+        }
+    }
+    out
 }
 
 /// A class member's declaration (`get x(): number;`, `static f(a: string): void;`,
 /// `constructor(x: number);`): `head` is what precedes the parameters.
 fn class_member(op: &Op, head: &str, with_return: bool) -> String {
-    let (params, ret) = signature(op, &|_| false);
+    let (params, ret) = signature(op, &|_| {});
     let ret = if with_return {
         format!(": {ret}")
     } else {
@@ -156,8 +194,32 @@ fn class_name(ty: &syn::Type) -> Option<String> {
     }
 }
 
-/// The parameter list and the return type.
-fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
+/// The parameter list and the return type; `on_named` is told each of the user's types they
+/// name.
+fn signature(op: &Op, on_named: &dyn Fn(NamedType)) -> (String, String) {
+    // A generic parameter is no type of its own; `Self` is the class's (declared as such).
+    let generic =
+        |name: &str| name == "Self" || op.generics.type_params().any(|param| param.ident == name);
+    let ts = |ty: &syn::Type, kind: Option<TsOfRustType>, position: Position| match kind {
+        Some(TsOfRustType::Class) => class_name(ty).inspect(|name| {
+            on_named(NamedType {
+                name: name.clone(),
+                form: Form::Class,
+            })
+        }),
+        Some(TsOfRustType::Structured) => Some(types::ts_of_type(ty, position, &|name| {
+            let named = !generic(name);
+            if named {
+                on_named(NamedType {
+                    name: name.to_owned(),
+                    form: Form::Value(position),
+                });
+            }
+            named
+        })),
+        Some(TsOfRustType::Serde) => Some(types::ts_of_type(ty, position, &|_| false)),
+        None => None,
+    };
     let args: Vec<_> = op.js_args().map(|(_, arg)| arg).collect();
     // `Option`s and arguments with a default may be `undefined`: trailing ones may be left
     // out, earlier ones take `undefined`.
@@ -171,13 +233,8 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
         .enumerate()
         .map(|(index, arg)| {
             let name = parameter_name(&arg.ident.to_string());
-            let ty = match arg.kind.ts_of_rust_type() {
-                Some(TsOfRustType::Class) => class_name(&arg.ty).unwrap_or_else(|| arg.kind.ts()),
-                Some(TsOfRustType::Structured) => {
-                    types::ts_of_type(&arg.ty, Position::Input, named)
-                }
-                None => arg.kind.ts(),
-            };
+            let ty = ts(&arg.ty, arg.kind.ts_of_rust_type(), Position::Input)
+                .unwrap_or_else(|| arg.kind.ts());
             let null = if arg.optional { " | null" } else { "" };
             match (omittable(arg), index < required) {
                 (false, _) => format!("{name}: {ty}"),
@@ -188,11 +245,9 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
         .collect();
     let mut ret = match (op.ret.kind.ts_of_rust_type(), &op.ret.ty) {
         (Some(TsOfRustType::Class), Some(ty)) => {
-            class_name(ty).unwrap_or_else(|| "object".to_owned())
+            ts(ty, Some(TsOfRustType::Class), Position::Output).unwrap_or_else(|| "object".into())
         }
-        (Some(TsOfRustType::Structured), Some(ty)) => {
-            types::ts_of_type(ty, Position::Output, named)
-        }
+        (kind @ Some(_), Some(ty)) => ts(ty, kind, Position::Output).unwrap_or_default(),
         _ => op.ret.kind.ts(op.ret.element, op.ret.handle),
     };
     if op.ret.optional {
@@ -202,19 +257,6 @@ fn signature(op: &Op, named: &dyn Fn(&str) -> bool) -> (String, String) {
         ret = format!("Promise<{ret}>");
     }
     (params.join(", "), ret)
-}
-
-/// The classes an op names (`#[cppgc]` arguments and returns): each must be declared.
-pub fn classes_named(op: &Op) -> Vec<String> {
-    let args = op
-        .js_args()
-        .filter(|(_, arg)| arg.kind.ts_of_rust_type() == Some(TsOfRustType::Class))
-        .filter_map(|(_, arg)| class_name(&arg.ty));
-    let ret = match (op.ret.kind.ts_of_rust_type(), &op.ret.ty) {
-        (Some(TsOfRustType::Class), Some(ty)) => class_name(ty),
-        _ => None,
-    };
-    args.chain(ret).collect()
 }
 
 #[cfg(test)]

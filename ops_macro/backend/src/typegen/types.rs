@@ -6,7 +6,7 @@ use crate::ir::container::{Body, Container, Field, Missing, Repr, Shape};
 
 /// Which way a value goes: what JavaScript may pass (`undefined` for `None` too) or what it
 /// gets (`null` for `None`).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {
     Input,
     Output,
@@ -107,8 +107,26 @@ fn ts_of_path(path: &syn::Path, position: Position, named: &dyn Fn(&str) -> bool
 }
 
 /// The declaration of a derived type (`interface Request { .. }`, `type Kind = "a" | "b";`),
-/// its field types named as `named` allows.
-pub fn declaration(
+/// the user's types of its fields by name (see [`types_named_by`]).
+pub fn declaration(container: &Container, position: Position) -> String {
+    declaration_with(container, position, &|name| name != "Self")
+}
+
+/// The user's types [`declaration`] names, in order, each once (none for a generic type: it is
+/// declared `unknown`).
+pub fn types_named_by(container: &Container, position: Position) -> Vec<String> {
+    let found = std::cell::RefCell::new(Vec::<String>::new());
+    declaration_with(container, position, &|name| {
+        let named = name != "Self";
+        if named && !found.borrow().iter().any(|seen| seen == name) {
+            found.borrow_mut().push(name.to_owned());
+        }
+        named
+    });
+    found.into_inner()
+}
+
+fn declaration_with(
     container: &Container,
     position: Position,
     named: &dyn Fn(&str) -> bool,
