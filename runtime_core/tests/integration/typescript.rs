@@ -113,6 +113,8 @@ fn the_runtime_declares_what_cargo_xtask_dts_declares() {
         "function op_list(query: Query): Entry[];",
         "interface Query { prefix: string; limit?: number | null | undefined; kind: Kind; }",
         "interface Entry { key: string; size: number; kind: Kind; meta: Meta | null; }",
+        // A derived type's doc comment, as an op's, is its JSDoc.
+        "  /**\n   * One entry of a listing.\n   */\n  interface Entry {",
         // Passed and returned: the looser form JavaScript may pass.
         "interface Meta { owner: string; children: Meta[]; }",
         "function op_page(): unknown;",

@@ -129,7 +129,7 @@ impl OpFn {
 }
 
 /// The text of a `#[doc = "..."]` attribute (a `///` line).
-fn doc_line(attr: &syn::Attribute) -> Option<String> {
+pub(super) fn doc_line(attr: &syn::Attribute) -> Option<String> {
     match &attr.meta {
         syn::Meta::NameValue(meta) if meta.path.is_ident("doc") => match &meta.value {
             syn::Expr::Lit(syn::ExprLit {

@@ -250,5 +250,10 @@ pub fn parse(cx: &Ctxt, input: &syn::DeriveInput, direction: Direction) -> Optio
         generics: input.generics.clone(),
         type_name: input.ident.unraw().to_string(),
         body,
+        docs: input
+            .attrs
+            .iter()
+            .filter_map(super::ast::doc_line)
+            .collect(),
     })
 }

@@ -15,6 +15,8 @@ pub struct Container {
     /// The Rust name, for errors.
     pub type_name: String,
     pub body: Body,
+    /// The type's doc comment, line by line (its TypeScript declaration's JSDoc).
+    pub docs: Vec<String>,
 }
 
 pub enum Body {

@@ -72,7 +72,7 @@ pub enum Form {
 /// [`types_named`]).
 pub fn declaration(op: &Op) -> String {
     let (params, ret) = signature(op, &|_| {});
-    format!("{}function {}({params}): {ret};", jsdoc(op), op.ident)
+    format!("{}function {}({params}): {ret};", jsdoc(&op.docs), op.ident)
 }
 
 /// The user's types [`declaration`] names, in order, each once.
@@ -110,7 +110,7 @@ fn class_member(op: &Op, head: &str, with_return: bool) -> String {
     } else {
         String::new()
     };
-    format!("{}{head}({params}){ret};", jsdoc(op))
+    format!("{}{head}({params}){ret};", jsdoc(&op.docs))
 }
 
 /// A class's declaration (`class Foo { .. }`), as `Foo::CLASS.typescript` holds it: what
@@ -156,11 +156,11 @@ pub fn class_declaration(class: &Class) -> String {
 }
 
 /// The doc comment as JSDoc (empty without one).
-fn jsdoc(op: &Op) -> String {
+fn jsdoc(docs: &[String]) -> String {
     let mut out = String::new();
-    if !op.docs.is_empty() {
+    if !docs.is_empty() {
         out.push_str("/**\n");
-        for line in &op.docs {
+        for line in docs {
             let line = line.strip_prefix(' ').unwrap_or(line).replace("*/", "*\\/");
             out.push_str(&format!(
                 " *{}{line}\n",

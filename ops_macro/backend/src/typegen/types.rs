@@ -107,9 +107,10 @@ fn ts_of_path(path: &syn::Path, position: Position, named: &dyn Fn(&str) -> bool
 }
 
 /// The declaration of a derived type (`interface Request { .. }`, `type Kind = "a" | "b";`),
-/// the user's types of its fields by name (see [`types_named_by`]).
+/// its doc comment as JSDoc, the user's types of its fields by name (see [`types_named_by`]).
 pub fn declaration(container: &Container, position: Position) -> String {
-    declaration_with(container, position, &|name| name != "Self")
+    let declaration = declaration_with(container, position, &|name| name != "Self");
+    format!("{}{declaration}", super::jsdoc(&container.docs))
 }
 
 /// The user's types [`declaration`] names, in order, each once (none for a generic type: it is
