@@ -66,9 +66,4 @@ impl TsType {
             names,
         }
     }
-
-    /// The name the declarations use.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
 }
