@@ -10,6 +10,10 @@
 //! drift falls on both. `kv` rows are also read against their ceiling, concurrency / 5 ms (each
 //! request awaits the store's 5 ms). Loopback only; every run is bounded in time and the
 //! servers exit by themselves.
+//!
+//! `--js-alone` adds a third server: `edge-js` running the handler with its ops replaced by
+//! plain JavaScript functions (`bench_http/js_alone.js`), so that the JS server's excess over
+//! the floor splits into what the handler's own JavaScript costs and what the op layer adds.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -38,7 +42,8 @@ struct Cell {
 }
 
 const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>] [--workers <n>] \
-[--load-cpus <n>] [--routes hello,echo,kv] [--concurrency 1,16,64] [--seconds <s>] [--no-build]";
+[--load-cpus <n>] [--routes hello,echo,kv] [--concurrency 1,16,64] [--seconds <s>] [--no-build] \
+[--js-alone]";
 
 /// What a run measures; the defaults are WORKLOAD.md's grid.
 struct Options {
@@ -53,6 +58,8 @@ struct Options {
     seconds: f64,
     /// Use the release binaries already in the target directory (a machine without cargo).
     build: bool,
+    /// Also measure the handler with its ops as plain JavaScript (`js_alone.js`).
+    js_alone: bool,
 }
 
 fn options(args: Vec<String>) -> Options {
@@ -69,6 +76,7 @@ fn options(args: Vec<String>) -> Options {
         concurrency: CONCURRENCY.to_vec(),
         seconds: 0.0,
         build: true,
+        js_alone: false,
     };
     let positive = |value: Option<String>, flag: &str| match value.and_then(|n| n.parse().ok()) {
         Some(n) if n > 0 => n,
@@ -79,6 +87,7 @@ fn options(args: Vec<String>) -> Options {
         match arg.as_str() {
             "--quick" => options.quick = true,
             "--no-build" => options.build = false,
+            "--js-alone" => options.js_alone = true,
             "--runs" => options.runs = positive(args.next(), "--runs"),
             "--workers" => options.workers = positive(args.next(), "--workers"),
             "--load-cpus" => options.load_cpus = positive(args.next(), "--load-cpus"),
@@ -126,6 +135,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         concurrency: concurrencies,
         seconds,
         build,
+        js_alone,
     } = options(args);
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     if workers + load_cpus > cpus {
@@ -172,15 +182,26 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         }
     }
     let handler = root.join("examples/edge_server/handler.js");
+    let out = target.join("bench-http");
+    let servers: &[&'static str] = if js_alone {
+        &["floor", "js", "alone"]
+    } else {
+        &["floor", "js"]
+    };
     let mut measured_cells = Vec::new();
     for run in 1..=runs {
         for &route in &routes {
+            let alone = js_alone.then(|| js_alone_handler(&handler, &out, route));
             for &concurrency in &concurrencies {
-                for server in ["floor", "js"] {
-                    let binary = target.join(format!("release/edge-{server}"));
+                for &server in servers {
+                    let (binary, handler) = match (server, &alone) {
+                        ("floor", _) => (target.join("release/edge-floor"), &handler),
+                        ("alone", Some(alone)) => (target.join("release/edge-js"), alone),
+                        _ => (target.join("release/edge-js"), &handler),
+                    };
                     let cell = run_cell(
                         &binary,
-                        &handler,
+                        handler,
                         &oha,
                         (workers, load_cpus),
                         server,
@@ -198,9 +219,8 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
             }
         }
     }
-    let cells = medians(&measured_cells, &routes, &concurrencies);
+    let cells = medians(&measured_cells, servers, &routes, &concurrencies);
     let reference = reference_ratios(&root.join("../shared/edge-workload/WORKLOAD.md"));
-    let out = target.join("bench-http");
     std::fs::create_dir_all(&out).expect("the output directory");
     let table = table(&cells, &reference, workers);
     println!("{table}");
@@ -210,9 +230,58 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
     eprintln!("wrote {}/results.json and report.svg", out.display());
 }
 
+/// The `--js-alone` handler of `route` in `out/js-alone/<route>/`: a module that installs
+/// `js_alone.js`'s stand-ins for the route's requests, then the workload's handler, copied
+/// beside it (a handler imports only from its own directory). Returns the module's path.
+fn js_alone_handler(handler: &Path, out: &Path, route: &str) -> PathBuf {
+    let dir = out.join("js-alone").join(route);
+    std::fs::create_dir_all(&dir).expect("the js-alone directory");
+    // What oha sends (see `oha`), as the real op returns it: lowercase names, arrival order.
+    let mut headers = vec![
+        ("host", "127.0.0.1".to_owned()),
+        ("accept", "*/*".to_owned()),
+        ("user-agent", "edge-anchor/1".to_owned()),
+    ];
+    let (method, path) = match route {
+        "hello" => {
+            headers.push(("x-request-id", ID.to_owned()));
+            ("GET", "/hello".to_owned())
+        }
+        "kv" => ("GET", format!("/kv/{KEY}")),
+        _ => {
+            headers.push(("content-type", "application/octet-stream".to_owned()));
+            headers.push(("content-length", echo_body().len().to_string()));
+            ("POST", "/echo".to_owned())
+        }
+    };
+    let pairs: Vec<String> = headers
+        .iter()
+        .map(|(name, value)| format!("[{name:?}, {value:?}]"))
+        .collect();
+    let standins = include_str!("bench_http/js_alone.js")
+        .replace("__METHOD__", method)
+        .replace("__PATH__", &path)
+        .replace("__HEADERS__", &format!("[{}]", pairs.join(", ")));
+    std::fs::write(dir.join("standins.js"), standins).expect("standins.js written");
+    std::fs::copy(handler, dir.join("handler.js")).expect("handler.js copied");
+    let main = dir.join("main.js");
+    // Imports evaluate in order: the stand-ins are in place when handler.js reads its ops.
+    std::fs::write(
+        &main,
+        "import \"./standins.js\";\nexport { handle } from \"./handler.js\";\n",
+    )
+    .expect("main.js written");
+    main
+}
+
 /// One cell per server, route and concurrency: each metric the median of its runs (responses
 /// and errors summed), in the order the table and the JSON list them.
-fn medians(runs: &[Cell], routes: &[&'static str], concurrencies: &[u32]) -> Vec<Cell> {
+fn medians(
+    runs: &[Cell],
+    servers: &[&'static str],
+    routes: &[&'static str],
+    concurrencies: &[u32],
+) -> Vec<Cell> {
     let median = |values: &mut Vec<f64>| {
         values.sort_by(f64::total_cmp);
         let middle = values.len() / 2;
@@ -223,7 +292,7 @@ fn medians(runs: &[Cell], routes: &[&'static str], concurrencies: &[u32]) -> Vec
         }
     };
     let mut cells = Vec::new();
-    for server in ["floor", "js"] {
+    for &server in servers {
         for &route in routes {
             for &concurrency in concurrencies {
                 let same: Vec<&Cell> = runs
@@ -493,8 +562,20 @@ fn floor_of<'a>(cells: &'a [Cell], cell: &Cell) -> Option<&'a Cell> {
 }
 
 fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)], workers: usize) -> String {
+    let alone_of = |cell: &Cell| {
+        cells.iter().find(|c| {
+            c.server == "alone" && c.route == cell.route && c.concurrency == cell.concurrency
+        })
+    };
+    let any_alone = cells.iter().any(|cell| cell.server == "alone");
     let mut out = format!(
-        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n",
+        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios |{}\n|---|---|---:|---:|---:|---:|---:|---:|---|{}\n",
+        if any_alone {
+            " JS alone: RPS ratio, CPU/request ratio (µs) | op layer's share of the CPU over the floor |"
+        } else {
+            ""
+        },
+        if any_alone { "---:|---:|" } else { "" },
     );
     for cell in cells.iter().filter(|cell| cell.server == "js") {
         let Some(floor) = floor_of(cells, cell) else {
@@ -513,8 +594,20 @@ fn table(cells: &[Cell], reference: &[(String, u32, f64, f64, f64)], workers: us
         } else {
             "—".to_owned()
         };
+        // The op layer's share: what the real ops cost over their JavaScript stand-ins, of
+        // what the JS server costs over the floor.
+        let alone = alone_of(cell).map_or(String::new(), |alone| {
+            format!(
+                " {:.2}, {:.2} ({:.1}) | {:.2} |",
+                alone.rps / floor.rps,
+                alone.cpu_us_per_request / floor.cpu_us_per_request,
+                alone.cpu_us_per_request,
+                (cell.cpu_us_per_request - alone.cpu_us_per_request)
+                    / (cell.cpu_us_per_request - floor.cpu_us_per_request),
+            )
+        });
         out.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} |\n",
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} |{alone}\n",
             cell.route,
             cell.concurrency,
             cell.rps,
