@@ -404,10 +404,12 @@ pub(crate) fn private_module(url: &str, importer: &str) -> JsError {
 
 /// Whether `name` can be exported by name (an op or a class; not `new Foo`).
 fn is_export_name(name: &str) -> bool {
+    // Bytes, not chars: a non-ASCII byte fails either way, and this runs once per op per
+    // runtime made.
     !name.is_empty()
         && name
-            .chars()
-            .all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
+            .bytes()
+            .all(|byte| byte == b'_' || byte == b'$' || byte.is_ascii_alphanumeric())
 }
 
 /// A module of the snapshotted map.
