@@ -188,13 +188,17 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
     } else {
         &["floor", "js"]
     };
+    // The --js-alone handlers, one per route, written once for every run.
+    let alone_handlers: Vec<Option<PathBuf>> = routes
+        .iter()
+        .map(|route| js_alone.then(|| js_alone_handler(&handler, &out, route)))
+        .collect();
     let mut measured_cells = Vec::new();
     for run in 1..=runs {
-        for &route in &routes {
-            let alone = js_alone.then(|| js_alone_handler(&handler, &out, route));
+        for (&route, alone) in routes.iter().zip(&alone_handlers) {
             for &concurrency in &concurrencies {
                 for &server in servers {
-                    let (binary, handler) = match (server, &alone) {
+                    let (binary, handler) = match (server, alone) {
                         ("floor", _) => (target.join("release/edge-floor"), &handler),
                         ("alone", Some(alone)) => (target.join("release/edge-js"), alone),
                         _ => (target.join("release/edge-js"), &handler),
