@@ -32,10 +32,6 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::{ops, reply, Reply};
 
-/// How much later than a request's deadline the watchdog terminates JavaScript that keeps the
-/// thread.
-const WATCHDOG_MARGIN: Duration = Duration::from_millis(50);
-
 /// Where the handler is and what it may import: shared by every worker.
 #[derive(Clone, Debug)]
 pub struct Handler {
@@ -195,6 +191,8 @@ pub struct Worker {
     generation: Cell<u64>,
     rid: Cell<u32>,
     timeout: Duration,
+    /// How long one entry into JavaScript may run.
+    entry_limit: Duration,
     /// The time each replacement took.
     replacements: RefCell<Vec<Duration>>,
     /// Where requests go to be started.
@@ -221,7 +219,11 @@ enum Outcome {
 impl Worker {
     /// A worker with a runtime from `handler`'s snapshot, and the task that drives its event
     /// loop (on the current `LocalSet`).
-    pub fn start(handler: Handler, timeout: Duration) -> Result<Rc<Self>, String> {
+    pub fn start(
+        handler: Handler,
+        timeout: Duration,
+        entry_limit: Duration,
+    ) -> Result<Rc<Self>, String> {
         let (runtime, handle) = handler.start()?;
         let watchdog = Watchdog::new(runtime.termination_handle());
         let (requests, queued) = mpsc::unbounded_channel();
@@ -233,6 +235,7 @@ impl Worker {
             generation: Cell::new(0),
             rid: Cell::new(0),
             timeout,
+            entry_limit,
             replacements: RefCell::new(Vec::new()),
             requests,
         });
@@ -261,7 +264,7 @@ impl Worker {
     fn enter<T>(&self, f: impl FnOnce(&mut Runtime) -> T) -> T {
         let mut runtime = self.runtime.borrow_mut();
         let watchdog = self.watchdog.borrow();
-        watchdog.arm(self.timeout + WATCHDOG_MARGIN);
+        watchdog.arm(self.entry_limit);
         let value = f(&mut runtime);
         if watchdog.disarm() {
             // The watchdog terminated this entry: a request no call spent (it came as the

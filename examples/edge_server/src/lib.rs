@@ -44,9 +44,13 @@ pub struct Config {
     pub port: u16,
     /// The server exits by itself after this long.
     pub max_seconds: u64,
-    /// A request's deadline: a handler still running then is terminated (503), one still
-    /// waiting is answered 504.
+    /// A request's deadline: a handler still waiting then is answered 504.
     pub request_timeout: Duration,
+    /// How long one entry into JavaScript (a request started, a turn of the event loop) may
+    /// run before the runtime is terminated, with every request in flight on it (503). A
+    /// deadline of its own: a spinning handler is stopped soon, while a request that waits
+    /// may wait as long as `request_timeout` says.
+    pub entry_limit: Duration,
     /// Threads, each with its own runtime (and tokio runtime), on one address.
     pub workers: usize,
 }
@@ -59,6 +63,7 @@ impl Default for Config {
             port: 0,
             max_seconds: 60,
             request_timeout: Duration::from_secs(5),
+            entry_limit: Duration::from_secs(5),
             workers: 1,
         }
     }
@@ -74,9 +79,10 @@ pub enum Mode {
 }
 
 /// `--handler FILE [--modules DIR] --port P --max-seconds N [--request-timeout-ms MS]
-/// [--workers N]`.
+/// [--entry-limit-ms MS] [--workers N]`. The entry limit is the request timeout unless given.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
     let mut config = Config::default();
+    let mut entry_limit = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
@@ -95,6 +101,12 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, Stri
                     .map_err(|_| "--request-timeout-ms takes a number")?;
                 config.request_timeout = Duration::from_millis(ms);
             }
+            "--entry-limit-ms" => {
+                let ms: u64 = value()?
+                    .parse()
+                    .map_err(|_| "--entry-limit-ms takes a number")?;
+                entry_limit = Some(Duration::from_millis(ms));
+            }
             "--workers" => {
                 config.workers = value()?
                     .parse()
@@ -105,6 +117,7 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Config, Stri
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    config.entry_limit = entry_limit.unwrap_or(config.request_timeout);
     Ok(config)
 }
 
@@ -221,7 +234,9 @@ fn run_worker(
     let local = tokio::task::LocalSet::new();
     local.block_on(&tokio, async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        let worker = match handler.map(|handler| Worker::start(handler, config.request_timeout)) {
+        let worker = match handler
+            .map(|handler| Worker::start(handler, config.request_timeout, config.entry_limit))
+        {
             None => None,
             Some(Ok(worker)) => Some(worker),
             Some(Err(error)) => {

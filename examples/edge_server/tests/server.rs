@@ -12,12 +12,20 @@ fn start(mode: Mode, handler: &str) -> SocketAddr {
     start_workers(mode, handler, 1)
 }
 
+/// A request that should be answered never meets its deadline on a loaded machine: waiting
+/// requests have longer than any test runs, and only a handler that spins is cut short (its
+/// entry into JavaScript, microseconds when the handler behaves, has a second).
 fn start_workers(mode: Mode, handler: &str, workers: usize) -> SocketAddr {
+    start_with(mode, handler, workers, Duration::from_secs(60))
+}
+
+fn start_with(mode: Mode, handler: &str, workers: usize, request_timeout: Duration) -> SocketAddr {
     let config = Config {
         modules: Some(env!("CARGO_MANIFEST_DIR").into()),
         handler: Some(format!("{}/{handler}", env!("CARGO_MANIFEST_DIR")).into()),
-        max_seconds: 60,
-        request_timeout: Duration::from_millis(300),
+        max_seconds: 90,
+        request_timeout,
+        entry_limit: Duration::from_secs(1),
         workers,
         ..Config::default()
     };
@@ -275,6 +283,19 @@ fn workers_share_one_address() {
 }
 
 #[test]
+fn a_request_that_never_settles_times_out() {
+    // A short request deadline: this test asserts only that it passes, which a loaded machine
+    // makes no less likely.
+    let address = start_with(
+        Mode::Js,
+        "tests/hostile_handler.js",
+        1,
+        Duration::from_millis(300),
+    );
+    assert_eq!(get(address, "/hang").status, 504);
+}
+
+#[test]
 fn hostile_requests_and_handlers_are_answered_and_the_server_goes_on() {
     let address = start(Mode::Js, "tests/hostile_handler.js");
     assert_eq!(get(address, "/throw").status, 500);
@@ -282,11 +303,6 @@ fn hostile_requests_and_handlers_are_answered_and_the_server_goes_on() {
         get(address, "/loop").status,
         503,
         "the watchdog terminates a loop"
-    );
-    assert_eq!(
-        get(address, "/hang").status,
-        504,
-        "a promise that never settles times out"
     );
     assert_eq!(get(address, "/nosend").status, 500);
     let twice = get(address, "/twice");
