@@ -4,10 +4,19 @@
   "use strict";
   const print = internalOps.op_console_print;
   const inspect = internalOps.op_console_inspect;
+  const apply = Reflect.apply;
 
-  // Strings as they are, anything else as `util.inspect` prints it (`Runtime::inspect`).
+  // Strings as they are, anything else as `util.inspect` prints it (`Runtime::inspect`). No
+  // method of an intrinsic is looked up when it runs (a script may have replaced
+  // `Array.prototype.map` or an iterator): a loop over the arguments, joined by `+`.
   function line(args) {
-    return args.map((arg) => (typeof arg === "string" ? arg : inspect(arg))).join(" ");
+    let text = "";
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i];
+      if (i > 0) text += " ";
+      text += typeof arg === "string" ? arg : inspect(arg);
+    }
+    return text;
   }
 
   // V8's own console reports each call to an inspector session (`Runtime.consoleAPICalled`)
@@ -16,7 +25,7 @@
   const method = (name, toStderr) => {
     const report = v8Console[name];
     return (...args) => {
-      report(...args);
+      apply(report, v8Console, args);
       print(line(args), toStderr);
     };
   };

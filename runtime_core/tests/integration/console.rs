@@ -112,3 +112,24 @@ fn console_is_defined_as_the_web_defines_it() {
         .unwrap();
     assert_eq!(descriptor, "true,false,true");
 }
+
+#[test]
+fn a_replaced_intrinsic_is_never_handed_the_inspect_op() {
+    // `console.log` mapped and joined its arguments with the intrinsics of the moment: a
+    // script's `Array.prototype.map` was handed a function over the internal inspect op, which
+    // reads a proxy's target and a promise's state.
+    let (mut runtime, lines) = capturing();
+    let leaked = runtime
+        .execute_script_to_string(
+            "patched.js",
+            "let leaked = 'nothing';\n\
+             Array.prototype.map = function (f) { leaked = 'map'; return []; };\n\
+             Array.prototype.join = function () { leaked = 'join'; return ''; };\n\
+             Array.prototype[Symbol.iterator] = function* () { leaked = 'iterator'; };\n\
+             console.log('one', 2);\n\
+             leaked",
+        )
+        .unwrap();
+    assert_eq!(leaked, "nothing");
+    assert_eq!(lines.borrow()[0].1, "one 2");
+}
