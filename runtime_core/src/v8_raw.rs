@@ -10,7 +10,8 @@
 //! (`values/callback_values.rs`), a string's view built in place (`values/string_view.rs`),
 //! simdutf writing into uninitialised memory (`values/simdutf_raw.rs`), the isolate left
 //! entered between calls (`isolate/entry.rs`), and the context of a panicking options-free
-//! fast call (`__op/call.rs`).
+//! fast call (`__op/call.rs`), and a regular expression's flags read without running a
+//! script's `flags` getter (`inspect/kinds.rs`).
 
 use std::mem::{align_of, size_of, transmute_copy};
 use std::ptr::NonNull;
@@ -70,6 +71,12 @@ unsafe extern "C" {
     ) -> *const v8::Context;
     // `src/simdutf.rs`: what `v8::simdutf::convert_latin1_to_utf8` and
     // `convert_utf16le_to_utf8_with_errors` call.
+    // V8's own API, which rusty_v8 does not bind: `v8::RegExp::GetFlags() const`
+    // (`include/v8-regexp.h`), under its Itanium name; the receiver is `this`, the `Flags`
+    // enum an `int` (the bits of `v8::RegExpCreationFlags`).
+    #[cfg(not(target_env = "msvc"))]
+    #[link_name = "_ZNK2v86RegExp8GetFlagsEv"]
+    fn v8__RegExp__GetFlags(this: *const v8::RegExp) -> i32;
     pub(crate) fn simdutf__convert_latin1_to_utf8(
         input: *const u8,
         length: usize,
@@ -110,6 +117,22 @@ pub(crate) fn real_isolate(isolate: v8::UnsafeRawIsolatePtr) -> *mut v8::RealIso
     // SAFETY: the same pointer, in the type the bindings take (sizes asserted above); making
     // the raw pointer dereferences nothing.
     unsafe { std::mem::transmute::<v8::UnsafeRawIsolatePtr, *mut v8::RealIsolate>(isolate) }
+}
+
+/// A regular expression's flags, read from V8's object (no `flags` getter runs); `None`
+/// where the archive's C++ names are not Itanium's.
+pub(crate) fn regexp_flags(regexp: &v8::RegExp) -> Option<v8::RegExpCreationFlags> {
+    #[cfg(not(target_env = "msvc"))]
+    {
+        // SAFETY: `regexp` is a live handle's object; `GetFlags` only reads it.
+        let bits = unsafe { v8__RegExp__GetFlags(regexp) };
+        Some(v8::RegExpCreationFlags::from_bits_truncate(bits))
+    }
+    #[cfg(target_env = "msvc")]
+    {
+        let _ = regexp;
+        None
+    }
 }
 
 #[cfg(test)]
@@ -153,5 +176,12 @@ mod tests {
         // SAFETY: made just now in the open handle scope.
         let big: v8::Local<'_, v8::BigInt> = unsafe { local_from_handle(big) };
         assert_eq!(big.i64_value(), (-7, true));
+
+        let source = v8::String::new(scope, "a").unwrap();
+        let flags = v8::RegExpCreationFlags::GLOBAL
+            | v8::RegExpCreationFlags::HAS_INDICES
+            | v8::RegExpCreationFlags::STICKY;
+        let regexp = v8::RegExp::new(scope, source, flags).unwrap();
+        assert_eq!(regexp_flags(&regexp), Some(flags));
     }
 }

@@ -6,6 +6,9 @@ use crate::isolate::{data_property, own_field};
 
 /// How many UTF-16 units of a string are printed (Node's `maxStringLength`).
 const MAX_STRING_LENGTH: usize = 10_000;
+/// How many UTF-16 units of an error's stack are printed: its frames are the runtime's
+/// (a few hundred at most, each line cut), its message a script's.
+const MAX_STACK_LENGTH: usize = 100_000;
 
 /// The elements an object prints besides its keys.
 pub(super) enum Extras<'s> {
@@ -64,6 +67,36 @@ impl Shape<'_> {
     }
 }
 
+/// At most the first `max` UTF-16 units of `text`, and how many more it has: only what is
+/// kept is copied out of the heap.
+pub(super) fn head_of(
+    scope: &mut v8::PinScope<'_, '_>,
+    text: v8::Local<'_, v8::String>,
+    max: usize,
+) -> (String, usize) {
+    let length = text.length();
+    if length <= max {
+        return (text.to_rust_string_lossy(scope), 0);
+    }
+    let mut head = vec![0u16; max];
+    text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
+    (String::from_utf16_lossy(&head), length - max)
+}
+
+/// `text` cut to `max` UTF-16 units, with what was cut said as Node says it.
+pub(super) fn bounded_text(
+    scope: &mut v8::PinScope<'_, '_>,
+    text: v8::Local<'_, v8::String>,
+    max: usize,
+) -> String {
+    let (head, more) = head_of(scope, text, max);
+    if more == 0 {
+        return head;
+    }
+    let plural = if more == 1 { "" } else { "s" };
+    format!("{head}... {more} more character{plural}")
+}
+
 pub(super) fn primitive(
     scope: &mut v8::PinScope<'_, '_>,
     value: v8::Local<'_, v8::Value>,
@@ -71,18 +104,12 @@ pub(super) fn primitive(
     if let Ok(text) = v8::Local::<v8::String>::try_from(value) {
         // Node's `maxStringLength`: a long string is cut (a tenant's 100 MB string costs the
         // host no 100 MB of text).
-        let length = text.length();
-        if length > MAX_STRING_LENGTH {
-            let mut head = vec![0u16; MAX_STRING_LENGTH];
-            text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
-            let more = length - MAX_STRING_LENGTH;
+        let (head, more) = head_of(scope, text, MAX_STRING_LENGTH);
+        if more > 0 {
             let plural = if more == 1 { "" } else { "s" };
-            return format!(
-                "{}... {more} more character{plural}",
-                quote(&String::from_utf16_lossy(&head))
-            );
+            return format!("{}... {more} more character{plural}", quote(&head));
         }
-        return quote(&text.to_rust_string_lossy(scope));
+        return quote(&head);
     }
     if value.is_number() {
         let number = value.number_value(scope).unwrap_or(f64::NAN);
@@ -106,10 +133,12 @@ pub(super) fn primitive(
 
 fn symbol_text(scope: &mut v8::PinScope<'_, '_>, symbol: v8::Local<'_, v8::Symbol>) -> String {
     let description = symbol.description(scope);
-    if description.is_undefined() {
-        "Symbol()".to_owned()
-    } else {
-        format!("Symbol({})", description.to_rust_string_lossy(scope))
+    match v8::Local::<v8::String>::try_from(description) {
+        Ok(description) => format!(
+            "Symbol({})",
+            bounded_text(scope, description, MAX_STRING_LENGTH)
+        ),
+        Err(_) => "Symbol()".to_owned(),
     }
 }
 
@@ -153,7 +182,10 @@ pub(super) fn key_name(scope: &mut v8::PinScope<'_, '_>, key: v8::Local<'_, v8::
     if let Ok(symbol) = v8::Local::<v8::Symbol>::try_from(key) {
         return format!("[{}]", symbol_text(scope, symbol));
     }
-    let name = key.to_rust_string_lossy(scope);
+    let name = match v8::Local::<v8::String>::try_from(key) {
+        Ok(key) => bounded_text(scope, key, MAX_STRING_LENGTH),
+        Err(_) => key.to_rust_string_lossy(scope),
+    };
     let mut chars = name.chars();
     let identifier = chars
         .next()
@@ -203,6 +235,26 @@ fn is_index(key: &str) -> bool {
             .is_ok_and(|index| index < u64::from(u32::MAX))
 }
 
+/// An array's element `index`, which it has as its own: a typed array's is read as it is
+/// (reading one runs nothing), another's through its descriptor (a getter is not called).
+pub(super) fn element<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    array: v8::Local<'s, v8::Object>,
+    index: u32,
+) -> Property<'s> {
+    if array.is_typed_array() {
+        return Property::Value(
+            array
+                .get_index(scope, index)
+                .unwrap_or_else(|| v8::undefined(scope).into()),
+        );
+    }
+    match v8::Integer::new_from_unsigned(scope, index).to_string(scope) {
+        Some(key) => own_property(scope, array, key.into()),
+        None => Property::Value(v8::undefined(scope).into()),
+    }
+}
+
 pub(super) enum Property<'s> {
     Value(v8::Local<'s, v8::Value>),
     /// Whether it has a getter, a setter.
@@ -228,27 +280,43 @@ pub(super) fn own_property<'s>(
     Property::Accessor(getter, setter)
 }
 
+/// A function's name, unless it is a callable proxy (which has none V8 can read without a
+/// trap, and whose name V8 reads by aborting).
+pub(super) fn function_name(
+    scope: &mut v8::PinScope<'_, '_>,
+    value: v8::Local<'_, v8::Value>,
+) -> Option<String> {
+    if value.is_proxy() {
+        return None;
+    }
+    let function = v8::Local::<v8::Function>::try_from(value).ok()?;
+    let name = function.get_name(scope);
+    Some(bounded_text(scope, name, MAX_STRING_LENGTH))
+}
+
 /// The name of the first constructor up the prototype chain (Node's `getConstructorName`);
-/// `None` for an object of no prototype.
+/// `None` for an object of no prototype. A proxy met on the chain ends the walk (each step
+/// past it would be a trap): V8's own reading of the name, which runs no script, stands in.
 fn constructor_name(
     scope: &mut v8::PinScope<'_, '_>,
     object: v8::Local<'_, v8::Object>,
 ) -> Option<String> {
+    let key = v8::String::new(scope, "constructor")?;
     let mut holder = object;
     for _ in 0..256 {
-        let key = v8::String::new(scope, "constructor")?;
-        if !holder.is_proxy() {
-            if let Some(descriptor) = holder
-                .get_own_property_descriptor(scope, key.into())
-                .and_then(|d| v8::Local::<v8::Object>::try_from(d).ok())
+        if holder.is_proxy() {
+            let name = object.get_constructor_name();
+            return Some(bounded_text(scope, name, MAX_STRING_LENGTH));
+        }
+        if let Some(descriptor) = holder
+            .get_own_property_descriptor(scope, key.into())
+            .and_then(|d| v8::Local::<v8::Object>::try_from(d).ok())
+        {
+            if let Some(name) = own_field(scope, descriptor, "value")
+                .and_then(|constructor| function_name(scope, constructor))
             {
-                if let Some(constructor) = own_field(scope, descriptor, "value")
-                    .and_then(|c| v8::Local::<v8::Function>::try_from(c).ok())
-                {
-                    let name = constructor.get_name(scope).to_rust_string_lossy(scope);
-                    if !name.is_empty() {
-                        return Some(name);
-                    }
+                if !name.is_empty() {
+                    return Some(name);
                 }
             }
         }
@@ -257,9 +325,11 @@ fn constructor_name(
     None
 }
 
-/// The run of holes in an array from `index`: none if the element is there; else up to the
-/// next index the array has, found in `present` (its own indices in order, read at the first
-/// hole): a run of four billion holes costs one lookup, not four billion.
+/// The run of holes in an array from `index`: none if the array has the element as its own;
+/// else up to the next index it has, found in `present` (its own indices in order, read at
+/// the first hole): a run of four billion holes costs one lookup, not four billion. Only
+/// own elements are asked for: what a prototype has at an index (a getter, a proxy) is never
+/// reached.
 pub(super) fn holes_from(
     scope: &mut v8::PinScope<'_, '_>,
     array: v8::Local<'_, v8::Object>,
@@ -267,7 +337,13 @@ pub(super) fn holes_from(
     length: u32,
     present: &mut Option<Vec<u32>>,
 ) -> u32 {
-    if array.is_typed_array() || array.has_index(scope, index).unwrap_or(true) {
+    if array.is_typed_array() {
+        return 0;
+    }
+    let own = v8::Integer::new_from_unsigned(scope, index)
+        .to_string(scope)
+        .and_then(|key| array.has_own_property(scope, key.into()));
+    if own.unwrap_or(true) {
         return 0;
     }
     let present = present.get_or_insert_with(|| own_indices(scope, array));
@@ -429,11 +505,12 @@ fn function_base(
     function: v8::Local<'_, v8::Function>,
     constructor: Option<&str>,
 ) -> String {
-    let name = function.get_name(scope).to_rust_string_lossy(scope);
-    // V8's side-effect-free conversion gives a function's source (no `toString` is called).
+    let name = function_name(scope, function.into()).unwrap_or_default();
+    // V8's side-effect-free conversion gives a function's source (no `toString` is called);
+    // its first characters say whether it is a class.
     let source = function
         .to_detail_string(scope)
-        .map(|text| text.to_rust_string_lossy(scope))
+        .map(|text| head_of(scope, text, 6).0)
         .unwrap_or_default();
     if source.starts_with("class") && source[5..].starts_with([' ', '{']) {
         let mut base = if name.is_empty() {
@@ -443,9 +520,8 @@ fn function_base(
         };
         if let Some(parent) = function
             .get_prototype(scope)
-            .and_then(|parent| v8::Local::<v8::Function>::try_from(parent).ok())
+            .and_then(|parent| function_name(scope, parent))
         {
-            let parent = parent.get_name(scope).to_rust_string_lossy(scope);
             if !parent.is_empty() {
                 base.push_str(&format!(" extends {parent}"));
             }
@@ -478,19 +554,25 @@ fn function_base(
     base
 }
 
-/// An error's stack as it reads (a data property, or V8's own accessor), in brackets when it
-/// has no frames.
+/// An error's stack as it reads (a data property, or V8's own accessor, formatted without a
+/// script's `Error.prepareStackTrace`), in brackets when it has no frames; cut at
+/// [`MAX_STACK_LENGTH`].
 fn error_base<'s>(scope: &mut v8::PinScope<'s, '_>, error: v8::Local<'s, v8::Object>) -> String {
-    let stack = crate::isolate::error_stack(scope, error);
+    let stack = crate::isolate::error_stack_head(scope, error, MAX_STACK_LENGTH);
     let text = match stack {
-        Some(stack) => stack,
+        Some((stack, 0)) => stack,
+        Some((stack, more)) => {
+            let plural = if more == 1 { "" } else { "s" };
+            format!("{stack}... {more} more character{plural}")
+        }
         None => {
-            let name = data_property(scope, error, "name")
-                .map(|name| name.to_rust_string_lossy(scope))
-                .unwrap_or_else(|| "Error".to_owned());
-            let message = data_property(scope, error, "message")
-                .map(|message| message.to_rust_string_lossy(scope))
-                .unwrap_or_default();
+            let mut read = |name: &str| {
+                data_property(scope, error, name)
+                    .and_then(|value| v8::Local::<v8::String>::try_from(value).ok())
+                    .map(|text| bounded_text(scope, text, MAX_STRING_LENGTH))
+            };
+            let name = read("name").unwrap_or_else(|| "Error".to_owned());
+            let message = read("message").unwrap_or_default();
             if message.is_empty() {
                 name
             } else {
@@ -506,26 +588,33 @@ fn error_base<'s>(scope: &mut v8::PinScope<'s, '_>, error: v8::Local<'s, v8::Obj
 }
 
 fn regexp_text<'s>(scope: &mut v8::PinScope<'s, '_>, regexp: v8::Local<'s, v8::RegExp>) -> String {
-    let source = regexp.get_source(scope).to_rust_string_lossy(scope);
-    format!(
-        "/{source}/{}",
-        regexp_flags(scope, regexp).unwrap_or_default()
-    )
+    let source = regexp.get_source(scope);
+    let source = bounded_text(scope, source, MAX_STRING_LENGTH);
+    format!("/{source}/{}", regexp_flags(regexp).unwrap_or_default())
 }
 
-/// The flags, from the `flags` accessor of `RegExp.prototype` (V8's builtin).
-fn regexp_flags<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    regexp: v8::Local<'s, v8::RegExp>,
-) -> Option<String> {
-    let prototype = v8::Local::<v8::Object>::try_from(regexp.get_prototype(scope)?).ok()?;
-    let key = v8::String::new(scope, "flags")?;
-    let descriptor = prototype.get_own_property_descriptor(scope, key.into())?;
-    let descriptor = v8::Local::<v8::Object>::try_from(descriptor).ok()?;
-    let getter = own_field(scope, descriptor, "get")?;
-    let getter = v8::Local::<v8::Function>::try_from(getter).ok()?;
-    let flags = getter.call(scope, regexp.into(), &[])?;
-    flags.is_string().then(|| flags.to_rust_string_lossy(scope))
+/// The flags as the `flags` getter of `RegExp.prototype` orders them, read from V8's object:
+/// no getter of a script's (on the prototype, or a proxy there) runs.
+fn regexp_flags(regexp: v8::Local<'_, v8::RegExp>) -> Option<String> {
+    use v8::RegExpCreationFlags as F;
+    let flags = crate::v8_raw::regexp_flags(&regexp)?;
+    let letters = [
+        (F::HAS_INDICES, 'd'),
+        (F::GLOBAL, 'g'),
+        (F::IGNORE_CASE, 'i'),
+        (F::MULTILINE, 'm'),
+        (F::DOT_ALL, 's'),
+        (F::UNICODE, 'u'),
+        (F::UNICODE_SETS, 'v'),
+        (F::STICKY, 'y'),
+    ];
+    Some(
+        letters
+            .iter()
+            .filter(|(flag, _)| flags.contains(*flag))
+            .map(|(_, letter)| letter)
+            .collect(),
+    )
 }
 
 fn byte_contents(buffer: v8::Local<'_, v8::ArrayBuffer>) -> String {

@@ -29,6 +29,13 @@ impl Default for InspectOptions {
 
 /// How many elements of an array, set or map are printed before `... n more items`.
 const MAX_ITEMS: usize = 100;
+/// What one call prints at most, in characters of the values' own text: shared references
+/// (a 10,000-character string met a million times through three nested arrays) would
+/// otherwise make a few kilobytes of a tenant's heap into gigabytes of the host's. Past it,
+/// each value left prints as `...`.
+const MAX_OUTPUT: usize = 1 << 20;
+/// How many values one call reads at most, printed or not (each costs V8 calls).
+const MAX_VALUES: usize = 100_000;
 /// How many levels of nested objects one line may hold (Node's `compact: 3`).
 const COMPACT: u32 = 3;
 
@@ -44,6 +51,8 @@ pub fn inspect(
         circular: Vec::new(),
         current_depth: 0,
         indentation: 0,
+        printed: 0,
+        values: 0,
     };
     v8::tc_scope!(let scope, scope);
     let value = v8::Local::new(scope, value);
@@ -59,6 +68,10 @@ struct Printer<'s> {
     /// The nesting level of the object entered last (Node's `currentDepth`).
     current_depth: u32,
     indentation: usize,
+    /// Characters of the values' own text so far (see [`MAX_OUTPUT`]).
+    printed: usize,
+    /// Values read so far (see [`MAX_VALUES`]).
+    values: usize,
 }
 
 impl<'s> Printer<'s> {
@@ -68,8 +81,14 @@ impl<'s> Printer<'s> {
         value: v8::Local<'s, v8::Value>,
         level: u32,
     ) -> String {
+        if self.exhausted() {
+            return "...".to_owned();
+        }
+        self.values += 1;
         let Ok(mut object) = v8::Local::<v8::Object>::try_from(value) else {
-            return kinds::primitive(scope, value);
+            let text = kinds::primitive(scope, value);
+            self.printed += text.len();
+            return text;
         };
         // A proxy prints as its target, read without a trap.
         while let Ok(proxy) = v8::Local::<v8::Proxy>::try_from(object) {
@@ -94,6 +113,11 @@ impl<'s> Printer<'s> {
         self.object(scope, object, level)
     }
 
+    /// Whether this call has printed or read all it may.
+    fn exhausted(&self) -> bool {
+        self.printed >= MAX_OUTPUT || self.values >= MAX_VALUES
+    }
+
     fn object(
         &mut self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -101,6 +125,10 @@ impl<'s> Printer<'s> {
         level: u32,
     ) -> String {
         let shape = kinds::shape(scope, object);
+        self.printed += shape.whole.as_ref().map_or(0, String::len);
+        if let Extras::Bytes(bytes) = &shape.extras {
+            self.printed += bytes.len();
+        }
         let keys = kinds::own_keys(scope, object, shape.skip_indices);
         if keys.is_empty() && shape.empty {
             return shape.empty_form();
@@ -127,6 +155,11 @@ impl<'s> Printer<'s> {
             &mut numeric,
         );
         for key in keys {
+            if self.exhausted() {
+                output.push("...".to_owned());
+                numeric.push(false);
+                break;
+            }
             let entry = self.property(scope, object, key, level);
             output.push(entry);
             numeric.push(false);
@@ -161,7 +194,7 @@ impl<'s> Printer<'s> {
             Extras::Array(length) => {
                 let mut index = 0;
                 let mut present = None;
-                while index < *length && output.len() < MAX_ITEMS {
+                while index < *length && output.len() < MAX_ITEMS && !self.exhausted() {
                     let holes = kinds::holes_from(scope, object, index, *length, &mut present);
                     if holes > 0 {
                         let plural = if holes == 1 { "item" } else { "items" };
@@ -170,13 +203,21 @@ impl<'s> Printer<'s> {
                         index += holes;
                         continue;
                     }
-                    let element = object
-                        .get_index(scope, index)
-                        .unwrap_or_else(|| v8::undefined(scope).into());
-                    numeric.push(element.is_number() || element.is_big_int());
-                    self.indentation += 2;
-                    output.push(self.value(scope, element, level));
-                    self.indentation -= 2;
+                    // An element that is an accessor prints as one: its getter is not called.
+                    let printed = match kinds::element(scope, object, index) {
+                        kinds::Property::Value(element) => {
+                            numeric.push(element.is_number() || element.is_big_int());
+                            self.indentation += 2;
+                            let printed = self.value(scope, element, level);
+                            self.indentation -= 2;
+                            printed
+                        }
+                        accessor => {
+                            numeric.push(false);
+                            accessor_text(&accessor)
+                        }
+                    };
+                    output.push(printed);
                     index += 1;
                 }
                 more_items(output, numeric, (*length - index) as usize);
@@ -187,6 +228,9 @@ impl<'s> Printer<'s> {
                 let count = items.length() / step;
                 self.indentation += 2;
                 for item in 0..count.min(MAX_ITEMS as u32) {
+                    if self.exhausted() {
+                        break;
+                    }
                     let key = items
                         .get_index(scope, item * step)
                         .unwrap_or_else(|| v8::undefined(scope).into());
@@ -235,6 +279,7 @@ impl<'s> Printer<'s> {
         level: u32,
     ) -> String {
         let name = kinds::key_name(scope, key);
+        self.printed += name.len();
         let value = match kinds::own_property(scope, object, key) {
             kinds::Property::Value(value) => {
                 self.indentation += 2;
@@ -242,11 +287,7 @@ impl<'s> Printer<'s> {
                 self.indentation -= 2;
                 printed
             }
-            kinds::Property::Accessor(getter, setter) => match (getter, setter) {
-                (true, true) => "[Getter/Setter]".to_owned(),
-                (true, false) => "[Getter]".to_owned(),
-                (false, _) => "[Setter]".to_owned(),
-            },
+            accessor => accessor_text(&accessor),
         };
         format!("{name}: {value}")
     }
@@ -371,6 +412,19 @@ impl<'s> Printer<'s> {
             grouped.push(output[counted].clone());
         }
         grouped
+    }
+}
+
+/// `[Getter]`, `[Setter]` or `[Getter/Setter]`: an accessor is printed, not called.
+fn accessor_text(property: &kinds::Property<'_>) -> String {
+    match property {
+        kinds::Property::Value(_) => String::new(),
+        kinds::Property::Accessor(getter, setter) => match (getter, setter) {
+            (true, true) => "[Getter/Setter]",
+            (true, false) => "[Getter]",
+            (false, _) => "[Setter]",
+        }
+        .to_owned(),
     }
 }
 

@@ -15,4 +15,4 @@ pub(crate) mod stack_trace;
 pub(crate) mod termination;
 mod thrown;
 
-pub(crate) use thrown::{data_property, own_field, stack as error_stack};
+pub(crate) use thrown::{data_property, own_field, stack_head as error_stack_head};

@@ -17,6 +17,21 @@ const FIELDS: u32 = 5;
 const ASYNC: u32 = 1;
 const CONSTRUCTOR: u32 = 2;
 
+thread_local! {
+    /// Set while the runtime formats a stack for itself (`inspect`): a script's
+    /// `Error.prepareStackTrace` is not called then.
+    static SCRIPTS_OWN_SUSPENDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `read` with a script's `Error.prepareStackTrace` left out of any stack it formats
+/// (isolates are used on one thread at a time: the flag is the thread's).
+pub(crate) fn without_scripts_own<T>(read: impl FnOnce() -> T) -> T {
+    let before = SCRIPTS_OWN_SUSPENDED.replace(true);
+    let value = read();
+    SCRIPTS_OWN_SUSPENDED.set(before);
+    value
+}
+
 pub(crate) fn prepare_stack_trace<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     error: v8::Local<'s, v8::Value>,
@@ -25,8 +40,10 @@ pub(crate) fn prepare_stack_trace<'s>(
     // V8 takes no "nothing" back from this callback: a site read that throws (at the edge of
     // the stack, say) is caught here, and the frames read so far make the stack.
     v8::tc_scope!(let scope, scope);
-    if let Some(prepared) = scripts_own(scope, error, sites) {
-        return prepared;
+    if !SCRIPTS_OWN_SUSPENDED.get() {
+        if let Some(prepared) = scripts_own(scope, error, sites) {
+            return prepared;
+        }
     }
     let mut frames = Vec::with_capacity(sites.length() as usize);
     for index in 0..sites.length() {

@@ -152,11 +152,37 @@ pub(crate) fn stack<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     error: v8::Local<'s, v8::Object>,
 ) -> Option<String> {
+    let stack = stack_text(scope, error)?;
+    Some(stack.to_rust_string_lossy(scope))
+}
+
+/// The error's stack as [`stack`] reads it, but formatted, if it was not yet, by the runtime
+/// alone (a script's `Error.prepareStackTrace` is not called), and only its first `max`
+/// UTF-16 units copied out (with how many more there were).
+pub(crate) fn stack_head<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Object>,
+    max: usize,
+) -> Option<(String, usize)> {
+    let stack = super::stack_trace::without_scripts_own(|| stack_text(scope, error))?;
+    let length = stack.length();
+    if length <= max {
+        return Some((stack.to_rust_string_lossy(scope), 0));
+    }
+    let mut head = vec![0u16; max];
+    stack.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
+    Some((String::from_utf16_lossy(&head), length - max))
+}
+
+fn stack_text<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Object>,
+) -> Option<v8::Local<'s, v8::String>> {
     let key = v8::String::new(scope, "stack")?;
     let descriptor = error.get_own_property_descriptor(scope, key.into())?;
     let descriptor = v8::Local::<v8::Object>::try_from(descriptor).ok()?;
     if let Some(value) = own_field(scope, descriptor, "value") {
-        return value.is_string().then(|| value.to_rust_string_lossy(scope));
+        return v8::Local::<v8::String>::try_from(value).ok();
     }
     let getter = own_field(scope, descriptor, "get")?;
     let getter = v8::Local::<v8::Function>::try_from(getter).ok()?;
@@ -164,7 +190,7 @@ pub(crate) fn stack<'s>(
         return None;
     }
     let stack = getter.call(scope, error.into(), &[])?;
-    stack.is_string().then(|| stack.to_rust_string_lossy(scope))
+    v8::Local::<v8::String>::try_from(stack).ok()
 }
 
 /// V8's own `stack` accessor of errors of the current context (every error made by V8 has

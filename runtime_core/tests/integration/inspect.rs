@@ -253,3 +253,86 @@ fn inspecting_runs_no_getter_or_trap_of_the_value() {
         ""
     );
 }
+
+#[test]
+fn a_callable_proxy_on_a_prototype_chain_aborts_nothing() {
+    // A callable proxy is a function to V8's type checks, and reading its name aborted the
+    // process (V8's `bad_optional_access`).
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let value = runtime
+        .execute_script(
+            "proxies.js",
+            "const P = new Proxy(function () {}, {});\n\
+             class Child extends new Proxy(class Base {}, {}) {}\n\
+             [Object.create({ constructor: P }), Child, Object.create(new Proxy({}, {}))]",
+        )
+        .unwrap();
+    assert_eq!(runtime.inspect(&value), "[ {}, [class Child], {} ]");
+}
+
+#[test]
+fn reading_elements_regexps_and_errors_runs_none_of_the_scripts_code() {
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let value = runtime
+        .execute_script(
+            "no_code.js",
+            r#"globalThis.ran = [];
+            const trap = (name) => () => { ran.push(name); throw new Error(name); };
+            const traps = {};
+            for (const name of ["get", "has", "getOwnPropertyDescriptor", "getPrototypeOf"]) {
+              traps[name] = trap(name);
+            }
+            const accessor = [1, 2, 3];
+            Object.defineProperty(accessor, 1, { get: trap("element getter"), enumerable: true });
+            const underGetter = [1, , 3];
+            Object.setPrototypeOf(underGetter,
+              Object.defineProperty([], 1, { get: trap("prototype index getter") }));
+            const underProxy = [1, , 3];
+            Object.setPrototypeOf(underProxy, new Proxy([], traps));
+            const flagged = /a/g;
+            Object.setPrototypeOf(flagged,
+              Object.create(RegExp.prototype, { flags: { get: trap("flags getter") } }));
+            const proxied = /b/iy;
+            Object.setPrototypeOf(proxied, new Proxy(RegExp.prototype, traps));
+            Error.prepareStackTrace = trap("prepareStackTrace");
+            const unformatted = new Error("never read");
+            [accessor, underGetter, underProxy, flagged, proxied, unformatted]"#,
+        )
+        .unwrap();
+    let printed = runtime.inspect(&value);
+    let ran = runtime
+        .execute_script_to_string("ran.js", "ran.join()")
+        .unwrap();
+    assert_eq!(ran, "", "{printed}");
+    assert!(
+        printed.starts_with(
+            "[\n  [ 1, [Getter], 3 ],\n  [ 1, <1 empty item>, 3 ],\n  [ 1, <1 empty item>, 3 ],\n  \
+             /a/g,\n  /b/iy,\n  Error: never read\n    at no_code.js:"
+        ),
+        "{printed}"
+    );
+}
+
+#[test]
+fn what_one_call_prints_is_bounded_however_values_share_references() {
+    // Each of these is a few kilobytes to megabytes of heap that printed as gigabytes, or for
+    // minutes, with no way to stop it.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let cases = [
+        "const s = 'x'.repeat(10_000); const a = Array(100).fill(s); \
+         const b = Array(100).fill(a); Array(100).fill(b)",
+        "const wide = (inner) => { const o = {}; for (let i = 0; i < 1000; i++) o['k' + i] = inner; \
+         return o; }; wide(wide(wide(1)))",
+        "const e = new Error('m'.repeat(16 << 20)); Array(100).fill(e)",
+        "const key = 'k'.repeat(8 << 20); const o = { [key]: 1 }; Array(100).fill(o)",
+    ];
+    for source in cases {
+        let value = runtime.execute_script("shared.js", source).unwrap();
+        let printed = runtime.inspect(&value);
+        assert!(
+            printed.len() < 3 << 20,
+            "{} bytes printed for {source}",
+            printed.len()
+        );
+    }
+}
