@@ -99,9 +99,7 @@ fn run_script_cached<'s>(
     cache: Option<CodeCache<'_>>,
     is_extension: bool,
 ) -> Result<v8::Local<'s, v8::Value>, JsError> {
-    if let Some(maps) = scope.get_slot::<super::source_maps::SourceMaps>() {
-        maps.add_inline(name, source);
-    }
+    super::source_maps::SourceMaps::add_inline(scope, name, source);
     v8::tc_scope!(let try_catch, scope);
     let options = is_extension.then(|| extension_options(try_catch));
     let source = v8::String::new(try_catch, source).ok_or_else(|| {

@@ -55,11 +55,7 @@ pub(crate) fn prepare_stack_trace<'s>(
         };
         frames.push(read_site(scope, site));
     }
-    if let Some(maps) = scope.get_slot::<SourceMaps>() {
-        if !maps.is_empty() {
-            frames.iter_mut().for_each(|frame| maps.apply(frame));
-        }
-    }
+    SourceMaps::apply(scope, &mut frames);
     if let Ok(error) = v8::Local::<v8::Object>::try_from(error) {
         keep_frames(scope, error, &frames);
     }

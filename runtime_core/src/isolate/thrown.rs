@@ -92,9 +92,7 @@ fn reported_location(
         column_number: Some(message.get_start_column() as u32 + 1),
         ..JsStackFrame::default()
     };
-    if let Some(maps) = scope.get_slot::<super::source_maps::SourceMaps>() {
-        maps.apply(&mut frame);
-    }
+    super::source_maps::SourceMaps::apply(scope, std::slice::from_mut(&mut frame));
     frame.location()
 }
 

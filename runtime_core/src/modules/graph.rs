@@ -259,10 +259,11 @@ fn compile_javascript(
     let is_ext = url.starts_with(EXT_SCHEME);
     let name = v8::String::new(scope, url).ok_or_else(|| too_long(url))?;
     let text = utf8(code, url)?;
-    if let Some(maps) = scope.get_slot::<crate::isolate::source_maps::SourceMaps>() {
+    {
+        use crate::isolate::source_maps::SourceMaps;
         match source_map {
-            Some(json) => maps.add(url, json),
-            None => maps.add_inline(url, text),
+            Some(json) => SourceMaps::add(scope, url, json),
+            None => SourceMaps::add_inline(scope, url, text),
         }
     }
     let code = v8::String::new(scope, text).ok_or_else(|| too_long(url))?;

@@ -274,3 +274,71 @@ fn a_stack_formatted_at_the_edge_of_the_stack_is_still_a_stack() {
         .unwrap();
     assert_eq!(first_lines, "RangeError: Maximum call stack size exceeded");
 }
+
+/// A script with a hand-written inline map (`mappings`, and `rangeMappings` if given).
+fn with_inline_map(script: &str, mappings: &str, range_mappings: Option<&str>) -> String {
+    let mut json =
+        format!(r#"{{"version":3,"sources":["original.ts"],"names":[],"mappings":"{mappings}""#);
+    if let Some(range_mappings) = range_mappings {
+        json.push_str(&format!(r#","rangeMappings":"{range_mappings}""#));
+    }
+    json.push('}');
+    let encoded = sourcemap::SourceMap::from_slice(json.as_bytes())
+        .unwrap()
+        .to_data_url()
+        .unwrap();
+    format!("{script}\n//# sourceMappingURL={encoded}\n")
+}
+
+#[test]
+fn a_map_that_points_nowhere_leaves_the_frame_unmapped() {
+    // Each aborted the process: `+ 1` on the crate's "unmapped" sentinel overflowed inside V8's
+    // stack callback, or the crate's own lookup underflowed there.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let cases = [
+        // A segment of one field: a generated position with no original one.
+        ("throw new Error('x');", "A", None, 1),
+        // A source line delta that makes the line -1.
+        ("throw new Error('x');", "AADA", None, 1),
+        // A source column delta that makes the column -1.
+        ("throw new Error('x');", "AAAD", None, 1),
+        // A range token at column 16 of line 1, looked up from column 1 of line 2.
+        ("\nthrow new Error('x');", "gBAAA", Some("B"), 2),
+    ];
+    for (script, mappings, range_mappings, line) in cases {
+        let source = with_inline_map(script, mappings, range_mappings);
+        let error = runtime.execute_script("tenant.js", &source).unwrap_err();
+        assert_eq!(
+            error
+                .location
+                .map(|location| location.to_string())
+                .as_deref(),
+            Some(format!("tenant.js:{line}:7").as_str()),
+            "{mappings}"
+        );
+    }
+}
+
+#[test]
+fn a_script_run_again_without_its_map_is_not_mapped_by_the_old_one() {
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let mapped = with_inline_map("throw new Error('x');", "AAyGA", None);
+    let error = runtime.execute_script("same.js", &mapped).unwrap_err();
+    assert_eq!(
+        error
+            .location
+            .map(|location| location.to_string())
+            .as_deref(),
+        Some("original.ts:106:1")
+    );
+    let error = runtime
+        .execute_script("same.js", "\n\nlet a; throw new Error('y');")
+        .unwrap_err();
+    assert_eq!(
+        error
+            .location
+            .map(|location| location.to_string())
+            .as_deref(),
+        Some("same.js:3:14")
+    );
+}
