@@ -239,3 +239,51 @@ fn the_budgets_wrappers_keep_what_scripts_see() {
         "true,true,true,true,ArrayBuffer,1,32,16,131072,true,Memory,true,TypeError"
     );
 }
+
+#[test]
+fn garbage_is_collected_before_the_budget_says_no() {
+    // Issue 47, 1: every earlier buffer was garbage, yet the third or fourth call ended as out
+    // of memory (the check after a collection counted buffers not yet swept).
+    // (A script's completion value is kept: each ends on a string, not on the buffer.)
+    let each_call = "{ const b = new Uint8Array(32 << 20); b.fill(1); } 'ok'";
+    let outcome = run(each_call, Limit::Budget(64), 12);
+    assert!(outcome.result.is_ok(), "{outcome:?}");
+    // (Each buffer in a function of its own: a frame's registers keep what they last held.)
+    let one_call =
+        "function f(i) { new Uint8Array(32 << 20).fill(i); } for (let i = 0; i < 12; i++) f(i);";
+    let outcome = run(one_call, Limit::Budget(64), 2);
+    assert!(outcome.result.is_ok(), "{outcome:?}");
+}
+
+#[test]
+fn a_buffer_past_the_budget_is_a_catchable_range_error() {
+    // Issue 47, 2: in a fresh runtime this ended the call as out of memory, uncatchable.
+    let outcome = run(
+        "try { new ArrayBuffer(512 << 20); throw new Error('allocated'); } \
+         catch (e) { if (!(e instanceof RangeError)) throw e; }",
+        Limit::Budget(64),
+        3,
+    );
+    assert!(outcome.result.is_ok(), "{outcome:?}");
+    // What WebAssembly grows from its own code is seen at a collection: the call ends, and
+    // its error says it was the budget, not the heap.
+    let outcome = run(
+        &format!("const i = new WebAssembly.Instance(new WebAssembly.Module({WASM})); i.exports.grow(16383); i.exports.fill(0, 1, 2 ** 30); for (;;) new Array(100);"),
+        Limit::Budget(64),
+        1,
+    );
+    match &outcome.result {
+        Err((JsErrorKind::OutOfMemory, message)) => {
+            assert!(message.contains("memory limit"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let outcome = run("new ArrayBuffer(512 << 20);", Limit::Budget(64), 1);
+    match &outcome.result {
+        Err((JsErrorKind::Exception, message)) => {
+            assert!(message.starts_with("RangeError: "), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(outcome.after, "{outcome:?}");
+}

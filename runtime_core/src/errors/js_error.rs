@@ -13,7 +13,8 @@ pub enum JsErrorKind {
     /// isolate): no exception value, nothing JavaScript could catch.
     Terminated,
     /// It was terminated because V8's heap reached its limit
-    /// ([`RuntimeOptions::heap_limits`](crate::RuntimeOptions::heap_limits)): instead of the
+    /// ([`RuntimeOptions::heap_limits`](crate::RuntimeOptions::heap_limits)), or the runtime
+    /// held more than its [`memory_limit`](crate::RuntimeOptions::memory_limit): instead of the
     /// process dying of V8's out-of-memory error, the script stops and the runtime lives on.
     OutOfMemory,
 }
@@ -36,6 +37,15 @@ pub struct JsError {
     /// Where it happened: the first frame with a position, or the position V8 gave a syntax
     /// error (boxed: a `JsError` stays small in the `Result`s that carry it).
     pub location: Option<Box<JsLocation>>,
+}
+
+/// Why a script was stopped as out of memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OutOfMemory {
+    /// V8's heap reached its limit.
+    Heap,
+    /// The heap and what the runtime's buffers hold passed its memory budget.
+    Budget,
 }
 
 impl JsError {
@@ -69,12 +79,20 @@ impl JsError {
         }
     }
 
-    /// The error of a script stopped because the heap reached its limit.
-    pub(crate) fn out_of_memory() -> Self {
+    /// The error of a script stopped for want of memory: the heap reached its limit, or the
+    /// heap and the buffers together passed the runtime's memory budget.
+    pub(crate) fn out_of_memory(cause: OutOfMemory) -> Self {
+        let message = match cause {
+            OutOfMemory::Heap => "execution terminated: the JavaScript heap reached its limit",
+            OutOfMemory::Budget => {
+                "execution terminated: the runtime's memory (its JavaScript heap and its \
+                 buffers' memory together) passed its memory limit"
+            }
+        };
         Self {
             kind: JsErrorKind::OutOfMemory,
             class_name: String::new(),
-            message: "execution terminated: the JavaScript heap reached its limit".to_owned(),
+            message: message.to_owned(),
             stack: None,
             frames: Vec::new(),
             location: None,

@@ -4,5 +4,6 @@
 
 pub(crate) mod frames;
 pub(crate) mod js_error;
+pub(crate) use js_error::OutOfMemory;
 pub(crate) mod op_error;
 pub(crate) mod throw;

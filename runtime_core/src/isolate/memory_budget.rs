@@ -137,7 +137,9 @@ unsafe extern "C" fn after_collection(
     let heap = isolate.get_heap_statistics().used_heap_size();
     budget.heap.store(heap, Ordering::Relaxed);
     if used(isolate) > budget.limit {
-        budget.termination.terminate_out_of_memory();
+        budget
+            .termination
+            .terminate_out_of_memory(super::termination::OutOfMemory::Budget);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Stopping a runtime's JavaScript from any thread, and from inside an op, now or at a
 //! deadline; and waking whatever the runtime waits on so that it stops at once.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::Waker;
 use std::time::Instant;
@@ -9,6 +9,7 @@ use std::time::Instant;
 use futures_util::task::AtomicWaker;
 
 use super::alarms::{self, AlarmId};
+pub(crate) use crate::errors::OutOfMemory;
 
 /// Stops the JavaScript a [`crate::Runtime`] is running, from any thread (a watchdog) or from
 /// inside an op. Cheap to clone; `Send` and `Sync`.
@@ -52,8 +53,10 @@ struct Shared {
     isolate: OnceLock<v8::IsolateHandle>,
     /// Set by `terminate`, cleared when a finished call spends the request.
     requested: AtomicBool,
-    /// Set with `requested` when the heap reached its limit (see `crate::isolate::heap_limit`).
-    out_of_memory: AtomicBool,
+    /// Set with `requested` when the heap reached its limit (see `crate::isolate::heap_limit`)
+    /// or the memory budget was passed: [`NO_SHORTAGE`], else the [`OutOfMemory`] cause's
+    /// code.
+    out_of_memory: AtomicU8,
     /// Held across setting the flag and asking V8, and across spending both, so that a
     /// request is never half spent (flag cleared, V8's request left to stop a later script);
     /// says which deadline made the request pending, if one did.
@@ -68,7 +71,7 @@ impl TerminationHandle {
             shared: Arc::new(Shared {
                 isolate: OnceLock::new(),
                 requested: AtomicBool::new(false),
-                out_of_memory: AtomicBool::new(false),
+                out_of_memory: AtomicU8::new(NO_SHORTAGE),
                 lock: Mutex::new(Requests::default()),
                 waker: AtomicWaker::new(),
             }),
@@ -121,7 +124,9 @@ impl TerminationHandle {
         if let Some(isolate) = self.shared.isolate.get() {
             isolate.cancel_terminate_execution();
         }
-        self.shared.out_of_memory.store(false, Ordering::SeqCst);
+        self.shared
+            .out_of_memory
+            .store(NO_SHORTAGE, Ordering::SeqCst);
         self.shared.requested.swap(false, Ordering::SeqCst)
     }
 
@@ -191,20 +196,18 @@ impl TerminationHandle {
     /// Terminates because the heap is near its limit, or the runtime holds more than its
     /// memory budget: the call's error says so. Called from V8's heap callbacks, while the
     /// runtime runs (so it wakes nothing: no host code runs inside a collection).
-    pub(crate) fn terminate_out_of_memory(&self) -> bool {
+    pub(crate) fn terminate_out_of_memory(&self, cause: OutOfMemory) -> bool {
         let mut requests = self.requests();
         requests.by_deadline = 0;
-        self.shared.out_of_memory.store(true, Ordering::SeqCst);
+        self.shared
+            .out_of_memory
+            .store(code(cause), Ordering::SeqCst);
         self.request()
     }
 
     /// The error of a call this handle's request stopped.
     pub(crate) fn error(&self) -> crate::JsError {
-        if self.shared.out_of_memory.load(Ordering::SeqCst) {
-            crate::JsError::out_of_memory()
-        } else {
-            crate::JsError::terminated()
-        }
+        error_of(self.shared.out_of_memory.load(Ordering::SeqCst))
     }
 
     /// Whether a request is pending (made and not yet spent by a finished script).
@@ -224,17 +227,33 @@ impl TerminationHandle {
         let mut requests = self.requests();
         requests.by_deadline = 0;
         isolate.cancel_terminate_execution();
-        let out_of_memory = self.shared.out_of_memory.swap(false, Ordering::SeqCst);
+        let out_of_memory = self
+            .shared
+            .out_of_memory
+            .swap(NO_SHORTAGE, Ordering::SeqCst);
         self.shared
             .requested
             .swap(false, Ordering::SeqCst)
-            .then(|| {
-                if out_of_memory {
-                    crate::JsError::out_of_memory()
-                } else {
-                    crate::JsError::terminated()
-                }
-            })
+            .then(|| error_of(out_of_memory))
+    }
+}
+
+/// `out_of_memory` when the request was not for want of memory.
+const NO_SHORTAGE: u8 = 0;
+
+fn code(cause: OutOfMemory) -> u8 {
+    match cause {
+        OutOfMemory::Heap => 1,
+        OutOfMemory::Budget => 2,
+    }
+}
+
+/// The error of a request whose `out_of_memory` code is `code`.
+fn error_of(code: u8) -> crate::JsError {
+    match code {
+        1 => crate::JsError::out_of_memory(OutOfMemory::Heap),
+        2 => crate::JsError::out_of_memory(OutOfMemory::Budget),
+        _ => crate::JsError::terminated(),
     }
 }
 

@@ -34,7 +34,8 @@ pub struct RuntimeOptions {
     /// One budget, in bytes, for the JavaScript heap and the memory scripts hold outside it
     /// (ArrayBuffers fixed and resizable, typed arrays, WebAssembly memories); `None`: no
     /// budget beyond `heap_limits`. The heap's limit is at most this; an ArrayBuffer or a
-    /// growth that does not fit is a `RangeError` before any of it is taken; and past the
+    /// growth that does not fit, once garbage is collected, is a `RangeError` before any of
+    /// it is taken; and past the
     /// budget at a garbage collection (what WebAssembly grows from its own code), the script
     /// ends as [`JsErrorKind::OutOfMemory`](crate::JsErrorKind::OutOfMemory).
     pub memory_limit: Option<usize>,
