@@ -231,13 +231,25 @@ fn the_budgets_wrappers_keep_what_scripts_see() {
               new Mine(4) instanceof Mine, new Mine(4) instanceof ArrayBuffer, ArrayBuffer.name,
               ArrayBuffer.length, resizable.byteLength, resizable.transfer(16).byteLength,
               memory.buffer.byteLength, memory instanceof WebAssembly.Memory, WebAssembly.Memory.name,
-              new SharedArrayBuffer(8, { maxByteLength: 16 }).growable, called].join()",
+              new SharedArrayBuffer(8, { maxByteLength: 16 }).growable, called,
+              ArrayBuffer[Symbol.species] === ArrayBuffer, Mine[Symbol.species] === Mine].join()",
         )
         .unwrap();
     assert_eq!(
         seen,
-        "true,true,true,true,ArrayBuffer,1,32,16,131072,true,Memory,true,TypeError"
+        "true,true,true,true,ArrayBuffer,1,32,16,131072,true,Memory,true,TypeError,true,true"
     );
+    // Issue 47, 8: the wrappers' prototype was the unwrapped constructor, which made a
+    // growable buffer of 1 GiB under a 64 MiB budget.
+    let unwrapped = rt
+        .execute_script_to_string(
+            "unwrapped.js",
+            "[ArrayBuffer, SharedArrayBuffer, WebAssembly.Memory]
+               .filter((c) => Object.getPrototypeOf(c) !== Function.prototype)
+               .map((c) => c.name).join()",
+        )
+        .unwrap();
+    assert_eq!(unwrapped, "");
 }
 
 #[test]

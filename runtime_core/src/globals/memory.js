@@ -9,7 +9,7 @@
 (function (internalOps) {
   "use strict";
   const fits = internalOps.op_memory_fits;
-  const { apply, construct, defineProperty, getOwnPropertyDescriptor, setPrototypeOf } = Reflect;
+  const { apply, construct, defineProperty, getOwnPropertyDescriptor, ownKeys } = Reflect;
   const toNumber = Number;
   const RangeErrorCtor = RangeError;
   const isObject = (value) =>
@@ -53,7 +53,14 @@
       return construct(Original, prepare(args), target);
     };
     defineProperty(checked, "name", { value: name });
-    setPrototypeOf(checked, Original); // the statics: `ArrayBuffer.isView`, `[Symbol.species]`
+    // The statics (`ArrayBuffer.isView`, `[Symbol.species]`) copied, not inherited: with
+    // `Original` as its prototype, `Object.getPrototypeOf(checked)` would hand it out.
+    const statics = ownKeys(Original);
+    for (let i = 0; i < statics.length; i++) {
+      const key = statics[i];
+      if (key === "prototype" || key === "name" || key === "length") continue;
+      defineProperty(checked, key, getOwnPropertyDescriptor(Original, key));
+    }
     defineProperty(checked, "prototype", { value: Original.prototype });
     defineProperty(checked, "length", { value: Original.length });
     define(Original.prototype, "constructor", checked);
