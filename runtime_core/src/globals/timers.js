@@ -9,6 +9,8 @@
   const { apply } = Reflect;
   const { create } = Object;
   const toNumber = Number;
+  const then = Promise.prototype.then;
+  const resolved = Promise.resolve();
   // By id, in an object of no prototype that no script can reach.
   let timers = create(null);
 
@@ -48,15 +50,17 @@
     if (typeof callback !== "function") {
       throw new TypeError("queueMicrotask's callback must be a function");
     }
-    Promise.resolve().then(() => callback());
+    apply(then, resolved, [() => callback()]);
   });
   // Deno's `Deno.unrefTimer` / `Deno.refTimer`: an unref'd timer does not keep the event loop
-  // alive (it still fires if the loop runs for other reasons).
+  // alive (it still fires if the loop runs for other reasons). Like `clearTimeout`, anything
+  // but a number names no timer (a string or a boxed number would name one as a key, and a
+  // proxy's trap would run converting it).
   define("unrefTimer", function unrefTimer(id) {
-    if (timers[id] !== undefined) op_timer_ref(id, false);
+    if (typeof id === "number" && timers[id] !== undefined) op_timer_ref(id, false);
   });
   define("refTimer", function refTimer(id) {
-    if (timers[id] !== undefined) op_timer_ref(id, true);
+    if (typeof id === "number" && timers[id] !== undefined) op_timer_ref(id, true);
   });
 
   // `fire(0)`: every timer was cancelled from Rust (`Runtime::cancel_pending_work`).

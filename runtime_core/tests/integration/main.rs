@@ -19,6 +19,7 @@ mod every_kind;
 mod examples;
 mod fast_slow_agreement;
 mod hostile;
+mod hostile_globals;
 mod inspect;
 mod inspector;
 mod kinds;

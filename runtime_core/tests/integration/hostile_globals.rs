@@ -1,0 +1,47 @@
+//! The built-in globals under a script that passes them hostile values or patches the
+//! intrinsics they use.
+
+use runtime_core::{Runtime, RuntimeOptions};
+
+#[test]
+fn ref_and_unref_ignore_what_is_not_a_number_as_clear_timeout_does() {
+    // A string, an array, a boxed number or a BigInt named a live timer as a key, and the
+    // internal op then threw a `TypeError` naming itself; a proxy's trap ran converting it.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let seen = runtime
+        .execute_script_to_string(
+            "ids.js",
+            "const id = setTimeout(() => {}, 60000);
+             let trapped = false;
+             const proxy = new Proxy({}, { get() { trapped = true; return () => id; } });
+             for (const f of [unrefTimer, refTimer, clearTimeout]) {
+               for (const value of [String(id), [id], Object(id), BigInt(id), proxy]) f(value);
+             }
+             clearTimeout(id);
+             String(trapped)",
+        )
+        .unwrap();
+    assert_eq!(seen, "false");
+}
+
+#[test]
+fn queue_microtask_uses_no_patched_promise_method() {
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let seen = runtime
+        .execute_script_to_string(
+            "patched.js",
+            "globalThis.seen = [];
+             Promise.prototype.then = function () { seen.push('patched then'); };
+             Promise.resolve = function () { seen.push('patched resolve'); return { then() {} }; };
+             queueMicrotask(() => seen.push('ran'));
+             'queued'",
+        )
+        .unwrap();
+    assert_eq!(seen, "queued");
+    let tokio = crate::common::tokio();
+    tokio.block_on(runtime.run_event_loop()).unwrap();
+    let seen = runtime
+        .execute_script_to_string("seen.js", "seen.join()")
+        .unwrap();
+    assert_eq!(seen, "ran");
+}
