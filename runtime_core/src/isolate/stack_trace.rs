@@ -14,6 +14,12 @@ use crate::errors::frames::{format_stack, JsStackFrame};
 /// column, flags).
 const FRAMES_KEY: &str = "opwire.stackFrames";
 const FIELDS: u32 = 5;
+/// How many frames a stack keeps and prints (a script sets `Error.stackTraceLimit`): the rest
+/// are counted in a last line.
+const MAX_FRAMES: u32 = 256;
+/// How many UTF-16 units of a frame's function or file name are kept (a script names its
+/// functions and files): the rest is cut, with `…`.
+const MAX_NAME_LENGTH: usize = 1024;
 const ASYNC: u32 = 1;
 const CONSTRUCTOR: u32 = 2;
 
@@ -45,8 +51,9 @@ pub(crate) fn prepare_stack_trace<'s>(
             return prepared;
         }
     }
-    let mut frames = Vec::with_capacity(sites.length() as usize);
-    for index in 0..sites.length() {
+    let kept = sites.length().min(MAX_FRAMES);
+    let mut frames = Vec::with_capacity(kept as usize);
+    for index in 0..kept {
         let Some(site) = sites
             .get_index(scope, index)
             .and_then(|site| v8::Local::<v8::Object>::try_from(site).ok())
@@ -59,7 +66,12 @@ pub(crate) fn prepare_stack_trace<'s>(
     if let Ok(error) = v8::Local::<v8::Object>::try_from(error) {
         keep_frames(scope, error, &frames);
     }
-    let stack = format_stack(&header(scope, error), &frames);
+    let mut stack = format_stack(&header(scope, error), &frames);
+    let more = sites.length() - kept;
+    if more > 0 {
+        let plural = if more == 1 { "" } else { "s" };
+        stack.push_str(&format!("\n    ... {more} more frame{plural}"));
+    }
     v8::String::new(scope, &stack).map_or_else(|| v8::undefined(scope).into(), Into::into)
 }
 
@@ -161,10 +173,16 @@ fn site_text<'s>(
     site: v8::Local<'s, v8::Object>,
     name: &str,
 ) -> Option<String> {
-    call_site(scope, site, name)
-        .filter(|value| value.is_string())
-        .map(|value| value.to_rust_string_lossy(scope))
-        .filter(|text| !text.is_empty())
+    let text = v8::Local::<v8::String>::try_from(call_site(scope, site, name)?).ok()?;
+    if text.length() == 0 {
+        return None;
+    }
+    if text.length() <= MAX_NAME_LENGTH {
+        return Some(text.to_rust_string_lossy(scope));
+    }
+    let mut head = vec![0u16; MAX_NAME_LENGTH];
+    text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
+    Some(String::from_utf16_lossy(&head) + "…")
 }
 
 fn site_flag<'s>(

@@ -342,3 +342,40 @@ fn a_script_run_again_without_its_map_is_not_mapped_by_the_old_one() {
         Some("same.js:3:14")
     );
 }
+
+#[test]
+fn a_stack_keeps_a_bounded_number_of_frames_and_of_characters_each() {
+    // A thousand frames of a function named by a 4 MB string (or in a file whose
+    // `sourceURL` is one) made gigabytes of frames and stack text.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    let cases = [
+        "Error.stackTraceLimit = 1000;
+         const name = 'f'.repeat(4 << 20);
+         const named = { [name]: (n) => { if (n === 0) throw new Error('deep'); return named(n - 1); } }[name];
+         named(999);",
+        "Error.stackTraceLimit = 1000;
+         const url = 'u'.repeat(4 << 20);
+         globalThis.inFile = new Function('n', 'if (n === 0) throw new Error(\"deep\"); return inFile(n - 1);\\n//# sourceURL=' + url);
+         inFile(999);",
+    ];
+    for source in cases {
+        let error = runtime.execute_script("deep.js", source).unwrap_err();
+        assert_eq!(error.frames.len(), 256, "{error:?}");
+        for frame in &error.frames {
+            let longest = [&frame.function_name, &frame.file_name]
+                .into_iter()
+                .flatten()
+                .map(|text| text.chars().count())
+                .max()
+                .unwrap_or(0);
+            assert!(longest <= 1025, "{longest}");
+        }
+        let stack = error.stack.unwrap();
+        assert!(stack.len() < 1 << 20, "{}", stack.len());
+        assert!(
+            stack.ends_with("more frames"),
+            "{}",
+            &stack[stack.len() - 40..]
+        );
+    }
+}
