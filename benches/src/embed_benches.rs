@@ -1,7 +1,8 @@
 //! What a host pays around the ops, measured from Rust: calling a JavaScript function
 //! (`Runtime::call` beside the same call written by hand with rusty_v8), awaiting an async
-//! function's promise (`call_and_await` beside `start_call`, one call at a time and 64 in
-//! flight), and loading a graph of 1,000 small modules.
+//! function's promise (`call_and_await` beside `start_call`, one call at a time, 64 in
+//! flight, and 1,024 in flight settling one a turn), and loading a graph of 1,000 small
+//! modules.
 
 use std::rc::Rc;
 
@@ -44,6 +45,16 @@ pub const BENCHES: &[EmbedBench] = &[
         name: "rust_start_call_64",
         count: 64 * 16,
         run: rust_start_call_64,
+    },
+    EmbedBench {
+        name: "rust_start_call_1024_one_a_turn",
+        count: 1024,
+        run: rust_start_call_staggered,
+    },
+    EmbedBench {
+        name: "rust_start_call_8192_one_a_turn",
+        count: 8192,
+        run: rust_start_call_staggered,
     },
     EmbedBench {
         name: "load_modules_1000",
@@ -109,6 +120,12 @@ fn rust_call(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
     BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
 }
 
+/// Never done: keeps the loop from going idle.
+#[op(async(lazy))]
+async fn op_never() {
+    std::future::pending::<()>().await
+}
+
 /// Settles on the event loop's next turn: a call awaiting it returns a pending promise.
 #[op(async(deferred))]
 async fn op_next_turn(value: f64) -> f64 {
@@ -119,7 +136,7 @@ async fn op_next_turn(value: f64) -> f64 {
 /// (optimized), and a tokio runtime to drive it in.
 fn runtime_with_later() -> (Runtime, v8::Global<v8::Function>, tokio::runtime::Runtime) {
     let mut runtime = Runtime::new(RuntimeOptions {
-        extensions: vec![Extension::new("embed").ops(&[op_next_turn::DECL])],
+        extensions: vec![Extension::new("embed").ops(&[op_next_turn::DECL, op_never::DECL])],
         ..Default::default()
     });
     runtime
@@ -211,6 +228,55 @@ fn rust_start_call_64(name: &'static str, count: u32, plan: &Plan) -> BenchResul
             sum
         },
     )
+}
+
+/// `count` calls started, each waiting for its turn, then settled one per turn of the loop
+/// (a call from Rust settles the next, then the loop turns once) — a server with many
+/// requests in flight, answered over time: what a turn costs with many calls in flight, ns
+/// per call (the settling call and the turn included).
+fn rust_start_call_staggered(name: &'static str, count: u32, plan: &Plan) -> BenchResult {
+    let (mut runtime, _, tokio) = runtime_with_later();
+    runtime
+        .execute_script(
+            "staggered.js",
+            "globalThis.queued = [];
+             globalThis.next = 0;
+             globalThis.waitTurn = () => new Promise((resolve) => queued.push(resolve));
+             globalThis.settleNext = () => { queued[next](next); next++; };
+             globalThis.reset = () => { queued = []; next = 0; };
+             // Keeps the loop from going idle while calls wait on nothing but Rust.
+             globalThis.alive = ops.op_never();",
+        )
+        .expect("the functions are defined");
+    let wait_turn = runtime.global_function("waitTurn").expect("a function");
+    let settle_next = runtime.global_function("settleNext").expect("a function");
+    let reset = runtime.global_function("reset").expect("a function");
+    let in_flight = count as usize;
+    let mut calls = Vec::with_capacity(in_flight);
+    let call = |times: u64| {
+        let sum = tokio.block_on(async {
+            let mut sum = 0.0;
+            for _ in 0..times {
+                calls.extend((0..in_flight).map(|_| runtime.start_call::<f64>(&wait_turn, ())));
+                for _ in 0..in_flight {
+                    runtime.call::<()>(&settle_next, ()).expect("no throw");
+                    std::future::poll_fn(|cx| {
+                        let _ = runtime.poll_event_loop(cx);
+                        std::task::Poll::Ready(())
+                    })
+                    .await;
+                }
+                for call in calls.drain(..) {
+                    sum += call.await.expect("settled");
+                }
+                runtime.call::<()>(&reset, ()).expect("no throw");
+            }
+            sum
+        });
+        std::hint::black_box(sum);
+    };
+    let (samples, allocs, bytes, calls) = crate::measure(plan, count, call);
+    BenchResult::from_samples(name, samples, allocs, bytes, calls, "n/a")
 }
 
 /// A graph of 1,000 modules (`m0` imports `m1` and `m2`, ..., a tree with shared leaves),
