@@ -1,15 +1,23 @@
 //! Calls in flight: the promises of calls a host started ([`crate::Runtime::start_call`]) and
 //! awaits apart, each through its own [`CallInFlight`] future, while the event loop runs.
 //!
-//! The loop looks at the promises still pending after each of its turns (a state read each:
-//! no reaction added to the promise, no function made per call, as deno's `watch_promise`
-//! makes two) and converts the value of each that settled in that turn's scope, so the host's
-//! future gets an `R`, never a handle. Any termination the runtime reports fails every call
-//! in flight (V8 dropped the microtasks their continuations were queued as); so does
-//! cancelling the runtime's pending work, the loop going idle with calls still pending
-//! (nothing can settle them), and the runtime going away: a host's future always ends.
+//! The first [`SCANNED`] calls in flight are looked at after each turn of the loop (a state
+//! read each: no reaction added to the promise, no function made per call, as deno's
+//! `watch_promise` makes two), and the value of each that settled is converted in that turn's
+//! scope, so the host's future gets an `R`, never a handle. A look costs about a nanosecond,
+//! a reaction a few hundred (`cargo xtask bench-ops`, the `rust_start_call_*` rows): but
+//! looking at every call each turn made thousands in flight cost their square. So each call beyond the first [`SCANNED`] gets one reaction (`calls.js`: a
+//! closure over the call's id, through the `then` captured at start-up), which settles it by
+//! id as its microtask runs; a turn costs what settles in it, plus at most [`SCANNED`] looks.
+//!
+//! A termination settles the calls whose promises settled before it (a later callback of the
+//! same turn spun: a settled call keeps its answer) and fails the rest (V8 dropped the
+//! microtasks their continuations were queued as); cancelling the runtime's pending work, the
+//! loop going idle with calls still pending (nothing can settle them), and the runtime going
+//! away fail them too: a host's future always ends.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -103,6 +111,20 @@ impl<R: for<'s> FromV8<'s>> SettleCall for CallSlot<R> {
 #[must_use = "a call's outcome is only seen by awaiting its future"]
 pub struct CallInFlight<R> {
     slot: Rc<CallSlot<R>>,
+    /// Its id among the runtime's calls in flight, and where a future dropped before its call
+    /// settled leaves it (the runtime then forgets the call's promise); `None` once settled
+    /// at its start.
+    tracked: Option<(u32, Rc<RefCell<Vec<u32>>>)>,
+}
+
+impl<R> Drop for CallInFlight<R> {
+    fn drop(&mut self) {
+        if let Some((id, dropped)) = &self.tracked {
+            if matches!(*self.slot.state.borrow(), SlotState::Waiting(_)) {
+                dropped.borrow_mut().push(*id);
+            }
+        }
+    }
 }
 
 impl<R> std::fmt::Debug for CallInFlight<R> {
@@ -151,18 +173,32 @@ struct InFlight {
     call: Rc<dyn SettleCall>,
 }
 
+/// `calls.js`: evaluates to a function that takes `settled(id)` and gives `track(promise, id)`.
+const CALLS_JS: &str = include_str!("calls.js");
+
+/// How many calls in flight are looked at after each turn; those beyond get a reaction.
+const SCANNED: usize = 64;
+
 /// One runtime's calls in flight.
 #[derive(Default)]
 pub(crate) struct CallsInFlight {
-    calls: RefCell<Vec<InFlight>>,
+    /// Looked at after each turn.
+    scanned: RefCell<Vec<InFlight>>,
     /// The list being looked at (kept to reuse its memory).
     spare: RefCell<Vec<InFlight>>,
+    /// With a reaction each, by id.
+    calls: RefCell<HashMap<u32, InFlight>>,
+    next_id: Cell<u32>,
+    /// The ids of calls whose futures were dropped before they settled.
+    dropped: Rc<RefCell<Vec<u32>>>,
+    /// `track(promise, id)` of the runtime's context, made at its first call in flight.
+    track: RefCell<Option<v8::Global<v8::Function>>>,
 }
 
 impl CallsInFlight {
     /// A call whose function returned `value` (or threw, `Err`): settled now unless `value`
-    /// is a pending promise, which is then kept, marked handled (its rejection is the host's
-    /// to see, never an unhandled one).
+    /// is a pending promise, which is then tracked, marked handled (its rejection is the
+    /// host's to see, never an unhandled one).
     pub(crate) fn start<'s, R: for<'r> FromV8<'r> + 'static>(
         &self,
         scope: &mut v8::PinScope<'s, '_>,
@@ -172,48 +208,112 @@ impl CallsInFlight {
         let slot = Rc::new(CallSlot {
             state: RefCell::new(SlotState::Waiting(None)),
         });
+        let mut tracked = None;
         match value.map(|value| v8::Local::<v8::Promise>::try_from(value).map_err(|_| value)) {
             Err(error) => slot.fail(error),
             // Not a promise: the value itself.
             Ok(Err(value)) => slot.settle(scope, Ok(value)),
-            Ok(Ok(promise)) if promise.state() == v8::PromiseState::Pending => {
+            Ok(Ok(promise))
+                if promise.state() == v8::PromiseState::Pending
+                    && self.scanned.borrow().len() < SCANNED =>
+            {
                 promise.mark_as_handled();
-                self.calls.borrow_mut().push(InFlight {
+                self.scanned.borrow_mut().push(InFlight {
                     promise: v8::Global::new(scope, promise),
                     call: slot.clone(),
                 });
             }
+            Ok(Ok(promise)) if promise.state() == v8::PromiseState::Pending => {
+                promise.mark_as_handled();
+                let id = self.next_id.get().wrapping_add(1);
+                self.next_id.set(id);
+                self.calls.borrow_mut().insert(
+                    id,
+                    InFlight {
+                        promise: v8::Global::new(scope, promise),
+                        call: slot.clone(),
+                    },
+                );
+                if let Err(error) = self.watch(scope, promise, id, event_loop) {
+                    self.calls.borrow_mut().remove(&id);
+                    slot.fail(error);
+                } else {
+                    tracked = Some((id, self.dropped.clone()));
+                }
+            }
             Ok(Ok(promise)) => settle_from(scope, &*slot, promise, event_loop),
         }
         self.may_have_settled(event_loop);
-        CallInFlight { slot }
+        CallInFlight { slot, tracked }
+    }
+
+    /// Adds the reaction that settles call `id` to `promise`.
+    fn watch<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+        promise: v8::Local<'s, v8::Promise>,
+        id: u32,
+        event_loop: &super::EventLoop,
+    ) -> Result<(), JsError> {
+        let kept = self
+            .track
+            .borrow()
+            .as_ref()
+            .map(|track| v8::Local::new(scope, track));
+        let track = match kept {
+            Some(track) => track,
+            None => {
+                let track = make_track(scope, event_loop)
+                    .ok_or_else(|| JsError::exception("Error", "the call could not be watched"))?;
+                *self.track.borrow_mut() = Some(v8::Global::new(scope, track));
+                track
+            }
+        };
+        // Adding a reaction reads the promise's `constructor` (its species), which a script
+        // may have made a getter that throws.
+        v8::tc_scope!(let try_catch, scope);
+        let receiver = v8::undefined(try_catch).into();
+        let id = v8::Integer::new_from_unsigned(try_catch, id).into();
+        if track
+            .call(try_catch, receiver, &[promise.into(), id])
+            .is_some()
+        {
+            return Ok(());
+        }
+        Err(match try_catch.exception() {
+            Some(exception) if !try_catch.has_terminated() => {
+                JsError::from_exception(try_catch, exception)
+            }
+            _ => JsError::terminated_in(try_catch),
+        })
     }
 
     /// JavaScript ran outside the loop (a call, a script) and may have settled a call in
-    /// flight: the loop looks on its next turn.
+    /// flight (or queued its reaction): the loop looks on its next turn.
     pub(crate) fn may_have_settled(&self, event_loop: &super::EventLoop) {
-        if !self.calls.borrow().is_empty() {
+        if !self.is_empty() {
             event_loop.wake();
         }
     }
 
     /// Whether no call is in flight.
     pub(crate) fn is_empty(&self) -> bool {
-        self.calls.borrow().is_empty()
+        self.scanned.borrow().is_empty() && self.calls.borrow().is_empty()
     }
 
-    /// Settles the calls whose promises settled (and forgets those whose futures were
-    /// dropped).
+    /// After a turn: settles the looked-at calls whose promises settled, and forgets those
+    /// whose futures were dropped.
     pub(crate) fn settle_ready(
         &self,
         scope: &mut v8::PinScope<'_, '_>,
         event_loop: &super::EventLoop,
     ) {
-        if self.calls.borrow().is_empty() {
+        self.forget_dropped();
+        if self.scanned.borrow().is_empty() {
             return;
         }
         let mut calls = std::mem::replace(
-            &mut *self.calls.borrow_mut(),
+            &mut *self.scanned.borrow_mut(),
             std::mem::take(&mut *self.spare.borrow_mut()),
         );
         // Converting may run JavaScript, which cannot start a call (that takes the runtime),
@@ -231,18 +331,68 @@ impl CallsInFlight {
             false
         });
         // (Any call added meanwhile goes after the ones kept.)
-        let mut current = self.calls.borrow_mut();
+        let mut current = self.scanned.borrow_mut();
         calls.append(&mut current);
         let emptied = std::mem::replace(&mut *current, calls);
         *self.spare.borrow_mut() = emptied;
     }
 
+    /// Settles call `id`, whose promise settled (its reaction ran).
+    fn settled(&self, scope: &mut v8::PinScope<'_, '_>, id: u32, event_loop: &super::EventLoop) {
+        // Converting may run JavaScript: nothing is borrowed meanwhile.
+        let Some(entry) = self.calls.borrow_mut().remove(&id) else {
+            return;
+        };
+        let promise = v8::Local::new(scope, &entry.promise);
+        settle_from(scope, &*entry.call, promise, event_loop);
+    }
+
+    /// Forgets the watched calls whose futures were dropped before they settled (their
+    /// outcomes go nowhere).
+    fn forget_dropped(&self) {
+        let dropped = std::mem::take(&mut *self.dropped.borrow_mut());
+        if dropped.is_empty() {
+            return;
+        }
+        let mut calls = self.calls.borrow_mut();
+        for id in dropped {
+            calls.remove(&id);
+        }
+    }
+
+    /// After a termination: settles the calls whose promises settled before it (their
+    /// reactions may not have run: V8 dropped the microtasks), and fails the rest with
+    /// `error`.
+    pub(crate) fn settle_or_fail(
+        &self,
+        scope: &mut v8::PinScope<'_, '_>,
+        error: &JsError,
+        event_loop: &super::EventLoop,
+    ) {
+        let scanned = std::mem::take(&mut *self.scanned.borrow_mut());
+        let watched = std::mem::take(&mut *self.calls.borrow_mut());
+        for entry in scanned.into_iter().chain(watched.into_values()) {
+            let promise = v8::Local::new(scope, &entry.promise);
+            if promise.state() == v8::PromiseState::Pending {
+                entry.call.fail(error.clone());
+            } else {
+                settle_from(scope, &*entry.call, promise, event_loop);
+            }
+        }
+    }
+
     /// Fails every call in flight with `error`.
     pub(crate) fn fail_all(&self, error: &JsError) {
-        let calls = std::mem::take(&mut *self.calls.borrow_mut());
-        for entry in calls {
+        let scanned = std::mem::take(&mut *self.scanned.borrow_mut());
+        let watched = std::mem::take(&mut *self.calls.borrow_mut());
+        for entry in scanned.into_iter().chain(watched.into_values()) {
             entry.call.fail(error.clone());
         }
+    }
+
+    /// Drops the handles kept in the context (before it goes, or is saved in a snapshot).
+    pub(crate) fn clear_handles(&self) {
+        drop(self.track.take());
     }
 }
 
@@ -253,6 +403,46 @@ impl Drop for CallsInFlight {
             "the runtime was dropped with the call in flight",
         ));
     }
+}
+
+/// Runs [`CALLS_JS`] in the current context with a `settled` function whose data is
+/// `event_loop`: the context's `track`.
+fn make_track<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    event_loop: &super::EventLoop,
+) -> Option<v8::Local<'s, v8::Function>> {
+    let factory = crate::isolate::scripts::run_builtin_script(scope, "<calls>", CALLS_JS).ok()?;
+    let factory = v8::Local::<v8::Function>::try_from(factory).ok()?;
+    // The event loop outlives the isolate (op contexts hold it).
+    let data = v8::External::new(scope, event_loop as *const _ as *mut std::ffi::c_void);
+    let settled = v8::FunctionTemplate::builder(settled_callback)
+        .data(data.into())
+        .length(1)
+        .constructor_behavior(v8::ConstructorBehavior::Throw)
+        .build(scope)
+        .get_function(scope)?;
+    let receiver = v8::undefined(scope).into();
+    let track = factory.call(scope, receiver, &[settled.into()])?;
+    v8::Local::<v8::Function>::try_from(track).ok()
+}
+
+/// `settled(id)` of `calls.js`: call `id`'s promise settled. Its data is the runtime's
+/// `EventLoop`.
+pub(crate) fn settled_callback(
+    scope: &mut v8::PinScope<'_, '_>,
+    args: v8::FunctionCallbackArguments<'_>,
+    _rv: v8::ReturnValue<'_, v8::Value>,
+) {
+    let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
+        return;
+    };
+    // SAFETY: `make_track` makes this function with the runtime's `EventLoop` as its data,
+    // which outlives the isolate (op contexts hold it).
+    let event_loop = unsafe { &*(data.value() as *const super::EventLoop) };
+    let Some(id) = args.get(0).uint32_value(scope) else {
+        return;
+    };
+    event_loop.calls.settled(scope, id, event_loop);
 }
 
 /// Settles `call` from its settled `promise`.

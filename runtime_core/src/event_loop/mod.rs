@@ -361,6 +361,7 @@ impl EventLoop {
         self.cancel_pending();
         drop(self.left_marker.take());
         drop(self.async_wrap.take());
+        self.calls.clear_handles();
     }
 
     /// One turn: settles every op that is done, in batches, each followed by a microtask
@@ -514,7 +515,7 @@ impl EventLoop {
         let turned = self.turn(scope, cx);
         match &turned {
             // Their continuations were dropped with the microtasks.
-            Err(error) if error.is_terminated() => self.calls.fail_all(error),
+            Err(error) if error.is_terminated() => self.calls.settle_or_fail(scope, error, self),
             _ => self.calls.settle_ready(scope, self),
         }
         match turned {

@@ -135,6 +135,7 @@ pub(crate) fn external_references(
         function(crate::errors::throw::illegal_constructor.map_fn_to()),
         function(crate::modules::callbacks::import_meta_resolve.map_fn_to()),
         function(crate::modules::callbacks::to_namespace.map_fn_to()),
+        function(crate::event_loop::calls::settled_callback.map_fn_to()),
         pointer(event_loop.cast()),
         pointer((ops as *const OpTable).cast()),
     ];

@@ -241,3 +241,32 @@ fn a_call_settled_by_javascript_run_outside_the_loop_wakes_the_parked_loop() {
         }
     });
 }
+
+#[test]
+fn a_call_that_settled_keeps_its_answer_when_a_later_callback_of_the_turn_spins() {
+    // Both timers are due in one turn: the first settles its call, the second spins until a
+    // deadline terminates it. The first call ended `Terminated` with the second.
+    let mut rt = runtime();
+    rt.execute_script(
+        "spin.js",
+        "globalThis.spinAfter = (ms) => new Promise(() => setTimeout(() => { for (;;) {} }, ms));",
+    )
+    .unwrap();
+    let after = function(&mut rt, "after");
+    let spin_after = function(&mut rt, "spinAfter");
+    let quick = rt.start_call::<u32>(&after, (5, 7));
+    let spinning = rt.start_call::<u32>(&spin_after, (5,));
+    std::thread::sleep(Duration::from_millis(20));
+    let deadline = rt
+        .termination_handle()
+        .terminate_at(Instant::now() + Duration::from_millis(100));
+    let tokio = tokio();
+    let error = tokio.block_on(rt.run_event_loop()).unwrap_err();
+    assert!(error.is_terminated(), "{error}");
+    drop(deadline);
+    assert_eq!(tokio.block_on(quick).unwrap(), 7);
+    assert_eq!(
+        tokio.block_on(spinning).unwrap_err().kind,
+        JsErrorKind::Terminated
+    );
+}
