@@ -120,3 +120,101 @@ fn devtools_finds_the_target_and_debugs_it_over_a_websocket() {
     assert_eq!(debugger.join().unwrap(), 21);
     drop(server);
 }
+
+/// A runtime with an inspector served on a free port.
+fn served() -> (Runtime, InspectorServer) {
+    let mut runtime = Runtime::new(RuntimeOptions {
+        inspector: true,
+        ..Default::default()
+    });
+    let server = InspectorServer::start(runtime.inspector(), "127.0.0.1:0", "t").unwrap();
+    (runtime, server)
+}
+
+/// The status line of the answer to a WebSocket upgrade at `path` with `origin`.
+fn upgrade(address: SocketAddr, path: &str, origin: Option<&str>) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let origin = origin.map_or(String::new(), |origin| format!("Origin: {origin}\r\n"));
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{origin}\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let mut byte = [0u8];
+    while !answer.ends_with(b"\r\n") && stream.read(&mut byte).unwrap() == 1 {
+        answer.push(byte[0]);
+    }
+    String::from_utf8(answer).unwrap().trim_end().to_owned()
+}
+
+#[test]
+fn a_web_page_cannot_attach() {
+    // The target's id was a hash of the pid and the port, and any Origin was upgraded: a page
+    // in the developer's browser could guess the URL and evaluate code.
+    let (_runtime, server) = served();
+    let (_other_runtime, other) = served();
+    let path = |server: &InspectorServer| {
+        let url = server.websocket_url();
+        url[url.rfind('/').unwrap()..].to_owned()
+    };
+    assert_ne!(path(&server)[1..], path(&other)[1..]);
+    let address = server.address();
+    assert_eq!(
+        upgrade(address, &path(&server), Some("http://localhost:8080")),
+        "HTTP/1.1 403 Forbidden"
+    );
+    assert_eq!(
+        upgrade(address, &path(&server), Some("https://evil.example")),
+        "HTTP/1.1 403 Forbidden"
+    );
+    assert_eq!(
+        upgrade(address, &path(&server), Some("devtools://devtools")),
+        "HTTP/1.1 101 Switching Protocols"
+    );
+    assert_eq!(
+        upgrade(address, &path(&server), None),
+        "HTTP/1.1 101 Switching Protocols"
+    );
+}
+
+#[test]
+fn clients_that_never_finish_their_head_are_dropped_and_serving_goes_on() {
+    use runtime_core::inspector::{HEAD_TIMEOUT, MAX_CONNECTIONS};
+    // Each was polled every 10 ms forever, holding a thread.
+    let (_runtime, server) = served();
+    let stalled: Vec<TcpStream> = (0..MAX_CONNECTIONS)
+        .map(|_| {
+            let mut stream = TcpStream::connect(server.address()).unwrap();
+            write!(stream, "GET /json HTTP/1.1\r\nHost: 127.0.0.1\r\n").unwrap();
+            stream
+        })
+        .collect();
+    // One more than are served at once: closed as it comes.
+    let mut extra = TcpStream::connect(server.address()).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    match extra.read(&mut [0u8; 16]) {
+        Ok(read) => assert_eq!(read, 0),
+        Err(error) => assert_eq!(error.kind(), std::io::ErrorKind::ConnectionReset),
+    }
+    // Each stalled one is closed once its time is up.
+    let started = Instant::now();
+    for mut stream in stalled {
+        stream.set_read_timeout(Some(HEAD_TIMEOUT * 6)).unwrap();
+        // Closed with the head unread: an end, or a reset.
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => assert!(rest.is_empty()),
+            Err(error) => assert_eq!(error.kind(), std::io::ErrorKind::ConnectionReset),
+        }
+    }
+    assert!(started.elapsed() >= HEAD_TIMEOUT / 2);
+    let (status, _) = get(server.address(), "/json/list", "127.0.0.1");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+}

@@ -3,7 +3,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::task::{Context, Waker};
 use std::time::Duration;
 
@@ -122,8 +123,10 @@ impl InspectorState {
     }
 
     /// Disconnects every session, then drops V8's inspector: while the isolate is entered,
-    /// before it goes.
+    /// before it goes. The inbox is closed: a session that connects later, or whose
+    /// connection was still queued, reads `None`.
     pub(crate) fn shut_down(&self) {
+        self.shared.inbox.close();
         let sessions = std::mem::take(&mut *self.shared.sessions.borrow_mut());
         drop(sessions);
         drop(self.v8.borrow_mut().take());
@@ -139,9 +142,14 @@ impl Shared {
             return false;
         };
         match incoming {
-            Incoming::Connect(sender) => {
+            Incoming::Connect(outbox) => {
                 if let Some(inspector) = self.inspector.borrow().upgrade() {
-                    let channel = Channel::new(Box::new(Outgoing(sender)));
+                    let outgoing = Outgoing {
+                        outbox: RefCell::new(Some(outbox)),
+                        id,
+                        inbox: self.inbox.clone(),
+                    };
+                    let channel = Channel::new(Box::new(outgoing));
                     let session = inspector.connect(
                         CONTEXT_GROUP,
                         channel,
@@ -249,7 +257,12 @@ impl V8InspectorClientImpl for Client {
 }
 
 /// A session's responses and events, to its [`InspectorSession`](super::InspectorSession).
-struct Outgoing(mpsc::Sender<String>);
+struct Outgoing {
+    /// `None` once the session was disconnected for reading too little.
+    outbox: RefCell<Option<super::Outbox>>,
+    id: u32,
+    inbox: Arc<Inbox>,
+}
 
 impl ChannelImpl for Outgoing {
     fn send_response(&self, _call_id: i32, message: v8::UniquePtr<StringBuffer>) {
@@ -265,10 +278,25 @@ impl ChannelImpl for Outgoing {
 
 impl Outgoing {
     fn send(&self, message: v8::UniquePtr<StringBuffer>) {
-        if let Some(message) = message.as_ref() {
-            // A session dropped on the other side: nobody reads it any more.
-            let _ = self.0.send(message.string().to_string());
+        let Some(message) = message.as_ref() else {
+            return;
+        };
+        let mut outbox = self.outbox.borrow_mut();
+        let Some(open) = outbox.as_ref() else {
+            return;
+        };
+        let message = message.string().to_string();
+        let queued = open.queued.fetch_add(message.len(), Ordering::Relaxed) + message.len();
+        if queued > super::MAX_QUEUED_OUT {
+            // The debugger reads too little: its receiver reads what was queued, then `None`,
+            // and the runtime drops the session when it next handles messages (not here:
+            // V8 is sending through it).
+            drop(outbox.take());
+            self.inbox.push_disconnect(self.id);
+            return;
         }
+        // A session dropped on the other side: nobody reads it any more.
+        let _ = open.sender.send(message);
     }
 }
 

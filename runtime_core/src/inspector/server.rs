@@ -2,17 +2,22 @@
 //! attach to one (`--inspect`): `GET /json/list` (and `/json`) lists the one target with its
 //! `webSocketDebuggerUrl`, `GET /json/version` names the protocol, and a WebSocket upgrade at
 //! the target's path connects an [`InspectorSession`](super::InspectorSession). A thread
-//! accepts, and a thread per connection carries its messages. Requests whose `Host` is not
-//! `localhost` or an IP address are refused (a web page cannot reach the endpoint through a
-//! DNS name rebound to loopback). Behind the `inspector-server` feature.
+//! accepts, and a thread per connection carries its messages. A web page in the developer's
+//! browser is kept out, as Node's inspector keeps it out: the target's id is random (its
+//! WebSocket path cannot be guessed), requests whose `Host` is not `localhost` or an IP address
+//! are refused (a DNS name rebound to loopback), and so is a WebSocket whose `Origin` is a
+//! page's rather than DevTools'. A client that sends no whole request head in
+//! [`HEAD_TIMEOUT`] is dropped, at most [`MAX_CONNECTIONS`] are served at once, and a message
+//! from a debugger is at most [`MAX_MESSAGE`] bytes. Behind the `inspector-server` feature.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use tungstenite::protocol::WebSocketConfig;
 use tungstenite::{Message, WebSocket};
 
 use super::Inspector;
@@ -21,6 +26,12 @@ use super::Inspector;
 const POLL: Duration = Duration::from_millis(10);
 /// The longest request head read.
 const MAX_HEAD: usize = 16 * 1024;
+/// How long a client has to send its whole request head.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+/// Connections served at once (each holds a thread); more are closed as they come.
+pub const MAX_CONNECTIONS: usize = 16;
+/// The largest WebSocket message (and frame) a debugger may send: its commands are small.
+pub const MAX_MESSAGE: usize = 4 << 20;
 
 /// A running endpoint; dropping it stops accepting (connections already made go on until
 /// their debugger or the runtime goes).
@@ -41,7 +52,7 @@ impl InspectorServer {
     ) -> io::Result<Self> {
         let listener = TcpListener::bind(address)?;
         let address = listener.local_addr()?;
-        let id = target_id(address);
+        let id = target_id()?;
         let stop = Arc::new(AtomicBool::new(false));
         let target = Target {
             id: id.clone(),
@@ -96,35 +107,47 @@ struct Target {
     address: SocketAddr,
 }
 
-/// A target id in the UUID form debuggers expect, distinct per address and process.
-fn target_id(address: SocketAddr) -> String {
-    let seed = u64::from(std::process::id()) << 16 | u64::from(address.port());
-    let hash = xxhash_rust::xxh3::xxh3_128(&seed.to_le_bytes());
-    let hex = format!("{hash:032x}");
-    format!(
+/// A random target id in the UUID form debuggers expect (version 4).
+fn target_id() -> io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(io::Error::other)?;
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    Ok(format!(
         "{}-{}-{}-{}-{}",
         &hex[0..8],
         &hex[8..12],
         &hex[12..16],
         &hex[16..20],
         &hex[20..32]
-    )
+    ))
 }
 
 fn accept(listener: TcpListener, inspector: Inspector, target: Target, stop: Arc<AtomicBool>) {
     let target = Arc::new(target);
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         if stop.load(Ordering::Acquire) {
             return;
         }
         let Ok(stream) = stream else { continue };
+        if open.fetch_add(1, Ordering::AcqRel) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::AcqRel);
+            continue;
+        }
         let inspector = inspector.clone();
         let target = target.clone();
-        let _ = std::thread::Builder::new()
+        let served = open.clone();
+        let spawned = std::thread::Builder::new()
             .name("opwire-inspector-connection".into())
             .spawn(move || {
                 let _ = serve(stream, &inspector, &target);
+                served.fetch_sub(1, Ordering::AcqRel);
             });
+        if spawned.is_err() {
+            open.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
@@ -152,6 +175,14 @@ fn serve(stream: TcpStream, inspector: &Inspector, target: &Target) -> io::Resul
         );
     }
     let upgrade = header("upgrade").is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
+    if upgrade && !header("origin").is_none_or(|origin| origin_is_devtools(&origin)) {
+        return respond(
+            stream,
+            "403 Forbidden",
+            "text/plain",
+            "a WebSocket from DevTools or a debugger only, not from a web page",
+        );
+    }
     if upgrade && path.trim_start_matches('/') == target.id {
         return carry(stream, inspector);
     }
@@ -179,8 +210,10 @@ fn serve(stream: TcpStream, inspector: &Inspector, target: &Target) -> io::Resul
     }
 }
 
-/// The request head, left in the stream (a WebSocket handshake reads it again).
+/// The request head, left in the stream (a WebSocket handshake reads it again); an error if
+/// it is not whole within [`HEAD_TIMEOUT`].
 fn peek_head(stream: &TcpStream) -> io::Result<String> {
+    let deadline = Instant::now() + HEAD_TIMEOUT;
     let mut buffer = vec![0; MAX_HEAD];
     loop {
         let seen = stream.peek(&mut buffer)?;
@@ -194,8 +227,20 @@ fn peek_head(stream: &TcpStream) -> io::Result<String> {
                 "no request head",
             ));
         }
+        if Instant::now() >= deadline {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the request head did not come whole in time",
+            ));
+        }
         std::thread::sleep(POLL);
     }
+}
+
+/// DevTools' own origins (a browser sends one with every WebSocket; debuggers outside a
+/// browser send none).
+fn origin_is_devtools(origin: &str) -> bool {
+    origin.starts_with("devtools://") || origin.starts_with("chrome-devtools://")
 }
 
 fn host_is_local(host: &str) -> bool {
@@ -235,12 +280,21 @@ fn json_string(text: &str) -> String {
 /// Carries a WebSocket's messages to a new session and the session's back, until either
 /// side goes.
 fn carry(stream: TcpStream, inspector: &Inspector) -> io::Result<()> {
-    let mut socket = tungstenite::accept(stream).map_err(io::Error::other)?;
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    let mut socket =
+        tungstenite::accept_with_config(stream, Some(config)).map_err(io::Error::other)?;
     socket.get_mut().set_read_timeout(Some(POLL))?;
     let session = inspector.connect();
     loop {
         match socket.read() {
-            Ok(Message::Text(text)) => session.send(text.as_str()),
+            // Refused when the runtime has more queued than it takes: the debugger goes.
+            Ok(Message::Text(text)) => {
+                if !session.send(text.as_str()) {
+                    break;
+                }
+            }
             Ok(Message::Close(_)) => break,
             Ok(_) => {}
             Err(tungstenite::Error::Io(error))
@@ -286,6 +340,22 @@ mod tests {
         assert!(host_is_local("[::1]:9229"));
         assert!(!host_is_local("evil.example:9229"));
         assert!(!host_is_local("localhost.evil.example"));
+    }
+
+    #[test]
+    fn only_devtools_origins_open_a_websocket() {
+        assert!(origin_is_devtools("devtools://devtools"));
+        assert!(origin_is_devtools("chrome-devtools://devtools"));
+        assert!(!origin_is_devtools("http://localhost:8000"));
+        assert!(!origin_is_devtools("https://evil.example"));
+    }
+
+    #[test]
+    fn target_ids_are_random_uuids() {
+        let (a, b) = (target_id().unwrap(), target_id().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 36);
+        assert_eq!(&a[14..15], "4");
     }
 
     #[test]

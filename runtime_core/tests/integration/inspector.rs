@@ -331,3 +331,58 @@ fn a_snapshot_builder_refuses_an_inspector_and_its_runtime_has_one() {
     client.response(ids[0]);
     assert_eq!(client.response(ids[1])["result"]["value"], "yes");
 }
+
+#[test]
+fn a_session_of_a_runtime_that_is_gone_reads_none() {
+    // `recv` blocked forever: the connection queued in the inbox (or made after the drop)
+    // kept its sender alive.
+    let mut rt = runtime();
+    let inspector = rt.inspector();
+    let queued = inspector.connect();
+    assert!(queued.send(r#"{"id":1,"method":"Runtime.enable"}"#));
+    drop(rt);
+    assert_eq!(queued.recv(), None);
+    let later = inspector.connect();
+    assert!(!later.send(r#"{"id":1,"method":"Runtime.enable"}"#));
+    assert_eq!(later.recv(), None);
+}
+
+#[test]
+fn what_a_debugger_and_a_runtime_queue_for_each_other_is_bounded() {
+    use runtime_core::inspector::{MAX_QUEUED_IN, MAX_QUEUED_OUT};
+    // 30 messages of 8 MB sent to a runtime that takes none: all were queued.
+    let mut rt = runtime();
+    let inspector = rt.inspector();
+    let sender = inspector.connect();
+    let big = "x".repeat(8 << 20);
+    let queued = (0..30).filter(|_| sender.send(big.as_str())).count();
+    assert_eq!(queued, MAX_QUEUED_IN / big.len());
+    drop(sender);
+    rt.dispatch_inspector_messages();
+
+    // A session that reads nothing while the tenant logs 200 MB: all was kept for it.
+    let mut client = Client::new(inspector.connect());
+    let enabled = client.send("Runtime.enable", json!({}));
+    rt.dispatch_inspector_messages();
+    client.response(enabled);
+    rt.execute_script(
+        "logs.js",
+        "const line = 'y'.repeat(1 << 20); for (let i = 0; i < 200; i++) console.log(line);",
+    )
+    .unwrap();
+    rt.dispatch_inspector_messages();
+    let mut received = 0;
+    while let Some(message) = client.session.recv() {
+        received += message.len();
+    }
+    assert!(received <= MAX_QUEUED_OUT, "{received}");
+    assert!(received > MAX_QUEUED_OUT / 2, "{received}");
+    // The runtime goes on, and a new session is served.
+    let mut again = Client::new(inspector.connect());
+    let id = again.send(
+        "Runtime.evaluate",
+        json!({ "expression": "1 + 1", "returnByValue": true }),
+    );
+    rt.dispatch_inspector_messages();
+    assert_eq!(again.response(id)["result"]["value"], 2);
+}
