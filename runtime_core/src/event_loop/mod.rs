@@ -90,6 +90,9 @@ pub(crate) trait LoopSource {
     fn forget(&self) {}
 }
 
+/// How many of V8's tasks a turn runs at most (one may post another).
+const MAX_V8_TASKS: usize = 64;
+
 /// One runtime's pending ops and unhandled rejections.
 #[derive(Default)]
 pub(crate) struct EventLoop {
@@ -118,6 +121,8 @@ pub(crate) struct EventLoop {
     sources: RefCell<Vec<std::rc::Rc<dyn LoopSource>>>,
     /// Calls the host started and awaits apart (`Runtime::start_call`).
     pub(crate) calls: calls::CallsInFlight,
+    /// V8's platform, whose queue of the isolate's tasks each turn runs (read at the first).
+    platform: std::cell::OnceCell<v8::SharedRef<v8::Platform>>,
     /// Memory for ops. Declared last: dropped after every op above has given its back.
     pub(crate) pool: OpPool,
 }
@@ -375,7 +380,10 @@ impl EventLoop {
         // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
         // will be.
         self.run_unclaimed(self.unclaimed.take());
-        let mut settled = false;
+        let mut settled = self.run_v8_tasks(scope);
+        if self.terminating(scope) {
+            return Err(JsError::terminated_in(scope));
+        }
         // The list is borrowed while sources run JavaScript: only `Runtime::new` and
         // `Runtime::inspector`, never in a turn, add to it.
         for source in self.sources.borrow().iter() {
@@ -412,6 +420,25 @@ impl EventLoop {
             self.check_unhandled(scope)?;
         }
         self.check_unhandled(scope).map(|()| settled)
+    }
+
+    /// Runs the tasks V8 posted to the isolate's thread and that are due (at most
+    /// [`MAX_V8_TASKS`] a turn; the rest wake the next): FinalizationRegistry callbacks,
+    /// `Atomics.waitAsync`'s settlements, its own heap work. Nothing else runs them. Whether
+    /// any ran.
+    fn run_v8_tasks(&self, scope: &mut v8::PinScope<'_, '_>) -> bool {
+        let platform = self.platform.get_or_init(v8::V8::get_current_platform);
+        let mut ran = 0;
+        while ran < MAX_V8_TASKS && v8::Platform::pump_message_loop(platform, scope, false) {
+            ran += 1;
+            if self.terminating(scope) {
+                break;
+            }
+        }
+        if ran == MAX_V8_TASKS {
+            self.wake();
+        }
+        ran > 0
     }
 
     /// Settles a batch under one `TryCatch` (a conversion that runs JavaScript may throw:

@@ -45,3 +45,31 @@ fn queue_microtask_uses_no_patched_promise_method() {
         .unwrap();
     assert_eq!(seen, "ran");
 }
+
+#[test]
+fn v8s_own_tasks_run_finalization_callbacks_and_settle_wait_async() {
+    // The runtime never ran the tasks V8 posts to the isolate's thread: FinalizationRegistry
+    // callbacks never ran, and `Atomics.waitAsync` never settled.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    runtime
+        .execute_script(
+            "tasks.js",
+            "globalThis.seen = [];
+             const registry = new FinalizationRegistry((held) => seen.push(held));
+             (() => { registry.register({}, 'finalized'); })();
+             const cell = new Int32Array(new SharedArrayBuffer(4));
+             Atomics.waitAsync(cell, 0, 0).value.then((how) => seen.push('notified: ' + how));
+             Atomics.waitAsync(cell, 0, 0, 10).value.then((how) => seen.push('waited: ' + how));
+             Atomics.notify(cell, 0, 1);
+             gc();
+             // Keeps the loop running past the wait's timeout.
+             setTimeout(() => {}, 100);",
+        )
+        .unwrap();
+    let tokio = crate::common::tokio();
+    tokio.block_on(runtime.run_event_loop()).unwrap();
+    let seen = runtime
+        .execute_script_to_string("seen.js", "seen.sort().join()")
+        .unwrap();
+    assert_eq!(seen, "finalized,notified: ok,waited: timed-out");
+}
