@@ -121,8 +121,8 @@ pub(crate) struct EventLoop {
     sources: RefCell<Vec<std::rc::Rc<dyn LoopSource>>>,
     /// Calls the host started and awaits apart (`Runtime::start_call`).
     pub(crate) calls: calls::CallsInFlight,
-    /// V8's platform, whose queue of the isolate's tasks each turn runs (read at the first).
-    platform: std::cell::OnceCell<v8::SharedRef<v8::Platform>>,
+    /// The tasks V8 posts to the isolate's thread, which each turn runs.
+    tasks: std::cell::OnceCell<std::sync::Arc<crate::isolate::tasks::IsolateTasks>>,
     /// Memory for ops. Declared last: dropped after every op above has given its back.
     pub(crate) pool: OpPool,
 }
@@ -380,7 +380,7 @@ impl EventLoop {
         // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
         // will be.
         self.run_unclaimed(self.unclaimed.take());
-        let mut settled = self.run_v8_tasks(scope);
+        let mut settled = self.run_v8_tasks();
         if self.terminating(scope) {
             return Err(JsError::terminated_in(scope));
         }
@@ -422,23 +422,25 @@ impl EventLoop {
         self.check_unhandled(scope).map(|()| settled)
     }
 
-    /// Runs the tasks V8 posted to the isolate's thread and that are due (at most
-    /// [`MAX_V8_TASKS`] a turn; the rest wake the next): FinalizationRegistry callbacks,
-    /// `Atomics.waitAsync`'s settlements, its own heap work. Nothing else runs them. Whether
-    /// any ran.
-    fn run_v8_tasks(&self, scope: &mut v8::PinScope<'_, '_>) -> bool {
-        let platform = self.platform.get_or_init(v8::V8::get_current_platform);
-        let mut ran = 0;
-        while ran < MAX_V8_TASKS && v8::Platform::pump_message_loop(platform, scope, false) {
-            ran += 1;
-            if self.terminating(scope) {
-                break;
-            }
+    /// Runs the tasks V8 posted to the isolate's thread (at most [`MAX_V8_TASKS`] a turn;
+    /// the rest wake the next): FinalizationRegistry callbacks, `Atomics.waitAsync`'s
+    /// settlements, its own heap work. Nothing else runs them. Whether any ran.
+    fn run_v8_tasks(&self) -> bool {
+        self.tasks
+            .get()
+            .is_some_and(|tasks| tasks.run(MAX_V8_TASKS) > 0)
+    }
+
+    /// The queue of the isolate's tasks (its posts wake the loop).
+    pub(crate) fn set_tasks(&self, tasks: std::sync::Arc<crate::isolate::tasks::IsolateTasks>) {
+        let _ = self.tasks.set(tasks);
+    }
+
+    /// Before the isolate goes: its tasks are dropped, and those posted later.
+    pub(crate) fn close_tasks(&self, isolate: &v8::Isolate) {
+        if let Some(tasks) = self.tasks.get() {
+            tasks.close(isolate);
         }
-        if ran == MAX_V8_TASKS {
-            self.wake();
-        }
-        ran > 0
     }
 
     /// Settles a batch under one `TryCatch` (a conversion that runs JavaScript may throw:
@@ -521,6 +523,9 @@ impl EventLoop {
         let mut kept = self.waker.borrow_mut();
         if !kept.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
             *kept = Some(waker.clone());
+            if let Some(tasks) = self.tasks.get() {
+                tasks.set_waker(waker);
+            }
         }
     }
 

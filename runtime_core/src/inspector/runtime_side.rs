@@ -37,9 +37,8 @@ struct Shared {
     paused: Cell<bool>,
     waiting_for_debugger: Cell<bool>,
     termination: TerminationHandle,
-    /// V8's platform and the isolate, to run the tasks a message posts to the isolate's
-    /// thread (a heap snapshot is taken in one).
-    platform: v8::SharedRef<v8::Platform>,
+    /// The isolate, to run the tasks a message posts to its thread (a heap snapshot is taken
+    /// in one).
     isolate: v8::UnsafeRawIsolatePtr,
     /// The runtime's context: where a message that names none evaluates.
     context: RefCell<Option<v8::Global<v8::Context>>>,
@@ -58,7 +57,6 @@ impl InspectorState {
             paused: Cell::new(false),
             waiting_for_debugger: Cell::new(false),
             termination,
-            platform: v8::V8::get_current_platform(),
             // SAFETY: only read back on the isolate's thread while V8 inspects it, and the
             // runtime shuts its inspector down before the isolate goes.
             isolate: unsafe { scope.as_raw_isolate_ptr() },
@@ -203,7 +201,10 @@ impl Shared {
         // SAFETY: on the isolate's thread, which is in V8 or in the runtime's scope whenever
         // a message is handled; the isolate lives until the inspector is shut down.
         let isolate = unsafe { v8::Isolate::ref_from_raw_isolate_ptr(&self.isolate) };
-        while v8::Platform::pump_message_loop(&self.platform, isolate, false) {}
+        if let Some(tasks) = isolate.get_slot::<Arc<crate::isolate::tasks::IsolateTasks>>() {
+            // Those queued now (a task that posts another leaves it to the loop's next turn).
+            tasks.run(usize::MAX);
+        }
     }
 }
 

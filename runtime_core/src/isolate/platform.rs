@@ -71,7 +71,11 @@ pub fn init_v8() {
     if !init.pending_flags.is_empty() {
         v8::V8::set_flags_from_string(&init.pending_flags.join(" "));
     }
-    v8::V8::initialize_platform(v8::new_default_platform(0, false).make_shared());
+    // V8's default platform, with its foreground tasks handed to the runtimes' queues (see
+    // `crate::isolate::tasks`).
+    v8::V8::initialize_platform(
+        v8::new_custom_platform(0, false, false, super::tasks::Platform).make_shared(),
+    );
     v8::V8::initialize();
     init.initialized = true;
 }

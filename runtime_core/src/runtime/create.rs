@@ -102,6 +102,9 @@ impl Runtime {
             }
         };
         termination.attach(isolate.thread_safe_handle());
+        let tasks = crate::isolate::tasks::IsolateTasks::register(&isolate);
+        isolate.set_slot(tasks.clone());
+        event_loop.set_tasks(tasks);
         if for_snapshot == SnapshotState::Creator {
             isolate.set_slot(CreatingSnapshot);
         }

@@ -303,6 +303,7 @@ impl Drop for Runtime {
         }
         // No `Held` reads the heap once it is gone.
         self.instances.heap_gone();
+        self.event_loop.close_tasks(&self.isolate);
         // SAFETY: dropped once, here; the other fields' handles drop after it, which V8 allows
         // (a `Global` of a disposed isolate does nothing), and the op contexts outlive it.
         unsafe { ManuallyDrop::drop(&mut self.isolate) };

@@ -73,3 +73,42 @@ fn v8s_own_tasks_run_finalization_callbacks_and_settle_wait_async() {
         .unwrap();
     assert_eq!(seen, "finalized,notified: ok,waited: timed-out");
 }
+
+#[test]
+fn a_task_v8_posts_wakes_the_loop_that_waits() {
+    // V8 posts the settlement of a timed `Atomics.waitAsync` when its time comes; a loop that
+    // waits on nothing else (a minute's timer) is woken for it.
+    struct Signal(std::sync::Mutex<std::sync::mpsc::Sender<()>>);
+    impl futures_util::task::ArcWake for Signal {
+        fn wake_by_ref(arc_self: &std::sync::Arc<Self>) {
+            let _ = arc_self.0.lock().unwrap().send(());
+        }
+    }
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    runtime
+        .execute_script(
+            "wait.js",
+            "globalThis.seen = [];
+             globalThis.keep = setTimeout(() => seen.push('a minute passed'), 60_000);
+             const cell = new Int32Array(new SharedArrayBuffer(4));
+             Atomics.waitAsync(cell, 0, 0, 10).value.then((how) => {
+               seen.push(how);
+               clearTimeout(keep);
+             });",
+        )
+        .unwrap();
+    let (sender, woken) = std::sync::mpsc::channel();
+    let waker =
+        futures_util::task::waker(std::sync::Arc::new(Signal(std::sync::Mutex::new(sender))));
+    let mut cx = std::task::Context::from_waker(&waker);
+    assert!(runtime.poll_event_loop(&mut cx).is_pending());
+    woken
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("woken when the wait's time comes, not the timer's");
+    let tokio = crate::common::tokio();
+    tokio.block_on(runtime.run_event_loop()).unwrap();
+    let seen = runtime
+        .execute_script_to_string("seen.js", "seen.join()")
+        .unwrap();
+    assert_eq!(seen, "timed-out");
+}
