@@ -290,9 +290,16 @@ fn pending_async_ops_allocate_nothing() {
             // Warm: the op's memory and the loop's slots exist.
             run("run(200)");
             let mut measure = |calls: u32| count(|| run(&format!("run({calls})"))).1;
-            let short = measure(100);
-            let long = measure(1100);
-            let per_call = (long as f64 - short as f64) / 1000.0;
+            // The fewest of three windows: what V8's own tasks allocate now and then (their
+            // queue, an alarm for a delayed one) is not the op's, which would show in each.
+            let per_call = (0..3)
+                .map(|_| {
+                    let short = measure(100);
+                    let long = measure(1100);
+                    // (Below zero: the short window had one of those.)
+                    ((long as f64 - short as f64) / 1000.0).max(0.0)
+                })
+                .fold(f64::INFINITY, f64::min);
             assert_eq!(
                 per_call, 0.0,
                 "{op} (16 at once: {at_once}, optimized: {optimized})"

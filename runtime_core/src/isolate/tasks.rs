@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 
 use std::task::Waker;
 
+/// The tasks a queue holds before it grows.
+const QUEUED: usize = 16;
+
 /// One isolate's queue of V8's tasks. The platform posts from any thread; the runtime runs
 /// them on its own.
 #[derive(Default)]
@@ -47,7 +50,11 @@ fn address(isolate: &v8::Isolate) -> usize {
 impl IsolateTasks {
     /// The queue of `isolate`'s tasks, from now until [`IsolateTasks::close`].
     pub(crate) fn register(isolate: &v8::Isolate) -> Arc<Self> {
-        let tasks = Arc::new(Self::default());
+        let tasks = Arc::new(Self {
+            // Room for the few V8 posts at once: queueing allocates nothing then.
+            queue: Mutex::new(VecDeque::with_capacity(QUEUED)),
+            ..Self::default()
+        });
         registry().insert(address(isolate), Arc::downgrade(&tasks));
         tasks
     }
