@@ -2,7 +2,7 @@
 //! primitives, and the shape of each kind of object (its braces, the text before them, its
 //! elements), its own keys and properties.
 
-use crate::isolate::{data_property, own_field};
+use crate::isolate::{data_property, own_field, string_head as head_of};
 
 /// How many UTF-16 units of a string are printed (Node's `maxStringLength`).
 const MAX_STRING_LENGTH: usize = 10_000;
@@ -65,22 +65,6 @@ impl Shape<'_> {
         let (open, close) = self.braces();
         format!("{open}{close}")
     }
-}
-
-/// At most the first `max` UTF-16 units of `text`, and how many more it has: only what is
-/// kept is copied out of the heap.
-pub(super) fn head_of(
-    scope: &mut v8::PinScope<'_, '_>,
-    text: v8::Local<'_, v8::String>,
-    max: usize,
-) -> (String, usize) {
-    let length = text.length();
-    if length <= max {
-        return (text.to_rust_string_lossy(scope), 0);
-    }
-    let mut head = vec![0u16; max];
-    text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
-    (String::from_utf16_lossy(&head), length - max)
 }
 
 /// `text` cut to `max` UTF-16 units, with what was cut said as Node says it.

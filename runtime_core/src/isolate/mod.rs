@@ -18,3 +18,19 @@ pub(crate) mod termination;
 mod thrown;
 
 pub(crate) use thrown::{data_property, own_field, stack_head as error_stack_head};
+
+/// At most the first `max` UTF-16 units of `text`, and how many more it has: only what is
+/// kept is copied out of the heap (a tenant's string may be hundreds of megabytes).
+pub(crate) fn string_head(
+    scope: &mut v8::PinScope<'_, '_>,
+    text: v8::Local<'_, v8::String>,
+    max: usize,
+) -> (String, usize) {
+    let length = text.length();
+    if length <= max {
+        return (text.to_rust_string_lossy(scope), 0);
+    }
+    let mut head = vec![0u16; max];
+    text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
+    (String::from_utf16_lossy(&head), length - max)
+}

@@ -177,12 +177,10 @@ fn site_text<'s>(
     if text.length() == 0 {
         return None;
     }
-    if text.length() <= MAX_NAME_LENGTH {
-        return Some(text.to_rust_string_lossy(scope));
+    match super::string_head(scope, text, MAX_NAME_LENGTH) {
+        (whole, 0) => Some(whole),
+        (head, _) => Some(head + "…"),
     }
-    let mut head = vec![0u16; MAX_NAME_LENGTH];
-    text.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
-    Some(String::from_utf16_lossy(&head) + "…")
 }
 
 fn site_flag<'s>(

@@ -163,13 +163,7 @@ pub(crate) fn stack_head<'s>(
     max: usize,
 ) -> Option<(String, usize)> {
     let stack = super::stack_trace::without_scripts_own(|| stack_text(scope, error))?;
-    let length = stack.length();
-    if length <= max {
-        return Some((stack.to_rust_string_lossy(scope), 0));
-    }
-    let mut head = vec![0u16; max];
-    stack.write_v2(scope, 0, &mut head, v8::WriteFlags::empty());
-    Some((String::from_utf16_lossy(&head), length - max))
+    Some(super::string_head(scope, stack, max))
 }
 
 fn stack_text<'s>(
