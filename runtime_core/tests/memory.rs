@@ -299,3 +299,23 @@ fn a_buffer_past_the_budget_is_a_catchable_range_error() {
     }
     assert!(outcome.after, "{outcome:?}");
 }
+
+#[test]
+fn a_refused_buffer_lends_the_heap_nothing_it_keeps() {
+    // V8 calls the near-heap-limit callback while it collects for a refused buffer; that call
+    // does not end the script. A script that then fills the heap still ends at the limit, and
+    // the limit is taken back.
+    let outcome = run(
+        "try { new ArrayBuffer(512 << 20); } catch {}
+         { const a = []; for (;;) a.push(new Array(1e5).fill(1)); }",
+        Limit::Budget(64),
+        4,
+    );
+    assert!(
+        matches!(outcome.result, Err((JsErrorKind::OutOfMemory, _))),
+        "{outcome:?}"
+    );
+    assert!(outcome.after, "{outcome:?}");
+    assert!(outcome.heap_limit_mib <= 72, "{outcome:?}");
+    assert!(outcome.peak_mib < 512, "{outcome:?}");
+}

@@ -3,10 +3,11 @@
 //! instead terminates the script, with [`JsErrorKind::OutOfMemory`](crate::JsErrorKind), lends
 //! the heap room to unwind, and takes the room back once the call has returned.
 
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use super::memory_budget::MemoryBudget;
 use crate::TerminationHandle;
 
 /// V8's heap limits for one runtime, in bytes (`v8::CreateParams::heap_limits`): the heap
@@ -25,47 +26,36 @@ pub(crate) struct NearHeapLimit {
     termination: TerminationHandle,
     /// The limit before the first loan; 0 when no loan is out.
     limit_before_loan: AtomicUsize,
-    /// The isolate registered on (V8 calls back on its thread, with its data pointer only).
-    isolate: Cell<Option<v8::UnsafeRawIsolatePtr>>,
+    /// The runtime's memory budget, if it has one: V8 also calls back while it collects for
+    /// a buffer the budget refused, with a heap that holds little.
+    budget: Option<Arc<MemoryBudget>>,
 }
 
 impl NearHeapLimit {
-    pub(crate) fn new(termination: TerminationHandle) -> Box<Self> {
+    pub(crate) fn new(
+        termination: TerminationHandle,
+        budget: Option<Arc<MemoryBudget>>,
+    ) -> Box<Self> {
         Box::new(Self {
             termination,
             limit_before_loan: AtomicUsize::new(0),
-            isolate: Cell::new(None),
+            budget,
         })
     }
 
     /// Registers the callback on `isolate`. `self` must outlive the registration (the
     /// runtime keeps the box beside its isolate, and drops it after).
     pub(crate) fn register(&self, isolate: &mut v8::Isolate) {
-        // SAFETY: the pointer is only turned back into the isolate inside its own callback.
-        self.isolate
-            .set(Some(unsafe { isolate.as_raw_isolate_ptr() }));
         isolate.add_near_heap_limit_callback(near_heap_limit, self as *const Self as *mut c_void);
-    }
-
-    /// Whether the heap itself is at `limit`: V8 also calls back when its count of the heap
-    /// and the external memory together (ArrayBuffers) passes its global limit, though the
-    /// heap holds little. That memory is not the heap's: a runtime's memory budget governs it
-    /// (a buffer that does not fit is a `RangeError`), and with no budget it is the host's.
-    fn heap_is_full(&self, limit: usize) -> bool {
-        let Some(mut isolate) = self.isolate.get() else {
-            return true;
-        };
-        // SAFETY: V8 calls this on the isolate's thread, with the isolate, which outlives the
-        // registration.
-        let isolate = unsafe { v8::Isolate::ref_from_raw_isolate_ptr_mut(&mut isolate) };
-        let used = isolate.get_heap_statistics().used_heap_size();
-        used.saturating_add(limit / HEAP_FULL_MARGIN) >= limit
     }
 
     /// After the outermost call returned: if the heap was lent room, takes it back (V8 sets a
     /// limit no lower than what is live).
     #[inline]
     pub(crate) fn restore(&self, isolate: &mut v8::Isolate) {
+        if let Some(budget) = &self.budget {
+            budget.forget_refusal();
+        }
         // A load first: no loan is the rule, and a swap would write every call.
         if self.limit_before_loan.load(Ordering::Relaxed) == 0 {
             return;
@@ -86,20 +76,22 @@ impl NearHeapLimit {
 /// about 2^27 elements.
 const LARGEST_OBJECT: usize = 1 << 30;
 
-/// The heap is at its limit when it holds more than the limit less this fraction of it
-/// (1/8: V8 calls back when its old generation, the heap less the young one, is at the
-/// limit).
-const HEAP_FULL_MARGIN: usize = 8;
-
-/// Terminates the script and lends the heap room to unwind. The script stops at V8's next
-/// interrupt check, but a builtin that allocates without checking (`JSON.stringify` of a huge
+/// Terminates the script and lends the heap room to unwind, unless V8 calls back while it
+/// collects for a buffer the memory budget refused: that buffer is the budget's to refuse (a
+/// `RangeError` once V8 has collected), its garbage is no reason to stop the script, and the
+/// budget's check after each collection still bounds the heap and buffers together. The script
+/// stops at V8's next interrupt check, but a builtin that allocates without checking (`JSON.stringify` of a huge
 /// string, `fill` of a huge array) runs on until it returns, and V8 ends the process if an
 /// allocation of it does not fit: so each loan leaves room for the largest object V8 makes,
 /// and doubles the limit at least.
 unsafe extern "C" fn near_heap_limit(data: *mut c_void, current: usize, _initial: usize) -> usize {
     // SAFETY: `data` is the `NearHeapLimit` that `register` passed, alive while registered.
     let state = unsafe { &*(data as *const NearHeapLimit) };
-    if state.heap_is_full(current) {
+    let for_a_buffer = state
+        .budget
+        .as_ref()
+        .is_some_and(|budget| budget.take_refusal());
+    if !for_a_buffer {
         state
             .termination
             .terminate_out_of_memory(super::termination::OutOfMemory::Heap);

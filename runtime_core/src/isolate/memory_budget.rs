@@ -15,7 +15,7 @@
 //!   collection (V8 collects as external memory grows), the module stops at its next loop.
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::TerminationHandle;
@@ -36,6 +36,9 @@ pub(crate) struct MemoryBudget {
     lent: AtomicUsize,
     /// The heap's size after the last collection (or at the start).
     heap: AtomicUsize,
+    /// Set when a buffer was refused, until V8's near-heap-limit callback reads it (V8 calls
+    /// it as it collects for the buffer), a buffer is lent, or the call ends.
+    refused: AtomicBool,
     termination: TerminationHandle,
 }
 
@@ -45,6 +48,7 @@ impl MemoryBudget {
             limit,
             lent: AtomicUsize::new(0),
             heap: AtomicUsize::new(0),
+            refused: AtomicBool::new(false),
             termination,
         })
     }
@@ -81,6 +85,7 @@ impl MemoryBudget {
         loop {
             let total = lent.saturating_add(len).saturating_add(heap);
             if total > self.limit {
+                self.refused.store(true, Ordering::Relaxed);
                 return false;
             }
             match self.lent.compare_exchange_weak(
@@ -89,9 +94,25 @@ impl MemoryBudget {
                 Ordering::Relaxed,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return true,
+                Ok(_) => {
+                    self.forget_refusal();
+                    return true;
+                }
                 Err(now) => lent = now,
             }
+        }
+    }
+
+    /// Whether a buffer was refused since this was last asked (see [`MemoryBudget::refused`]).
+    pub(crate) fn take_refusal(&self) -> bool {
+        self.refused.load(Ordering::Relaxed) && self.refused.swap(false, Ordering::Relaxed)
+    }
+
+    /// Forgets a refusal (a load first: none is the rule).
+    #[inline]
+    pub(crate) fn forget_refusal(&self) {
+        if self.refused.load(Ordering::Relaxed) {
+            self.refused.store(false, Ordering::Relaxed);
         }
     }
 

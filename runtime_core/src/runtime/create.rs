@@ -108,7 +108,7 @@ impl Runtime {
         if for_snapshot == SnapshotState::Creator {
             isolate.set_slot(CreatingSnapshot);
         }
-        let near_heap_limit = NearHeapLimit::new(termination.clone());
+        let near_heap_limit = NearHeapLimit::new(termination.clone(), memory_budget.clone());
         near_heap_limit.register(&mut isolate);
         if let Some(budget) = &memory_budget {
             budget.watch(&mut isolate);
