@@ -1,6 +1,7 @@
 // Calls in flight (`calls.rs`): evaluates to a function that takes `settled(id)` and gives
 // `track(promise, id)`, which adds one reaction to the call's promise that tells the runtime
-// which call settled. `then` is captured now: a script that replaces it later changes nothing.
+// which call settled. Run when the context is made, before any script: `then` and
+// `Reflect.apply` are the context's own, and a script that replaces them changes nothing.
 (function (settled) {
   "use strict";
   const ReflectApply = Reflect.apply;

@@ -114,7 +114,7 @@ pub struct CallInFlight<R> {
     /// Its id among the runtime's calls in flight, and where a future dropped before its call
     /// settled leaves it (the runtime then forgets the call's promise); `None` once settled
     /// at its start.
-    tracked: Option<(u32, Rc<RefCell<Vec<u32>>>)>,
+    tracked: Option<(u64, Rc<RefCell<Vec<u64>>>)>,
 }
 
 impl<R> Drop for CallInFlight<R> {
@@ -186,12 +186,13 @@ pub(crate) struct CallsInFlight {
     scanned: RefCell<Vec<InFlight>>,
     /// The list being looked at (kept to reuse its memory).
     spare: RefCell<Vec<InFlight>>,
-    /// With a reaction each, by id.
-    calls: RefCell<HashMap<u32, InFlight>>,
-    next_id: Cell<u32>,
+    /// With a reaction each, by id (never reused: ids count up from 1, and 2^53 calls, the
+    /// most a JavaScript number counts exactly, take centuries).
+    calls: RefCell<HashMap<u64, InFlight>>,
+    next_id: Cell<u64>,
     /// The ids of calls whose futures were dropped before they settled.
-    dropped: Rc<RefCell<Vec<u32>>>,
-    /// `track(promise, id)` of the runtime's context, made at its first call in flight.
+    dropped: Rc<RefCell<Vec<u64>>>,
+    /// `track(promise, id)` of the runtime's context, made with it.
     track: RefCell<Option<v8::Global<v8::Function>>>,
 }
 
@@ -225,7 +226,7 @@ impl CallsInFlight {
             }
             Ok(Ok(promise)) if promise.state() == v8::PromiseState::Pending => {
                 promise.mark_as_handled();
-                let id = self.next_id.get().wrapping_add(1);
+                let id = self.next_id.get() + 1;
                 self.next_id.set(id);
                 self.calls.borrow_mut().insert(
                     id,
@@ -234,7 +235,7 @@ impl CallsInFlight {
                         call: slot.clone(),
                     },
                 );
-                if let Err(error) = self.watch(scope, promise, id, event_loop) {
+                if let Err(error) = self.watch(scope, promise, id) {
                     self.calls.borrow_mut().remove(&id);
                     slot.fail(error);
                 } else {
@@ -252,28 +253,19 @@ impl CallsInFlight {
         &self,
         scope: &mut v8::PinScope<'s, '_>,
         promise: v8::Local<'s, v8::Promise>,
-        id: u32,
-        event_loop: &super::EventLoop,
+        id: u64,
     ) -> Result<(), JsError> {
-        let kept = self
+        let track = self
             .track
             .borrow()
             .as_ref()
-            .map(|track| v8::Local::new(scope, track));
-        let track = match kept {
-            Some(track) => track,
-            None => {
-                let track = make_track(scope, event_loop)
-                    .ok_or_else(|| JsError::exception("Error", "the call could not be watched"))?;
-                *self.track.borrow_mut() = Some(v8::Global::new(scope, track));
-                track
-            }
-        };
+            .map(|track| v8::Local::new(scope, track))
+            .ok_or_else(|| JsError::exception("Error", "the runtime has no context"))?;
         // Adding a reaction reads the promise's `constructor` (its species), which a script
         // may have made a getter that throws.
         v8::tc_scope!(let try_catch, scope);
         let receiver = v8::undefined(try_catch).into();
-        let id = v8::Integer::new_from_unsigned(try_catch, id).into();
+        let id = v8::Number::new(try_catch, id as f64).into();
         if track
             .call(try_catch, receiver, &[promise.into(), id])
             .is_some()
@@ -338,13 +330,36 @@ impl CallsInFlight {
     }
 
     /// Settles call `id`, whose promise settled (its reaction ran).
-    fn settled(&self, scope: &mut v8::PinScope<'_, '_>, id: u32, event_loop: &super::EventLoop) {
+    fn settled(&self, scope: &mut v8::PinScope<'_, '_>, id: u64, event_loop: &super::EventLoop) {
         // Converting may run JavaScript: nothing is borrowed meanwhile.
         let Some(entry) = self.calls.borrow_mut().remove(&id) else {
             return;
         };
         let promise = v8::Local::new(scope, &entry.promise);
+        // Only the reaction calls this, once its promise settled; never read a pending one's
+        // result (V8 ends the process).
+        if promise.state() == v8::PromiseState::Pending {
+            self.calls.borrow_mut().insert(id, entry);
+            return;
+        }
         settle_from(scope, &*entry.call, promise, event_loop);
+    }
+
+    /// Makes the context's `track`: when the context is made, before any script runs (what it
+    /// captures is the context's own).
+    pub(crate) fn install(&self, scope: &mut v8::PinScope<'_, '_>, event_loop: &super::EventLoop) {
+        let track = make_track(scope, event_loop).expect("the calls' tracker evaluates");
+        *self.track.borrow_mut() = Some(v8::Global::new(scope, track));
+    }
+
+    /// The context's `track`, restored from a snapshot.
+    pub(crate) fn set_track(&self, track: v8::Global<v8::Function>) {
+        *self.track.borrow_mut() = Some(track);
+    }
+
+    /// The context's `track` (kept in a snapshot).
+    pub(crate) fn track(&self) -> Option<v8::Global<v8::Function>> {
+        self.track.borrow().clone()
     }
 
     /// Forgets the watched calls whose futures were dropped before they settled (their
@@ -439,10 +454,10 @@ pub(crate) fn settled_callback(
     // SAFETY: `make_track` makes this function with the runtime's `EventLoop` as its data,
     // which outlives the isolate (op contexts hold it).
     let event_loop = unsafe { &*(data.value() as *const super::EventLoop) };
-    let Some(id) = args.get(0).uint32_value(scope) else {
+    let Some(id) = args.get(0).number_value(scope) else {
         return;
     };
-    event_loop.calls.settled(scope, id, event_loop);
+    event_loop.calls.settled(scope, id as u64, event_loop);
 }
 
 /// Settles `call` from its settled `promise`.

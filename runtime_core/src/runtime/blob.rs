@@ -20,7 +20,7 @@ use crate::ops::ops_object::OpTable;
 use crate::JsError;
 
 const MAGIC: &[u8; 8] = b"OPWSNAP\0";
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
 /// A snapshot, checked and split: V8's blob, and what to restore from it.
 pub(crate) struct Restore {
@@ -35,6 +35,8 @@ pub(crate) struct Meta {
     pub(crate) interrupt_check: usize,
     pub(crate) left_marker: usize,
     pub(crate) async_wrap: usize,
+    /// `track(promise, id)` of the calls in flight.
+    pub(crate) call_track: usize,
     /// Indices of the ops whose functions the ops object made.
     pub(crate) made_ops: Vec<usize>,
     /// Isolate data indices of the class templates, in registration order.
@@ -217,6 +219,7 @@ impl Meta {
             self.interrupt_check,
             self.left_marker,
             self.async_wrap,
+            self.call_track,
         ] {
             num(&mut out, index);
         }
@@ -264,6 +267,7 @@ impl Meta {
             interrupt_check: reader.num()?,
             left_marker: reader.num()?,
             async_wrap: reader.num()?,
+            call_track: reader.num()?,
             ..Meta::default()
         };
         for _ in 0..reader.num()? {

@@ -41,6 +41,7 @@ pub(super) fn install(
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
     let wrap = crate::event_loop::async_wrap::AsyncWrap::install(scope, parts.event_loop);
+    parts.event_loop.calls.install(scope, parts.event_loop);
     let ops_object = new_ops_object(scope, parts.ops);
     let key = v8::String::new(scope, ops_object_name).expect("ops object name fits in a V8 string");
     context
@@ -130,6 +131,9 @@ pub(super) fn restore_context(
     let wrap = scope
         .get_context_data_from_snapshot_once::<v8::Function>(meta.async_wrap)
         .map_err(|_| corrupt())?;
+    let track = scope
+        .get_context_data_from_snapshot_once::<v8::Function>(meta.call_track)
+        .map_err(|_| corrupt())?;
     if !parts.ops.restore_made(&meta.made_ops) {
         return Err(corrupt());
     }
@@ -139,6 +143,10 @@ pub(super) fn restore_context(
     parts
         .event_loop
         .set_async_wrap(v8::Global::new(scope, wrap));
+    parts
+        .event_loop
+        .calls
+        .set_track(v8::Global::new(scope, track));
     parts
         .modules
         .set_ops_module(v8::Global::new(scope, ops_object), ops_exports(parts));

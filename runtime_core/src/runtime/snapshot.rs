@@ -176,6 +176,7 @@ impl Runtime {
         let ops_object = self.modules.ops_object();
         let left = self.event_loop.left_marker();
         let wrap = self.event_loop.async_wrap();
+        let track = self.event_loop.calls.track();
         let classes = self.classes.clone();
         let modules = self.modules.clone();
         let context = (*self.context).clone();
@@ -191,8 +192,14 @@ impl Runtime {
                     .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
                     .collect()
             };
-            let (Some(ops_object), Some(left), Some(wrap), Some(noop), Some(templates)) =
-                (ops_object, left, wrap, noop, templates)
+            let (
+                Some(ops_object),
+                Some(left),
+                Some(wrap),
+                Some(track),
+                Some(noop),
+                Some(templates),
+            ) = (ops_object, left, wrap, track, noop, templates)
             else {
                 return Err(JsError::exception("Error", "the runtime is not fully made"));
             };
@@ -208,11 +215,13 @@ impl Runtime {
             let noop = v8::Local::new(scope, noop);
             let left = v8::Local::new(scope, left);
             let wrap = v8::Local::new(scope, wrap);
+            let track = v8::Local::new(scope, track);
             let mut meta = Meta {
                 ops_object: keep(scope, ops_object.into()),
                 interrupt_check: keep(scope, noop.into()),
                 left_marker: keep(scope, left.into()),
                 async_wrap: keep(scope, wrap.into()),
+                call_track: keep(scope, track.into()),
                 made_ops: self.ops.made_ops(),
                 ..Meta::default()
             };

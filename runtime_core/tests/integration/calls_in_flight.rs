@@ -270,3 +270,36 @@ fn a_call_that_settled_keeps_its_answer_when_a_later_callback_of_the_turn_spins(
         JsErrorKind::Terminated
     );
 }
+
+#[test]
+fn calls_beyond_those_looked_at_settle_whatever_a_script_patches() {
+    // The reaction of a call beyond the first 64 was added through the `then` of the moment:
+    // a script's `then` that called it at once made the runtime read a pending promise's
+    // result, and V8 ended the process.
+    let run = |mut rt: Runtime| {
+        rt.execute_script(
+            "patch.js",
+            "globalThis.after = (ms, value) => new Promise((r) => setTimeout(() => r(value), ms));
+             Promise.prototype.then = function (onFulfilled, onRejected) {
+               onFulfilled?.(); onRejected?.(); return this;
+             };
+             Reflect.apply = () => {};",
+        )
+        .unwrap();
+        let after = function(&mut rt, "after");
+        let calls: Vec<_> = (0..100u32)
+            .map(|i| (i, rt.start_call::<u32>(&after, (1 + i % 7, i))))
+            .collect();
+        let mut order = settle_all(&mut rt, calls);
+        order.sort();
+        assert_eq!(order, (0..100).map(|i| (i, i)).collect::<Vec<_>>());
+    };
+    run(Runtime::new(RuntimeOptions::default()));
+    // The same from a snapshot, which keeps the context's tracker.
+    let builder = runtime_core::SnapshotBuilder::new(RuntimeOptions::default()).unwrap();
+    let blob = builder.build().unwrap();
+    run(Runtime::new(RuntimeOptions {
+        startup_snapshot: Some(blob.into()),
+        ..Default::default()
+    }));
+}
