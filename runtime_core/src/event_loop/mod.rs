@@ -335,7 +335,9 @@ impl EventLoop {
 
     /// Whether no op is pending or waiting to be settled.
     pub(crate) fn is_idle(&self) -> bool {
-        self.pending.borrow().is_empty()
+        // A task V8 queued (not one it delayed) is work left: its turn runs it.
+        !self.tasks.get().is_some_and(|tasks| tasks.has_queued())
+            && self.pending.borrow().is_empty()
             && self.ready.borrow().is_empty()
             && self.unclaimed.borrow().is_none()
             && !self
@@ -428,7 +430,7 @@ impl EventLoop {
     fn run_v8_tasks(&self) -> bool {
         self.tasks
             .get()
-            .is_some_and(|tasks| tasks.run(MAX_V8_TASKS) > 0)
+            .is_some_and(|tasks| tasks.run(MAX_V8_TASKS, false) > 0)
     }
 
     /// The queue of the isolate's tasks (its posts wake the loop).

@@ -201,9 +201,14 @@ impl Shared {
         // SAFETY: on the isolate's thread, which is in V8 or in the runtime's scope whenever
         // a message is handled; the isolate lives until the inspector is shut down.
         let isolate = unsafe { v8::Isolate::ref_from_raw_isolate_ptr(&self.isolate) };
-        if let Some(tasks) = isolate.get_slot::<Arc<crate::isolate::tasks::IsolateTasks>>() {
-            // Those queued now (a task that posts another leaves it to the loop's next turn).
-            tasks.run(usize::MAX);
+        let tasks = isolate
+            .get_slot::<Arc<crate::isolate::tasks::IsolateTasks>>()
+            .cloned();
+        if let Some(tasks) = tasks {
+            // Those queued now; while paused, JavaScript is on the stack, and only those that
+            // may run nested do (a FinalizationRegistry callback waits for the loop). A task
+            // that posts another leaves it to the loop's next turn.
+            tasks.run(usize::MAX, self.paused.get());
         }
     }
 }

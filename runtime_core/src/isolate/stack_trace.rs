@@ -32,10 +32,15 @@ thread_local! {
 /// Runs `read` with a script's `Error.prepareStackTrace` left out of any stack it formats
 /// (isolates are used on one thread at a time: the flag is the thread's).
 pub(crate) fn without_scripts_own<T>(read: impl FnOnce() -> T) -> T {
-    let before = SCRIPTS_OWN_SUSPENDED.replace(true);
-    let value = read();
-    SCRIPTS_OWN_SUSPENDED.set(before);
-    value
+    /// Puts the flag back however `read` ends.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCRIPTS_OWN_SUSPENDED.set(self.0);
+        }
+    }
+    let _restore = Restore(SCRIPTS_OWN_SUSPENDED.replace(true));
+    read()
 }
 
 pub(crate) fn prepare_stack_trace<'s>(

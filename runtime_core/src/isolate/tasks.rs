@@ -3,41 +3,93 @@
 //! default platform queues them until the embedder pumps its queue, and nothing did: the
 //! runtime's platform hands each to the queue of the runtime whose isolate it is for, wakes
 //! that runtime's event loop, and the loop runs them on its turns (one flag read when none
-//! came). A delayed task waits on the alarm thread until its time. A task for an isolate no
-//! runtime owns (a snapshot creator's, one being disposed) is dropped unrun, as V8 drops the
-//! tasks of an isolate it shuts down.
+//! came). Delayed tasks wait in their runtime's queue too, behind one alarm for the earliest,
+//! and go with it: at most [`MAX_DELAYED`] of them (a tenant's `Atomics.waitAsync` with a
+//! timeout posts one, and V8 leaves a cancelled one queued until its time). A task for an
+//! isolate no runtime owns, or posted after its runtime closed the queue, is dropped unrun, as
+//! V8 drops the tasks of an isolate it shuts down.
 
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
+use std::task::Waker;
 use std::time::{Duration, Instant};
 
-use std::task::Waker;
+use super::alarms::{self, AlarmId};
 
 /// The tasks a queue holds before it grows.
 const QUEUED: usize = 16;
+/// The most delayed tasks one isolate has waiting; more are dropped unrun.
+pub(crate) const MAX_DELAYED: usize = 10_000;
+
+/// A task V8 posted, and whether it may run inside a nested message loop (an inspector's
+/// pause, with JavaScript on the stack).
+struct Posted {
+    task: v8::Task,
+    nestable: bool,
+}
+
+/// A delayed task, earliest first (by time, then by order of posting).
+struct Delayed {
+    at: Instant,
+    order: u64,
+    posted: Posted,
+}
+
+impl PartialEq for Delayed {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.order) == (other.at, other.order)
+    }
+}
+impl Eq for Delayed {}
+impl PartialOrd for Delayed {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Delayed {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.at, self.order).cmp(&(other.at, other.order))
+    }
+}
+
+#[derive(Default)]
+struct Waiting {
+    tasks: BinaryHeap<Reverse<Delayed>>,
+    posted: u64,
+    /// The alarm set for the earliest, and its time.
+    alarm: Option<(Instant, AlarmId)>,
+}
 
 /// One isolate's queue of V8's tasks. The platform posts from any thread; the runtime runs
 /// them on its own.
 #[derive(Default)]
 pub(crate) struct IsolateTasks {
-    queue: Mutex<VecDeque<v8::Task>>,
+    queue: Mutex<VecDeque<Posted>>,
+    delayed: Mutex<Waiting>,
     /// Set when a task is queued, cleared when the queue is taken: what a turn reads.
     posted: AtomicBool,
+    /// Set by `close`: nothing more is queued.
+    closed: AtomicBool,
     /// The waker of the runtime's event loop (kept, woken by reference: the loop sets it
     /// only when its own changes).
     waker: Mutex<Option<Waker>>,
 }
 
-/// The queues by isolate address. Weak: a runtime owns its queue, and a delayed task finds
-/// the queue it was posted to, or none, never a later isolate's at the same address.
-fn registry() -> std::sync::MutexGuard<'static, HashMap<usize, Weak<IsolateTasks>>> {
+/// The queues by isolate address. Weak: a runtime owns its queue, and an alarm finds the
+/// queue it was set for, or none, never a later isolate's at the same address.
+fn registry() -> MutexGuard<'static, HashMap<usize, Weak<IsolateTasks>>> {
     static REGISTRY: OnceLock<Mutex<HashMap<usize, Weak<IsolateTasks>>>> = OnceLock::new();
     REGISTRY
         .get_or_init(Mutex::default)
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The address V8 names an isolate by in its task runners.
@@ -60,7 +112,7 @@ impl IsolateTasks {
     }
 
     /// Before the isolate goes: tasks posted from now on are dropped, and so are those
-    /// queued (V8 cancelled them, or is about to).
+    /// queued or delayed (V8 cancelled them, or is about to), and the alarm.
     pub(crate) fn close(self: &Arc<Self>, isolate: &v8::Isolate) {
         {
             let mut registry = registry();
@@ -72,23 +124,85 @@ impl IsolateTasks {
                 registry.remove(&key);
             }
         }
-        let queued = std::mem::take(&mut *self.lock());
-        drop(queued);
+        self.closed.store(true, Ordering::Release);
+        let queued = std::mem::take(&mut *locked(&self.queue));
+        let waiting = std::mem::take(&mut *locked(&self.delayed));
+        if let Some((_, alarm)) = waiting.alarm {
+            alarms::cancel(alarm);
+        }
+        drop((queued, waiting));
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<v8::Task>> {
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn push(&self, task: v8::Task) {
-        self.lock().push_back(task);
+    fn push(&self, posted: Posted) {
+        {
+            let mut queue = locked(&self.queue);
+            if self.closed.load(Ordering::Acquire) {
+                return;
+            }
+            queue.push_back(posted);
+        }
         self.posted.store(true, Ordering::Release);
         self.wake();
     }
 
+    /// Keeps `posted` until `at`, behind one alarm for the earliest.
+    fn push_delayed(self: &Arc<Self>, at: Instant, posted: Posted) {
+        let mut waiting = locked(&self.delayed);
+        if self.closed.load(Ordering::Acquire) || waiting.tasks.len() >= MAX_DELAYED {
+            return;
+        }
+        waiting.posted += 1;
+        let order = waiting.posted;
+        waiting.tasks.push(Reverse(Delayed { at, order, posted }));
+        self.set_alarm(&mut waiting);
+    }
+
+    /// Sets the alarm for the earliest delayed task, if it is not set for it already.
+    fn set_alarm(self: &Arc<Self>, waiting: &mut Waiting) {
+        let Some(Reverse(earliest)) = waiting.tasks.peek() else {
+            return;
+        };
+        let at = earliest.at;
+        if waiting.alarm.is_some_and(|(set_for, _)| set_for <= at) {
+            return;
+        }
+        if let Some((_, alarm)) = waiting.alarm.take() {
+            alarms::cancel(alarm);
+        }
+        let tasks = Arc::downgrade(self);
+        let alarm = alarms::set(at, move || {
+            if let Some(tasks) = tasks.upgrade() {
+                tasks.move_due();
+            }
+        });
+        waiting.alarm = Some((at, alarm));
+    }
+
+    /// On the alarm thread: the delayed tasks due go to the queue; the next alarm is set.
+    fn move_due(self: &Arc<Self>) {
+        let now = Instant::now();
+        let mut due = Vec::new();
+        {
+            let mut waiting = locked(&self.delayed);
+            waiting.alarm = None;
+            while waiting
+                .tasks
+                .peek()
+                .is_some_and(|Reverse(earliest)| earliest.at <= now)
+            {
+                if let Some(Reverse(delayed)) = waiting.tasks.pop() {
+                    due.push(delayed.posted);
+                }
+            }
+            self.set_alarm(&mut waiting);
+        }
+        for posted in due {
+            self.push(posted);
+        }
+    }
+
     fn wake(&self) {
-        let waker = self.waker.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(waker) = &*waker {
+        if let Some(waker) = &*locked(&self.waker) {
             waker.wake_by_ref();
         }
     }
@@ -96,30 +210,62 @@ impl IsolateTasks {
     /// Keeps the waker of the event loop, to wake when a task comes (the loop calls this
     /// when its waker changes).
     pub(crate) fn set_waker(&self, waker: &Waker) {
-        *self.waker.lock().unwrap_or_else(PoisonError::into_inner) = Some(waker.clone());
+        *locked(&self.waker) = Some(waker.clone());
+    }
+
+    /// Whether a task waits to be run (delayed ones not yet due are not).
+    #[inline]
+    pub(crate) fn has_queued(&self) -> bool {
+        self.posted.load(Ordering::Acquire)
     }
 
     /// Runs the tasks queued now, at most `max`, in order, on the isolate's thread (a task
-    /// may run JavaScript). How many ran; those left, and those the tasks posted, wake the
-    /// loop again.
-    pub(crate) fn run(&self, max: usize) -> usize {
+    /// may run JavaScript); with `nested`, only those that may run inside a nested message
+    /// loop (the others wait for the loop). How many ran; those left, and those the tasks
+    /// posted, wake the loop again.
+    pub(crate) fn run(&self, max: usize, nested: bool) -> usize {
         // A load first: no task is the rule, and a swap would write every turn.
-        if !self.posted.load(Ordering::Acquire) || !self.posted.swap(false, Ordering::AcqRel) {
+        if !self.has_queued() || !self.posted.swap(false, Ordering::AcqRel) {
             return 0;
         }
-        let count = self.lock().len().min(max);
-        for _ in 0..count {
-            // Not locked while a task runs: it may post another.
-            let Some(task) = self.lock().pop_front() else {
-                return count;
+        let mut ran = 0;
+        let mut left = locked(&self.queue).len().min(max);
+        // Non-nestable tasks at the front, left for the loop (nested only).
+        let mut skipped = 0;
+        while left > 0 {
+            let posted = {
+                let mut queue = locked(&self.queue);
+                if nested {
+                    let found = queue
+                        .iter()
+                        .skip(skipped)
+                        .take(left)
+                        .position(|posted| posted.nestable);
+                    match found {
+                        Some(index) => {
+                            left -= index + 1;
+                            skipped += index;
+                            queue.remove(skipped)
+                        }
+                        None => None,
+                    }
+                } else {
+                    left -= 1;
+                    queue.pop_front()
+                }
             };
-            task.run();
+            let Some(posted) = posted else {
+                break;
+            };
+            // Not locked while a task runs: it may post another.
+            posted.task.run();
+            ran += 1;
         }
-        if !self.lock().is_empty() {
+        if !locked(&self.queue).is_empty() {
             self.posted.store(true, Ordering::Release);
             self.wake();
         }
-        count
+        ran
     }
 }
 
@@ -132,13 +278,13 @@ impl Platform {
         registry().get(&(isolate as usize)).and_then(Weak::upgrade)
     }
 
-    fn post(isolate: *mut c_void, task: v8::Task) {
+    fn post(isolate: *mut c_void, task: v8::Task, nestable: bool) {
         if let Some(queue) = Self::queue_of(isolate) {
-            queue.push(task);
+            queue.push(Posted { task, nestable });
         }
     }
 
-    fn post_delayed(isolate: *mut c_void, task: v8::Task, delay_in_seconds: f64) {
+    fn post_delayed(isolate: *mut c_void, task: v8::Task, delay_in_seconds: f64, nestable: bool) {
         let Some(queue) = Self::queue_of(isolate) else {
             return;
         };
@@ -146,26 +292,21 @@ impl Platform {
         let Some(at) = Instant::now().checked_add(delay) else {
             return;
         };
-        let queue = Arc::downgrade(&queue);
-        super::alarms::set(at, move || {
-            if let Some(queue) = queue.upgrade() {
-                queue.push(task);
-            }
-        });
+        queue.push_delayed(at, Posted { task, nestable });
     }
 }
 
 impl v8::PlatformImpl for Platform {
     fn post_task(&self, isolate: *mut c_void, task: v8::Task) {
-        Self::post(isolate, task);
+        Self::post(isolate, task, true);
     }
 
     fn post_non_nestable_task(&self, isolate: *mut c_void, task: v8::Task) {
-        Self::post(isolate, task);
+        Self::post(isolate, task, false);
     }
 
     fn post_delayed_task(&self, isolate: *mut c_void, task: v8::Task, delay_in_seconds: f64) {
-        Self::post_delayed(isolate, task, delay_in_seconds);
+        Self::post_delayed(isolate, task, delay_in_seconds, true);
     }
 
     fn post_non_nestable_delayed_task(
@@ -174,7 +315,7 @@ impl v8::PlatformImpl for Platform {
         task: v8::Task,
         delay_in_seconds: f64,
     ) {
-        Self::post_delayed(isolate, task, delay_in_seconds);
+        Self::post_delayed(isolate, task, delay_in_seconds, false);
     }
 
     /// The platform is made without idle tasks: V8 posts none.
