@@ -10,9 +10,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::errors::frames::JsStackFrame;
 
-/// What a parsed map is counted as, per byte of its JSON: its tokens, names and sources
-/// (measured: a parsed map holds three to four times its JSON).
-const PARSED_PER_JSON_BYTE: usize = 4;
+/// What each name and source of a parsed map is counted as beyond its text (an `Arc<str>`
+/// and its allocation's overhead).
+const PER_STRING: usize = 48;
+/// How deep an index map's sections are counted (the crate parses no deeper either way).
+const MAX_SECTION_DEPTH: usize = 8;
 
 /// The maps by the URL of the file they map (an isolate slot). What they hold is counted as
 /// the isolate's external memory, so that a runtime's memory budget sees it: a tenant's
@@ -152,7 +154,7 @@ impl Entry {
     }
 
     /// Parses the map if it was not yet (a map that does not parse, or whose parsing panics,
-    /// stays `None`).
+    /// stays `None`), counted as what the parsed map holds.
     fn parse(&mut self) {
         let (parsed, json_length) = match self {
             Entry::Parsed(..) => return,
@@ -173,12 +175,33 @@ impl Entry {
                     * 3,
             ),
         };
-        let size = if parsed.is_some() {
-            json_length.saturating_mul(PARSED_PER_JSON_BYTE)
-        } else {
-            0
-        };
+        let size = parsed
+            .as_ref()
+            .map_or(0, |map| json_length.saturating_add(parsed_size(map, 0)));
         *self = Entry::Parsed(parsed.map(Box::new), size);
+    }
+}
+
+/// What a parsed map holds beyond the text of its JSON: its tokens, and each name and source
+/// (a crafted map of one-letter segments or names holds a dozen times its JSON).
+fn parsed_size(map: &sourcemap::DecodedMap, depth: usize) -> usize {
+    let regular = |map: &sourcemap::SourceMap| {
+        (map.get_token_count() as usize)
+            .saturating_mul(std::mem::size_of::<sourcemap::RawToken>())
+            .saturating_add(
+                (map.get_name_count() as usize + map.get_source_count() as usize)
+                    .saturating_mul(PER_STRING),
+            )
+    };
+    match map {
+        sourcemap::DecodedMap::Regular(map) => regular(map),
+        sourcemap::DecodedMap::Hermes(map) => regular(map),
+        sourcemap::DecodedMap::Index(index) if depth < MAX_SECTION_DEPTH => index
+            .sections()
+            .filter_map(|section| section.get_sourcemap())
+            .map(|map| parsed_size(map, depth + 1))
+            .fold(0, usize::saturating_add),
+        sourcemap::DecodedMap::Index(_) => 0,
     }
 }
 
@@ -219,6 +242,22 @@ mod tests {
     }
 
     #[test]
+    fn a_crafted_map_is_counted_as_what_it_parses_to() {
+        // Segments of one letter were counted at four times their JSON: each is a token of
+        // 28 bytes for 2 bytes of JSON.
+        let mappings = vec!["A"; 10_000].join(",");
+        let json =
+            format!(r#"{{"version":3,"sources":["a.ts"],"names":[],"mappings":"{mappings}"}}"#);
+        let map = sourcemap::decode_slice(json.as_bytes()).unwrap();
+        let holds = parsed_size(&map, 0);
+        assert!(
+            holds >= 10_000 * std::mem::size_of::<sourcemap::RawToken>(),
+            "{holds} for {} bytes",
+            json.len()
+        );
+    }
+
+    #[test]
     fn what_maps_hold_is_the_isolates_external_memory() {
         crate::init_v8();
         let mut isolate = v8::Isolate::new(Default::default());
@@ -250,8 +289,13 @@ mod tests {
         };
         SourceMaps::apply(&mut isolate, std::slice::from_mut(&mut frame));
         assert_eq!(frame.file_name.as_deref(), Some("a.ts"));
-        let parsed = (external(&mut isolate) - before) as usize / PARSED_PER_JSON_BYTE;
-        assert!((json.len()..json.len() + 3).contains(&parsed), "{parsed}");
+        // The JSON (its length from the base64's, within 2 bytes), a token, a source.
+        let parsed = (external(&mut isolate) - before) as usize;
+        let holds = std::mem::size_of::<sourcemap::RawToken>() + PER_STRING;
+        assert!(
+            (json.len() + holds..json.len() + holds + 3).contains(&parsed),
+            "{parsed}"
+        );
         // The same file again without a map: nothing held, nothing counted.
         SourceMaps::add_inline(&mut isolate, "a.js", "x;");
         assert_eq!(external(&mut isolate), before);
