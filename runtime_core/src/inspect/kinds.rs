@@ -182,12 +182,13 @@ pub(super) fn key_name(scope: &mut v8::PinScope<'_, '_>, key: v8::Local<'_, v8::
     }
 }
 
-/// An object's own enumerable keys, strings then symbols (indices left out for arrays).
+/// An object's own enumerable keys, strings then symbols (indices left out for arrays), and
+/// how many V8 listed (what reading them cost).
 pub(super) fn own_keys<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     object: v8::Local<'s, v8::Object>,
     skip_indices: bool,
-) -> Vec<v8::Local<'s, v8::Name>> {
+) -> (Vec<v8::Local<'s, v8::Name>>, usize) {
     let args = v8::GetPropertyNamesArgs {
         mode: v8::KeyCollectionMode::OwnOnly,
         property_filter: v8::PropertyFilter::ONLY_ENUMERABLE,
@@ -196,27 +197,22 @@ pub(super) fn own_keys<'s>(
         } else {
             v8::IndexFilter::IncludeIndices
         },
-        key_conversion: v8::KeyConversionMode::ConvertToString,
+        // V8 lists the indices of arrays whatever the filter says: kept as numbers, they are
+        // left out without a string made of each.
+        key_conversion: if skip_indices {
+            v8::KeyConversionMode::KeepNumbers
+        } else {
+            v8::KeyConversionMode::ConvertToString
+        },
     };
     let Some(names) = object.get_own_property_names(scope, args) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
-    (0..names.length())
+    let keys = (0..names.length())
         .filter_map(|index| names.get_index(scope, index))
         .filter_map(|name| v8::Local::<v8::Name>::try_from(name).ok())
-        // V8 lists the indices of arrays whatever the filter says.
-        .filter(|name| !skip_indices || !is_index(&name.to_rust_string_lossy(scope)))
-        .collect()
-}
-
-/// An array index as a property key: `0`, `17`, never `017` or 2³² − 1.
-fn is_index(key: &str) -> bool {
-    !key.is_empty()
-        && key.bytes().all(|b| b.is_ascii_digit())
-        && (key == "0" || !key.starts_with('0'))
-        && key
-            .parse::<u64>()
-            .is_ok_and(|index| index < u64::from(u32::MAX))
+        .collect();
+    (keys, names.length() as usize)
 }
 
 /// An array's element `index`, which it has as its own: a typed array's is read as it is

@@ -129,7 +129,10 @@ impl<'s> Printer<'s> {
         if let Extras::Bytes(bytes) = &shape.extras {
             self.printed += bytes.len();
         }
-        let keys = kinds::own_keys(scope, object, shape.skip_indices);
+        let (keys, listed) = kinds::own_keys(scope, object, shape.skip_indices);
+        // Listing keys is reading them: a large object met through many references costs
+        // its keys each time.
+        self.values = self.values.saturating_add(listed);
         if keys.is_empty() && shape.empty {
             return shape.empty_form();
         }
@@ -195,7 +198,13 @@ impl<'s> Printer<'s> {
                 let mut index = 0;
                 let mut present = None;
                 while index < *length && output.len() < MAX_ITEMS && !self.exhausted() {
+                    let looked = present.is_some();
                     let holes = kinds::holes_from(scope, object, index, *length, &mut present);
+                    if !looked {
+                        if let Some(present) = &present {
+                            self.values = self.values.saturating_add(present.len());
+                        }
+                    }
                     if holes > 0 {
                         let plural = if holes == 1 { "item" } else { "items" };
                         output.push(format!("<{holes} empty {plural}>"));

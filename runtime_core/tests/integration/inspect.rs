@@ -325,6 +325,9 @@ fn what_one_call_prints_is_bounded_however_values_share_references() {
          return o; }; wide(wide(wide(1)))",
         "const e = new Error('m'.repeat(16 << 20)); Array(100).fill(e)",
         "const key = 'k'.repeat(8 << 20); const o = { [key]: 1 }; Array(100).fill(o)",
+        // Listing a large array's keys is work too: ten thousand references to one array of
+        // a million elements listed ten billion keys.
+        "const big = new Array(1e6).fill(1); Array(100).fill(Array(100).fill(big))",
     ];
     for source in cases {
         let value = runtime.execute_script("shared.js", source).unwrap();
