@@ -382,7 +382,7 @@ impl EventLoop {
         // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
         // will be.
         self.run_unclaimed(self.unclaimed.take());
-        let mut settled = self.run_v8_tasks();
+        let mut settled = self.run_v8_tasks(scope);
         if self.terminating(scope) {
             return Err(JsError::terminated_in(scope));
         }
@@ -427,10 +427,10 @@ impl EventLoop {
     /// Runs the tasks V8 posted to the isolate's thread (at most [`MAX_V8_TASKS`] a turn;
     /// the rest wake the next): FinalizationRegistry callbacks, `Atomics.waitAsync`'s
     /// settlements, its own heap work. Nothing else runs them. Whether any ran.
-    fn run_v8_tasks(&self) -> bool {
+    fn run_v8_tasks(&self, scope: &v8::Isolate) -> bool {
         self.tasks
             .get()
-            .is_some_and(|tasks| tasks.run(MAX_V8_TASKS, false) > 0)
+            .is_some_and(|tasks| tasks.run(MAX_V8_TASKS, false, &|| self.terminating(scope)) > 0)
     }
 
     /// The queue of the isolate's tasks (its posts wake the loop).

@@ -1,7 +1,10 @@
 //! Values printed as Node's `util.inspect` prints them (its defaults: depth 2, 80 columns,
 //! arrays grouped into columns, `<ref *1>` and `[Circular *1]` for cycles), without running
 //! the values' code: no getter, proxy trap, `toString` or `Symbol.toStringTag` of a script's
-//! is called (a proxy prints as its target, a getter as `[Getter]`). [`inspect`] is what
+//! is called (a proxy prints as its target, a getter as `[Getter]`); an error whose stack
+//! nothing read yet is formatted by the runtime, without the script's
+//! `Error.prepareStackTrace` (so the stack the script reads later is the runtime's too). One
+//! call reads and prints a bounded amount, whatever its values share. [`inspect`] is what
 //! [`Runtime::inspect`](crate::Runtime::inspect) and `console.log` print. The layout is
 //! here; what each kind of value prints is in `kinds.rs`.
 

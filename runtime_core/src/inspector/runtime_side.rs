@@ -208,7 +208,8 @@ impl Shared {
             // Those queued now; while paused, JavaScript is on the stack, and only those that
             // may run nested do (a FinalizationRegistry callback waits for the loop). A task
             // that posts another leaves it to the loop's next turn.
-            tasks.run(usize::MAX, self.paused.get());
+            let stopped = || self.termination.is_requested();
+            tasks.run(usize::MAX, self.paused.get(), &stopped);
         }
     }
 }

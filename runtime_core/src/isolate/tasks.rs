@@ -6,8 +6,8 @@
 //! came). Delayed tasks wait in their runtime's queue too, behind one alarm for the earliest,
 //! and go with it: at most [`MAX_DELAYED`] of them (a tenant's `Atomics.waitAsync` with a
 //! timeout posts one, and V8 leaves a cancelled one queued until its time). A task for an
-//! isolate no runtime owns, or posted after its runtime closed the queue, is dropped unrun, as
-//! V8 drops the tasks of an isolate it shuts down.
+//! isolate no runtime owns, or posted after its runtime closed the queue (as its isolate is
+//! disposed), is dropped unrun, as V8 drops the tasks of an isolate it shuts down.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -221,9 +221,10 @@ impl IsolateTasks {
 
     /// Runs the tasks queued now, at most `max`, in order, on the isolate's thread (a task
     /// may run JavaScript); with `nested`, only those that may run inside a nested message
-    /// loop (the others wait for the loop). How many ran; those left, and those the tasks
-    /// posted, wake the loop again.
-    pub(crate) fn run(&self, max: usize, nested: bool) -> usize {
+    /// loop (the others wait for the loop); none more once `stopped` says the runtime is
+    /// being terminated. How many ran; those left, and those the tasks posted, wake the loop
+    /// again.
+    pub(crate) fn run(&self, max: usize, nested: bool, stopped: &dyn Fn() -> bool) -> usize {
         // A load first: no task is the rule, and a swap would write every turn.
         if !self.has_queued() || !self.posted.swap(false, Ordering::AcqRel) {
             return 0;
@@ -260,6 +261,9 @@ impl IsolateTasks {
             // Not locked while a task runs: it may post another.
             posted.task.run();
             ran += 1;
+            if stopped() {
+                break;
+            }
         }
         if !locked(&self.queue).is_empty() {
             self.posted.store(true, Ordering::Release);
