@@ -333,11 +333,18 @@ impl EventLoop {
         true
     }
 
-    /// Whether no op is pending or waiting to be settled.
+    /// Whether the loop has nothing left to do: no op pending or waiting to be settled, no
+    /// source keeping it alive, and no task V8 queued (its turn runs it). A task V8 delayed
+    /// (a timed `Atomics.waitAsync`) keeps nothing alive: it runs if the loop still runs
+    /// when its time comes.
     pub(crate) fn is_idle(&self) -> bool {
-        // A task V8 queued (not one it delayed) is work left: its turn runs it.
-        !self.tasks.get().is_some_and(|tasks| tasks.has_queued())
-            && self.pending.borrow().is_empty()
+        !self.tasks.get().is_some_and(|tasks| tasks.has_queued()) && self.ops_idle()
+    }
+
+    /// Whether no op is pending or waiting to be settled and no source keeps the loop alive
+    /// (what a snapshot needs: V8's own tasks are V8's).
+    pub(crate) fn ops_idle(&self) -> bool {
+        self.pending.borrow().is_empty()
             && self.ready.borrow().is_empty()
             && self.unclaimed.borrow().is_none()
             && !self
@@ -427,7 +434,7 @@ impl EventLoop {
     /// Runs the tasks V8 posted to the isolate's thread (at most [`MAX_V8_TASKS`] a turn;
     /// the rest wake the next): FinalizationRegistry callbacks, `Atomics.waitAsync`'s
     /// settlements, its own heap work. Nothing else runs them. Whether any ran.
-    fn run_v8_tasks(&self, scope: &v8::Isolate) -> bool {
+    pub(crate) fn run_v8_tasks(&self, scope: &v8::Isolate) -> bool {
         self.tasks
             .get()
             .is_some_and(|tasks| tasks.run(MAX_V8_TASKS, false, &|| self.terminating(scope)) > 0)

@@ -35,6 +35,9 @@ struct Shared {
     inspector: RefCell<Weak<V8Inspector>>,
     sessions: RefCell<Vec<(u32, Rc<V8InspectorSession>)>>,
     paused: Cell<bool>,
+    /// How many pause loops are running (JavaScript is on the stack in each), whether or not
+    /// a resume has already cleared `paused`.
+    in_pause: Cell<u32>,
     waiting_for_debugger: Cell<bool>,
     termination: TerminationHandle,
     /// The isolate, to run the tasks a message posts to its thread (a heap snapshot is taken
@@ -55,6 +58,7 @@ impl InspectorState {
             inspector: RefCell::new(Weak::new()),
             sessions: RefCell::new(Vec::new()),
             paused: Cell::new(false),
+            in_pause: Cell::new(0),
             waiting_for_debugger: Cell::new(false),
             termination,
             // SAFETY: only read back on the isolate's thread while V8 inspects it, and the
@@ -208,8 +212,8 @@ impl Shared {
             // Those queued now; while paused, JavaScript is on the stack, and only those that
             // may run nested do (a FinalizationRegistry callback waits for the loop). A task
             // that posts another leaves it to the loop's next turn.
-            let stopped = || self.termination.is_requested();
-            tasks.run(usize::MAX, self.paused.get(), &stopped);
+            let stopped = || self.termination.is_requested() || isolate.is_execution_terminating();
+            tasks.run(usize::MAX, self.in_pause.get() > 0, &stopped);
         }
     }
 }
@@ -221,11 +225,13 @@ impl V8InspectorClientImpl for Client {
     fn run_message_loop_on_pause(&self, _context_group_id: i32) {
         let shared = &self.0;
         shared.paused.set(true);
+        shared.in_pause.set(shared.in_pause.get() + 1);
         while shared.paused.get() && !shared.termination.is_requested() {
             if !shared.handle_one(None) {
                 shared.inbox.wait(TERMINATION_CHECK);
             }
         }
+        shared.in_pause.set(shared.in_pause.get() - 1);
         shared.paused.set(false);
     }
 

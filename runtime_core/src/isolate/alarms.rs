@@ -1,6 +1,7 @@
 //! One thread for the whole process that acts when a time comes: it wakes an event loop
-//! whose next timer is due (when no tokio runtime drives it) and fires the deadlines of
-//! termination handles. Setting an alarm costs a lock and a heap push; a cancelled one is
+//! whose next timer is due (when no tokio runtime drives it), fires the deadlines of
+//! termination handles, and queues the earliest delayed task V8 posted for a runtime
+//! (`tasks.rs`). Setting an alarm costs a lock and a heap push; a cancelled one is
 //! dropped at once (its action) and its heap entry skipped when its time comes.
 
 use std::cmp::Reverse;

@@ -4,13 +4,13 @@
 //! runtime's platform hands each to the queue of the runtime whose isolate it is for, wakes
 //! that runtime's event loop, and the loop runs them on its turns (one flag read when none
 //! came). Delayed tasks wait in their runtime's queue too, behind one alarm for the earliest,
-//! and go with it: at most [`MAX_DELAYED`] of them (a tenant's `Atomics.waitAsync` with a
-//! timeout posts one, and V8 leaves a cancelled one queued until its time). A task for an
-//! isolate no runtime owns, or posted after its runtime closed the queue (as its isolate is
-//! disposed), is dropped unrun, as V8 drops the tasks of an isolate it shuts down.
+//! and go with it: at most [`MAX_DELAYED`] of them, the earliest kept (a tenant's
+//! `Atomics.waitAsync` with a timeout posts one, and V8 leaves a cancelled one queued until
+//! its time; V8's own timers are seconds away). A task for an isolate no runtime owns, or
+//! posted after its runtime closed the queue (before its isolate is disposed, or made into a
+//! snapshot), is dropped unrun, as V8 drops the tasks of an isolate it shuts down.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
@@ -31,36 +31,15 @@ struct Posted {
     nestable: bool,
 }
 
-/// A delayed task, earliest first (by time, then by order of posting).
-struct Delayed {
-    at: Instant,
-    order: u64,
-    posted: Posted,
-}
-
-impl PartialEq for Delayed {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.order) == (other.at, other.order)
-    }
-}
-impl Eq for Delayed {}
-impl PartialOrd for Delayed {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Delayed {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.at, self.order).cmp(&(other.at, other.order))
-    }
-}
-
 #[derive(Default)]
 struct Waiting {
-    tasks: BinaryHeap<Reverse<Delayed>>,
+    /// By time, then by order of posting.
+    tasks: BTreeMap<(Instant, u64), Posted>,
     posted: u64,
-    /// The alarm set for the earliest, and its time.
-    alarm: Option<(Instant, AlarmId)>,
+    /// The alarm set for the earliest: its time, its number among this queue's alarms, and
+    /// its id.
+    alarm: Option<(Instant, u64, AlarmId)>,
+    alarms_set: u64,
 }
 
 /// One isolate's queue of V8's tasks. The platform posts from any thread; the runtime runs
@@ -127,7 +106,7 @@ impl IsolateTasks {
         self.closed.store(true, Ordering::Release);
         let queued = std::mem::take(&mut *locked(&self.queue));
         let waiting = std::mem::take(&mut *locked(&self.delayed));
-        if let Some((_, alarm)) = waiting.alarm {
+        if let Some((_, _, alarm)) = waiting.alarm {
             alarms::cancel(alarm);
         }
         drop((queued, waiting));
@@ -145,53 +124,68 @@ impl IsolateTasks {
         self.wake();
     }
 
-    /// Keeps `posted` until `at`, behind one alarm for the earliest.
+    /// Keeps `posted` until `at`, behind one alarm for the earliest; past [`MAX_DELAYED`]
+    /// the latest is dropped.
     fn push_delayed(self: &Arc<Self>, at: Instant, posted: Posted) {
-        let mut waiting = locked(&self.delayed);
-        if self.closed.load(Ordering::Acquire) || waiting.tasks.len() >= MAX_DELAYED {
-            return;
-        }
-        waiting.posted += 1;
-        let order = waiting.posted;
-        waiting.tasks.push(Reverse(Delayed { at, order, posted }));
-        self.set_alarm(&mut waiting);
+        let dropped = {
+            let mut waiting = locked(&self.delayed);
+            if self.closed.load(Ordering::Acquire) {
+                return;
+            }
+            waiting.posted += 1;
+            let order = waiting.posted;
+            waiting.tasks.insert((at, order), posted);
+            let dropped = if waiting.tasks.len() > MAX_DELAYED {
+                waiting.tasks.pop_last()
+            } else {
+                None
+            };
+            self.set_alarm(&mut waiting);
+            dropped
+        };
+        // Outside the lock: deleting a task is V8's code.
+        drop(dropped);
     }
 
-    /// Sets the alarm for the earliest delayed task, if it is not set for it already.
+    /// Sets the alarm for the earliest delayed task, if none is set for it or earlier.
     fn set_alarm(self: &Arc<Self>, waiting: &mut Waiting) {
-        let Some(Reverse(earliest)) = waiting.tasks.peek() else {
+        let Some(&(at, _)) = waiting.tasks.keys().next() else {
             return;
         };
-        let at = earliest.at;
-        if waiting.alarm.is_some_and(|(set_for, _)| set_for <= at) {
+        if waiting.alarm.is_some_and(|(set_for, _, _)| set_for <= at) {
             return;
         }
-        if let Some((_, alarm)) = waiting.alarm.take() {
+        if let Some((_, _, alarm)) = waiting.alarm.take() {
             alarms::cancel(alarm);
         }
+        waiting.alarms_set += 1;
+        let number = waiting.alarms_set;
         let tasks = Arc::downgrade(self);
         let alarm = alarms::set(at, move || {
             if let Some(tasks) = tasks.upgrade() {
-                tasks.move_due();
+                tasks.move_due(number);
             }
         });
-        waiting.alarm = Some((at, alarm));
+        waiting.alarm = Some((at, number, alarm));
     }
 
-    /// On the alarm thread: the delayed tasks due go to the queue; the next alarm is set.
-    fn move_due(self: &Arc<Self>) {
+    /// On the alarm thread, alarm `number` fired: the delayed tasks due go to the queue, and
+    /// the alarm for the next is set.
+    fn move_due(self: &Arc<Self>, number: u64) {
         let now = Instant::now();
         let mut due = Vec::new();
         {
             let mut waiting = locked(&self.delayed);
-            waiting.alarm = None;
+            if waiting.alarm.is_some_and(|(_, set, _)| set == number) {
+                waiting.alarm = None;
+            }
             while waiting
                 .tasks
-                .peek()
-                .is_some_and(|Reverse(earliest)| earliest.at <= now)
+                .first_key_value()
+                .is_some_and(|(&(at, _), _)| at <= now)
             {
-                if let Some(Reverse(delayed)) = waiting.tasks.pop() {
-                    due.push(delayed.posted);
+                if let Some((_, posted)) = waiting.tasks.pop_first() {
+                    due.push(posted);
                 }
             }
             self.set_alarm(&mut waiting);
@@ -202,8 +196,10 @@ impl IsolateTasks {
     }
 
     fn wake(&self) {
-        if let Some(waker) = &*locked(&self.waker) {
-            waker.wake_by_ref();
+        // Cloned out of the lock: a waker is the host's code.
+        let waker = locked(&self.waker).clone();
+        if let Some(waker) = waker {
+            waker.wake();
         }
     }
 
@@ -227,6 +223,10 @@ impl IsolateTasks {
     pub(crate) fn run(&self, max: usize, nested: bool, stopped: &dyn Fn() -> bool) -> usize {
         // A load first: no task is the rule, and a swap would write every turn.
         if !self.has_queued() || !self.posted.swap(false, Ordering::AcqRel) {
+            return 0;
+        }
+        if stopped() {
+            self.posted.store(true, Ordering::Release);
             return 0;
         }
         let mut ran = 0;

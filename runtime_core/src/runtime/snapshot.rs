@@ -166,7 +166,7 @@ impl Runtime {
     pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
         // A timer an unref'd one too: the restored runtime would know nothing of it, and give
         // its id to the next timer.
-        if !self.event_loop.is_idle() || self.event_loop.sources_pending() {
+        if !self.event_loop.ops_idle() || self.event_loop.sources_pending() {
             return Err(JsError::exception(
                 "Error",
                 "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: \
@@ -293,6 +293,8 @@ impl Runtime {
                 &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
             ));
         }
+        // V8's tasks for the isolate go with it.
+        self.event_loop.close_tasks(&self.isolate);
         // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
         // as it disposes of it.
         let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
