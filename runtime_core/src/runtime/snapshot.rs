@@ -293,7 +293,14 @@ impl Runtime {
                 &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
             ));
         }
-        // V8's tasks for the isolate go with it.
+        // A FinalizationRegistry whose target the last collection found dead is a heap V8
+        // refuses to serialize (it ends the process): the cleanup task V8 queued for it runs
+        // first. Then V8's tasks for the isolate go with it.
+        for _ in 0..16 {
+            if !self.event_loop.run_v8_tasks(&self.isolate) {
+                break;
+            }
+        }
         self.event_loop.close_tasks(&self.isolate);
         // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
         // as it disposes of it.

@@ -516,3 +516,33 @@ fn a_blob_made_with_other_extension_javascript_is_refused() {
         "first"
     );
 }
+
+#[test]
+fn a_finalization_registry_left_dirty_ends_no_process() {
+    // A registry whose target died in the builder's last collection was a heap V8 refused to
+    // serialize: it ended the process, as a build or as a builder dropped unbuilt (an error
+    // in its script, say).
+    let script = "globalThis.registry = new FinalizationRegistry(() => {});
+                  (() => registry.register({}, 'gone'))();
+                  globalThis.kept = [];
+                  for (let i = 0; i < 100; i++) kept.push(new Array(1000).fill(i).length);";
+    let mut builder = SnapshotBuilder::new(RuntimeOptions::default()).unwrap();
+    builder.execute_script("bundle.js", script).unwrap();
+    let blob = builder.build().unwrap();
+    let mut runtime = Runtime::new(RuntimeOptions {
+        startup_snapshot: Some(blob.into()),
+        ..Default::default()
+    });
+    assert_eq!(
+        runtime
+            .execute_script_to_string("kept.js", "String(kept.length)")
+            .unwrap(),
+        "100"
+    );
+    let mut unbuilt = SnapshotBuilder::new(RuntimeOptions::default()).unwrap();
+    unbuilt.execute_script("bundle.js", script).unwrap();
+    assert!(unbuilt
+        .execute_script("broken.js", "throw new Error('no')")
+        .is_err());
+    drop(unbuilt);
+}
