@@ -123,7 +123,7 @@ pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
 pub use values::string_buffers::{
     ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,
 };
-pub use values::typescript::{TsType, TsTypes};
+pub use values::ts_type::{TsType, TsTypes};
 pub use values::v8_traits::{FromV8, ToV8};
 
 /// TypeScript declarations of the built-in globals besides the ops: `console`, `setTimeout` and

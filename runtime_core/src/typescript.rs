@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::values::typescript::{TsForm, TsType};
+use crate::values::ts_type::{TsForm, TsType};
 use crate::{ClassDecl, OpDecl};
 
 /// A TypeScript declaration file (`.d.ts`, script form) declaring the namespace

@@ -11,7 +11,7 @@
 //! simdutf writing into uninitialised memory (`values/simdutf_raw.rs`), the isolate left
 //! entered between calls (`isolate/entry.rs`), and the context of a panicking options-free
 //! fast call (`__op/call.rs`), and a regular expression's flags read without running a
-//! script's `flags` getter (`inspect/kinds.rs`).
+//! script's `flags` getter (`inspect/forms.rs`).
 
 use std::mem::{align_of, size_of, transmute_copy};
 use std::ptr::NonNull;

@@ -45,8 +45,8 @@ mod owned_buffers;
 #[cfg(feature = "serde")]
 mod serialized;
 mod strings;
+mod ts_probe;
 mod typed_arrays;
-mod typescript;
 
 pub use async_ops::*;
 pub use buffer_sources::*;
@@ -58,8 +58,8 @@ pub use kinds::*;
 pub use numbers::*;
 pub use owned_buffers::*;
 pub use strings::*;
+pub use ts_probe::*;
 pub use typed_arrays::*;
-pub use typescript::*;
 
 pub use crate::event_loop::async_wrap::AsyncCall;
 pub use crate::event_loop::AsyncMode;

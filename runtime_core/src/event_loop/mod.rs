@@ -19,7 +19,7 @@ pub(crate) mod calls;
 mod pending;
 mod pool;
 mod rejections;
-pub(crate) mod timers;
+pub(crate) mod timer_heap;
 
 pub(crate) use pool::{BoxedOp, OpMemory, OpPool};
 

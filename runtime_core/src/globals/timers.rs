@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use crate::event_loop::timers::Timers;
+use crate::event_loop::timer_heap::Timers;
 use crate::extension::Global;
 use crate::{op, Extension, OpState};
 

@@ -6,11 +6,11 @@
 //! `Error.prepareStackTrace` (so the stack the script reads later is the runtime's too). One
 //! call reads and prints a bounded amount, whatever its values share. [`inspect`] is what
 //! [`Runtime::inspect`](crate::Runtime::inspect) and `console.log` print. The layout is
-//! here; what each kind of value prints is in `kinds.rs`.
+//! here; what each kind of value prints is in `forms.rs`.
 
-mod kinds;
+mod forms;
 
-use kinds::Extras;
+use forms::Extras;
 
 /// How deep and wide [`inspect`] prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +89,7 @@ impl<'s> Printer<'s> {
         }
         self.values += 1;
         let Ok(mut object) = v8::Local::<v8::Object>::try_from(value) else {
-            let text = kinds::primitive(scope, value);
+            let text = forms::primitive(scope, value);
             self.printed += text.len();
             return text;
         };
@@ -127,12 +127,12 @@ impl<'s> Printer<'s> {
         object: v8::Local<'s, v8::Object>,
         level: u32,
     ) -> String {
-        let shape = kinds::shape(scope, object);
+        let shape = forms::shape(scope, object);
         self.printed += shape.whole.as_ref().map_or(0, String::len);
         if let Extras::Bytes(bytes) = &shape.extras {
             self.printed += bytes.len();
         }
-        let (keys, listed) = kinds::own_keys(scope, object, shape.skip_indices);
+        let (keys, listed) = forms::own_keys(scope, object, shape.skip_indices);
         // Listing keys is reading them: a large object met through many references costs
         // its keys each time.
         self.values = self.values.saturating_add(listed);
@@ -202,7 +202,7 @@ impl<'s> Printer<'s> {
                 let mut present = None;
                 while index < *length && output.len() < MAX_ITEMS && !self.exhausted() {
                     let looked = present.is_some();
-                    let holes = kinds::holes_from(scope, object, index, *length, &mut present);
+                    let holes = forms::holes_from(scope, object, index, *length, &mut present);
                     if !looked {
                         if let Some(present) = &present {
                             self.values = self.values.saturating_add(present.len());
@@ -216,8 +216,8 @@ impl<'s> Printer<'s> {
                         continue;
                     }
                     // An element that is an accessor prints as one: its getter is not called.
-                    let printed = match kinds::element(scope, object, index) {
-                        kinds::Property::Value(element) => {
+                    let printed = match forms::element(scope, object, index) {
+                        forms::Property::Value(element) => {
                             numeric.push(element.is_number() || element.is_big_int());
                             self.indentation += 2;
                             let printed = self.value(scope, element, level);
@@ -290,10 +290,10 @@ impl<'s> Printer<'s> {
         key: v8::Local<'s, v8::Name>,
         level: u32,
     ) -> String {
-        let name = kinds::key_name(scope, key);
+        let name = forms::key_name(scope, key);
         self.printed += name.len();
-        let value = match kinds::own_property(scope, object, key) {
-            kinds::Property::Value(value) => {
+        let value = match forms::own_property(scope, object, key) {
+            forms::Property::Value(value) => {
                 self.indentation += 2;
                 let printed = self.value(scope, value, level);
                 self.indentation -= 2;
@@ -428,10 +428,10 @@ impl<'s> Printer<'s> {
 }
 
 /// `[Getter]`, `[Setter]` or `[Getter/Setter]`: an accessor is printed, not called.
-fn accessor_text(property: &kinds::Property<'_>) -> String {
+fn accessor_text(property: &forms::Property<'_>) -> String {
     match property {
-        kinds::Property::Value(_) => String::new(),
-        kinds::Property::Accessor(getter, setter) => match (getter, setter) {
+        forms::Property::Value(_) => String::new(),
+        forms::Property::Accessor(getter, setter) => match (getter, setter) {
             (true, true) => "[Getter/Setter]",
             (true, false) => "[Getter]",
             (false, _) => "[Setter]",

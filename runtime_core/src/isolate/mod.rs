@@ -2,7 +2,7 @@
 //! entering a runtime's isolate and leaving it entered between calls (`entry.rs`),
 //! stopping a script from any thread and letting V8 act on it (`termination.rs`), heap limits
 //! that terminate instead of crashing (`heap_limit.rs`), running scripts (`scripts.rs`), and
-//! the stacks of their errors, source-mapped (`stack_trace.rs`, `source_maps.rs`), and the
+//! the stacks of their errors, source-mapped (`stack_formatter.rs`, `source_maps.rs`), and the
 //! tasks V8 posts to an isolate's thread (`tasks.rs`).
 
 pub(crate) mod alarms;
@@ -12,7 +12,7 @@ pub(crate) mod memory_budget;
 pub(crate) mod platform;
 pub(crate) mod scripts;
 pub(crate) mod source_maps;
-pub(crate) mod stack_trace;
+pub(crate) mod stack_formatter;
 pub(crate) mod tasks;
 pub(crate) mod termination;
 mod thrown;

@@ -1,7 +1,7 @@
 //! Reading a thrown value into a [`JsError`] without running the thrower's code: its `name`
 //! and `message` are read as data properties only (an accessor, a proxy or an interceptor
 //! that JavaScript wrote is never called), and its `stack` is the one the runtime's formatter
-//! makes (`stack_trace.rs`, from data properties too), with its frames. Formatting a stack for
+//! makes (`stack_formatter.rs`, from data properties too), with its frames. Formatting a stack for
 //! the first time runs a script's own `Error.prepareStackTrace` if it set one, as V8 would;
 //! that runs under the call's termination, and once a termination is requested nothing more
 //! is read: one
@@ -65,7 +65,7 @@ fn read<'s>(scope: &mut v8::PinScope<'s, '_>, exception: v8::Local<'s, v8::Value
     };
     if !stopped(scope) {
         error.stack = stack(scope, object);
-        error.frames = super::stack_trace::kept_frames(scope, object);
+        error.frames = super::stack_formatter::kept_frames(scope, object);
         error.location = match error.frames.iter().find_map(JsStackFrame::location) {
             Some(location) => Some(location),
             None => reported_location(scope, exception),
@@ -162,7 +162,7 @@ pub(crate) fn stack_head<'s>(
     error: v8::Local<'s, v8::Object>,
     max: usize,
 ) -> Option<(String, usize)> {
-    let stack = super::stack_trace::without_scripts_own(|| stack_text(scope, error))?;
+    let stack = super::stack_formatter::without_scripts_own(|| stack_text(scope, error))?;
     Some(super::string_head(scope, stack, max))
 }
 

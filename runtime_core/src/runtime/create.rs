@@ -117,7 +117,8 @@ impl Runtime {
         instances.attach(&mut isolate);
         isolate.set_slot(termination.clone());
         isolate.set_slot(crate::isolate::source_maps::SourceMaps::default());
-        isolate.set_prepare_stack_trace_callback(crate::isolate::stack_trace::prepare_stack_trace);
+        isolate
+            .set_prepare_stack_trace_callback(crate::isolate::stack_formatter::prepare_stack_trace);
         isolate.set_slot(ConversionLimits::new(
             options.max_sequence_length,
             termination.clone(),

@@ -11,5 +11,5 @@ pub(crate) mod js_buffer;
 pub(crate) mod simdutf_raw;
 pub(crate) mod string_buffers;
 pub(crate) mod string_view;
-pub(crate) mod typescript;
+pub(crate) mod ts_type;
 pub(crate) mod v8_traits;

@@ -2,7 +2,7 @@
 //! (`#[to_v8]`). Such ops take the slow path (the conversion may allocate and run JavaScript),
 //! but for arguments whose type reads strings without V8 ([`FromV8::READS_ONE_BYTE`]).
 
-use crate::values::typescript::TsTypes;
+use crate::values::ts_type::TsTypes;
 use crate::OpError;
 
 /// Converts a JavaScript value into `Self`, for `#[from_v8] arg: Self` arguments.
