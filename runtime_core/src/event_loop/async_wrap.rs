@@ -51,8 +51,7 @@ impl<'s> AsyncWrap<'s> {
                 .ok()
                 .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
                 .expect("the async machinery evaluates to a function");
-        // The event loop outlives the isolate (op contexts hold it).
-        let data = v8::External::new(scope, event_loop as *const _ as *mut std::ffi::c_void);
+        let data = event_loop.as_function_data(scope);
         let claim = v8::FunctionTemplate::builder(claim_callback)
             .data(data.into())
             .length(1)
@@ -106,12 +105,11 @@ pub(crate) fn claim_callback(
     args: v8::FunctionCallbackArguments<'_>,
     _rv: v8::ReturnValue<'_, v8::Value>,
 ) {
-    let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
+    // SAFETY: `AsyncWrap::install` makes this function with `as_function_data`.
+    let Some(event_loop) = (unsafe { crate::event_loop::EventLoop::of_function_data(args.data()) })
+    else {
         return;
     };
-    // SAFETY: `AsyncWrap::install` makes this function with the runtime's `EventLoop` as its
-    // data, which outlives the isolate (op contexts hold it).
-    let event_loop = unsafe { &*(data.value() as *const crate::event_loop::EventLoop) };
     if !event_loop.claim(scope, args.get(0)) {
         throw_nothing_to_claim(scope);
     }

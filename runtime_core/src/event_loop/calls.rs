@@ -428,8 +428,7 @@ fn make_track<'s>(
 ) -> Option<v8::Local<'s, v8::Function>> {
     let factory = crate::isolate::scripts::run_builtin_script(scope, "<calls>", CALLS_JS).ok()?;
     let factory = v8::Local::<v8::Function>::try_from(factory).ok()?;
-    // The event loop outlives the isolate (op contexts hold it).
-    let data = v8::External::new(scope, event_loop as *const _ as *mut std::ffi::c_void);
+    let data = event_loop.as_function_data(scope);
     let settled = v8::FunctionTemplate::builder(settled_callback)
         .data(data.into())
         .length(1)
@@ -448,12 +447,10 @@ pub(crate) fn settled_callback(
     args: v8::FunctionCallbackArguments<'_>,
     _rv: v8::ReturnValue<'_, v8::Value>,
 ) {
-    let Ok(data) = v8::Local::<v8::External>::try_from(args.data()) else {
+    // SAFETY: `make_track` makes this function with `as_function_data`.
+    let Some(event_loop) = (unsafe { super::EventLoop::of_function_data(args.data()) }) else {
         return;
     };
-    // SAFETY: `make_track` makes this function with the runtime's `EventLoop` as its data,
-    // which outlives the isolate (op contexts hold it).
-    let event_loop = unsafe { &*(data.value() as *const super::EventLoop) };
     let Some(id) = args.get(0).number_value(scope) else {
         return;
     };

@@ -390,7 +390,7 @@ impl EventLoop {
         // will be.
         self.run_unclaimed(self.unclaimed.take());
         let mut settled = self.run_v8_tasks(scope);
-        if self.terminating(scope) {
+        if settled && self.terminating(scope) {
             return Err(JsError::terminated_in(scope));
         }
         // The list is borrowed while sources run JavaScript: only `Runtime::new` and
@@ -429,6 +429,25 @@ impl EventLoop {
             self.check_unhandled(scope)?;
         }
         self.check_unhandled(scope).map(|()| settled)
+    }
+
+    /// This loop as the data of a function the runtime makes (`claim`, `settled`): the
+    /// loop outlives the isolate (op contexts hold it).
+    pub(crate) fn as_function_data<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> v8::Local<'s, v8::External> {
+        v8::External::new(scope, self as *const Self as *mut std::ffi::c_void)
+    }
+
+    /// The loop a function's data names, as [`EventLoop::as_function_data`] made it.
+    ///
+    /// # Safety
+    /// The function must have been made with [`EventLoop::as_function_data`] as its data.
+    pub(crate) unsafe fn of_function_data<'a>(data: v8::Local<'_, v8::Value>) -> Option<&'a Self> {
+        let data = v8::Local::<v8::External>::try_from(data).ok()?;
+        // SAFETY: the caller vouches that `data` points at a loop, which outlives the isolate.
+        Some(unsafe { &*(data.value() as *const Self) })
     }
 
     /// Runs the tasks V8 posted to the isolate's thread (at most [`MAX_V8_TASKS`] a turn;
