@@ -224,9 +224,9 @@ impl<'s> Printer<'s> {
                             self.indentation -= 2;
                             printed
                         }
-                        accessor => {
+                        forms::Property::Accessor(getter, setter) => {
                             numeric.push(false);
-                            accessor_text(&accessor)
+                            accessor_text(getter, setter)
                         }
                     };
                     output.push(printed);
@@ -299,7 +299,7 @@ impl<'s> Printer<'s> {
                 self.indentation -= 2;
                 printed
             }
-            accessor => accessor_text(&accessor),
+            forms::Property::Accessor(getter, setter) => accessor_text(getter, setter),
         };
         format!("{name}: {value}")
     }
@@ -428,16 +428,13 @@ impl<'s> Printer<'s> {
 }
 
 /// `[Getter]`, `[Setter]` or `[Getter/Setter]`: an accessor is printed, not called.
-fn accessor_text(property: &forms::Property<'_>) -> String {
-    match property {
-        forms::Property::Value(_) => String::new(),
-        forms::Property::Accessor(getter, setter) => match (getter, setter) {
-            (true, true) => "[Getter/Setter]",
-            (true, false) => "[Getter]",
-            (false, _) => "[Setter]",
-        }
-        .to_owned(),
+fn accessor_text(getter: bool, setter: bool) -> String {
+    match (getter, setter) {
+        (true, true) => "[Getter/Setter]",
+        (true, false) => "[Getter]",
+        (false, _) => "[Setter]",
     }
+    .to_owned()
 }
 
 fn pad(text: &str, width: usize, start: bool) -> String {
