@@ -7,24 +7,88 @@ use crate::{ClassDecl, OpDecl, OpState};
 type StateInit = Box<dyn FnOnce(&mut OpState)>;
 
 /// Stores what a global's install script returned (in the op state, where the extension's
-/// Rust side finds it).
-pub(crate) type KeepFn =
-    for<'s, 'i> fn(&mut v8::PinScope<'s, 'i>, v8::Local<'s, v8::Value>, &OpState);
+/// Rust side finds it): given it when the context is made, and again when a runtime starts
+/// from a snapshot of that context (the snapshot carries the value).
+pub type KeepFn = for<'s, 'i> fn(&mut v8::PinScope<'s, 'i>, v8::Local<'s, v8::Value>, &OpState);
 
-/// What an extension installs on the global object when a context is made (runtime_core's
-/// own globals: see `crate::globals`). The runtime calls the function its script evaluates to
-/// with an object of the extension's internal ops; what it returns, `keep` is given, then and
-/// when a runtime starts from a snapshot of that context (the snapshot carries it).
-#[derive(Clone, Copy)]
-pub(crate) struct Global {
+/// What an extension installs on the global object when a context is made: the way a host's
+/// extension defines web-style globals (runtime_core's own console and timers are made so).
+///
+/// The script evaluates to `function (internalOps, internals) { ... }`. The runtime calls it
+/// once per new context, before any other script runs, with
+///
+/// - `internalOps`: the extension's [`Extension::internal_ops`], which no other code reaches
+///   (not `globalThis.ops`, not `ext:core/ops`);
+/// - `internals`: one object of no prototype per context, shared by every extension's
+///   install script and reachable by no other code: an earlier extension leaves there what a
+///   later one builds on (the web's `DOMException`, its event classes).
+///
+/// What the function captures of the language then (`Reflect.apply`, `Promise.prototype.then`)
+/// is the original: scripts that patch intrinsics later change nothing of it. Runtime_core's
+/// own globals (the memory budget's wrappers, the console, the timers) are installed first,
+/// then the extensions' in order.
+///
+/// ```
+/// use runtime_core::{op, Extension, GlobalScript, Runtime, RuntimeOptions};
+///
+/// #[op(fast)]
+/// fn op_answer() -> u32 {
+///     42
+/// }
+///
+/// let answer = Extension::new("answer")
+///     .internal_ops(&[op_answer::DECL])
+///     .global(GlobalScript::new(
+///         "<answer>",
+///         "(function ({ op_answer }) {
+///            Object.defineProperty(globalThis, 'answer', {
+///              value: () => op_answer(), writable: true, configurable: true,
+///            });
+///          })",
+///     ));
+/// let mut runtime = Runtime::new(RuntimeOptions {
+///     extensions: vec![answer],
+///     ..Default::default()
+/// });
+/// let value = runtime.execute_script_to_string("<doc>", "answer()").unwrap();
+/// assert_eq!(value, "42");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalScript {
     /// The script's name, as stacks show it.
     pub(crate) name: &'static str,
-    /// JavaScript evaluating to `function (internalOps) { ... }`.
+    /// JavaScript evaluating to `function (internalOps, internals) { ... }`.
     pub(crate) script: &'static str,
     /// Given what the function returned; `None` if the global keeps nothing.
     pub(crate) keep: Option<KeepFn>,
     /// The TypeScript declarations of what it installs.
     pub(crate) typescript: &'static str,
+}
+
+impl GlobalScript {
+    /// The install script `script`, named `name` in stacks; it keeps nothing and declares
+    /// nothing.
+    pub const fn new(name: &'static str, script: &'static str) -> Self {
+        Self {
+            name,
+            script,
+            keep: None,
+            typescript: "",
+        }
+    }
+
+    /// Gives `keep` what the install function returned (see [`KeepFn`]).
+    pub const fn keep(mut self, keep: KeepFn) -> Self {
+        self.keep = Some(keep);
+        self
+    }
+
+    /// The TypeScript declarations of the globals it installs: they join the runtime's
+    /// [`Runtime::typescript_declarations`](crate::Runtime::typescript_declarations).
+    pub const fn typescript(mut self, declarations: &'static str) -> Self {
+        self.typescript = declarations;
+        self
+    }
 }
 
 /// A named group of ops, registered on a [`crate::Runtime`] when it is created.
@@ -57,8 +121,8 @@ pub struct Extension {
     esm_public: &'static [&'static str],
     esm_entry_point: Option<&'static str>,
     esm_typescript: &'static [ExtensionSource],
-    global: Option<Global>,
-    loop_source: Option<std::rc::Rc<dyn crate::event_loop::LoopSource>>,
+    global: Option<GlobalScript>,
+    loop_source: Option<std::rc::Rc<dyn crate::LoopSource>>,
 }
 
 /// JavaScript an extension ships: its specifier (for modules, `ext:<extension>/<file>`; for
@@ -180,10 +244,11 @@ impl Extension {
         self
     }
 
-    /// Sets the internal ops: the runtime's own machinery behind a global (the console's
-    /// printing, the timers). They are never on the ops object, in `ext:core/ops` or in the
-    /// TypeScript declarations; the runtime hands them to its built-in scripts alone.
-    pub(crate) fn internal_ops(mut self, ops: &'static [OpDecl]) -> Self {
+    /// Sets the internal ops: the machinery behind the extension's [`GlobalScript`] (the
+    /// console's printing, the timers, a web API's parsing). They are never on the ops object,
+    /// in `ext:core/ops` or in the TypeScript declarations; the runtime hands them to the
+    /// extension's install script alone.
+    pub fn internal_ops(mut self, ops: &'static [OpDecl]) -> Self {
         self.internal_ops = ops;
         self
     }
@@ -192,29 +257,24 @@ impl Extension {
         self.internal_ops
     }
 
-    /// Sets what the extension installs on the global object when a context is made (see
-    /// `crate::globals`).
-    pub(crate) fn global(mut self, global: Global) -> Self {
+    /// Sets what the extension installs on the global object when a context is made.
+    pub fn global(mut self, global: GlobalScript) -> Self {
         self.global = Some(global);
         self
     }
 
-    pub(crate) fn global_install(&self) -> Option<Global> {
+    pub(crate) fn global_install(&self) -> Option<GlobalScript> {
         self.global
     }
 
-    /// Sets work the event loop drives for the extension (its timers), polled every turn.
-    pub(crate) fn loop_source(
-        mut self,
-        source: std::rc::Rc<dyn crate::event_loop::LoopSource>,
-    ) -> Self {
+    /// Sets work the event loop drives for the extension (the timers are one), polled every
+    /// turn; see [`LoopSource`](crate::LoopSource).
+    pub fn loop_source(mut self, source: std::rc::Rc<dyn crate::LoopSource>) -> Self {
         self.loop_source = Some(source);
         self
     }
 
-    pub(crate) fn take_loop_source(
-        &mut self,
-    ) -> Option<std::rc::Rc<dyn crate::event_loop::LoopSource>> {
+    pub(crate) fn take_loop_source(&mut self) -> Option<std::rc::Rc<dyn crate::LoopSource>> {
         self.loop_source.take()
     }
 

@@ -68,9 +68,12 @@ pub(crate) enum Started {
     Boxed(BoxedOp, bool),
 }
 
-/// Work the loop drives besides ops (dynamic imports, timers): polled at the start of every
-/// turn, keeping the loop alive while it waits on something.
-pub(crate) trait LoopSource {
+/// Work the event loop drives besides ops (dynamic imports, timers, a host's own queue):
+/// polled at the start of every turn, keeping the loop alive while it waits on something. An
+/// extension adds one with [`Extension::loop_source`](crate::Extension::loop_source); it
+/// keeps its JavaScript callbacks as handles (a [`GlobalScript`](crate::GlobalScript)'s
+/// `keep` is the place to take them) and wakes the loop with the waker of `cx`.
+pub trait LoopSource {
     /// Does what is ready, which may run JavaScript; whether it ran any. `Err` with an
     /// exception nothing caught (a timer's callback threw) or the termination.
     fn poll_source(

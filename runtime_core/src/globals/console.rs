@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::extension::Global;
+use crate::GlobalScript;
 use crate::{op, Extension, OpState};
 
 /// Where a console line goes.
@@ -55,12 +55,10 @@ fn op_console_inspect<'s>(
 pub(crate) fn extension(sink: ConsoleFn) -> Extension {
     Extension::new("console")
         .internal_ops(&[op_console_print::DECL, op_console_inspect::DECL])
-        .global(Global {
-            name: "<console>",
-            script: include_str!("console.js"),
-            keep: None,
-            typescript: include_str!("console.d.ts"),
-        })
+        .global(
+            GlobalScript::new("<console>", include_str!("console.js"))
+                .typescript(include_str!("console.d.ts")),
+        )
         .state(move |state| {
             state.put(Sink(sink));
         })

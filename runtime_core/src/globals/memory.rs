@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::extension::Global;
 use crate::isolate::memory_budget::MemoryBudget;
+use crate::GlobalScript;
 use crate::{op, Extension, OpState};
 
 /// Whether `bytes` more fit in the runtime's memory budget.
@@ -19,12 +19,7 @@ fn op_memory_fits(isolate: &mut v8::Isolate, state: &OpState, bytes: f64) -> boo
 pub(crate) fn extension(budget: Arc<MemoryBudget>) -> Extension {
     Extension::new("memory")
         .internal_ops(&[op_memory_fits::DECL])
-        .global(Global {
-            name: "<memory>",
-            script: include_str!("memory.js"),
-            keep: None,
-            typescript: "",
-        })
+        .global(GlobalScript::new("<memory>", include_str!("memory.js")))
         .state(move |state| {
             state.put(budget);
         })

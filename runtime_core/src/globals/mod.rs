@@ -1,12 +1,12 @@
 //! runtime_core's own globals, each an ordinary [`Extension`] with internal ops and a
-//! `Global` (`crate::extension`): the console (`console.rs`), the timers (`timers.rs`) and,
+//! [`GlobalScript`](crate::GlobalScript), as a host's own would be: the console (`console.rs`), the timers (`timers.rs`) and,
 //! under a memory budget, the wrappers of what grows memory outside the runtime's allocator
 //! (`memory.rs`).
 //! `Runtime` installs every extension's global the same way and names none of them.
 //!
-//! A global is an install script (runtime_core's own, compiled from a code cache kept for
-//! the process) that evaluates to a function; the runtime calls it with an object of the
-//! extension's internal ops, when a context is made. What it returns, a global that keeps
+//! A global is an install script (compiled from a code cache kept for the process) that
+//! evaluates to a function; the runtime calls it with an object of the extension's internal
+//! ops (and the install scripts' shared `internals`), when a context is made. What it returns, a global that keeps
 //! something (the timers keep `fire(id)`) is given, then and when a runtime starts from a
 //! snapshot of that context (the snapshot carries it). Its TypeScript declarations join the
 //! runtime's.

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use crate::event_loop::timer_heap::Timers;
-use crate::extension::Global;
+use crate::GlobalScript;
 use crate::{op, Extension, OpState};
 
 #[op(fast)]
@@ -45,12 +45,11 @@ pub(crate) fn extension() -> Extension {
             op_timer_cancel::DECL,
             op_timer_ref::DECL,
         ])
-        .global(Global {
-            name: "<timers>",
-            script: include_str!("timers.js"),
-            keep: Some(keep_fire),
-            typescript: include_str!("timers.d.ts"),
-        })
+        .global(
+            GlobalScript::new("<timers>", include_str!("timers.js"))
+                .keep(keep_fire)
+                .typescript(include_str!("timers.d.ts")),
+        )
         .loop_source(timers.clone())
         .state(move |state| {
             state.put(timers);

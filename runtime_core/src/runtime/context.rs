@@ -49,6 +49,9 @@ pub(super) fn install(
         .set(scope, key.into(), ops_object.into())
         .expect("defining the ops object on a fresh global cannot throw");
     let mut installed = Vec::new();
+    // What the install scripts share, and no other code reaches (see `GlobalScript`).
+    let internals =
+        v8::Object::with_prototype_and_properties(scope, v8::null(scope).into(), &[], &[]);
     for extension in parts.extensions {
         let Some(global) = extension.global_install() else {
             continue;
@@ -60,7 +63,7 @@ pub(super) fn install(
             .expect("a global's script evaluates to a function");
         let receiver = v8::undefined(scope).into();
         let value = install
-            .call(scope, receiver, &[internal_ops.into()])
+            .call(scope, receiver, &[internal_ops.into(), internals.into()])
             .expect("installing a global in a new context cannot throw");
         if let Some(keep) = global.keep {
             keep(scope, value, &parts.state.borrow());

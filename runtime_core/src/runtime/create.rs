@@ -30,8 +30,12 @@ impl Runtime {
         let memory_budget = options
             .memory_limit
             .map(|limit| MemoryBudget::new(limit, termination.clone()));
-        let builtins = crate::globals::builtins(options.console.take(), memory_budget.clone());
-        options.extensions.extend(builtins);
+        // The built-in globals first: the extensions' install scripts find them made (and
+        // capture the memory budget's wrappers, not what they wrap).
+        let mut extensions =
+            crate::globals::builtins(options.console.take(), memory_budget.clone());
+        extensions.append(&mut options.extensions);
+        options.extensions = extensions;
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
         for extension in &mut options.extensions {
