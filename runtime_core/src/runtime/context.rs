@@ -37,7 +37,7 @@ pub(super) fn install(
     scope: &mut v8::PinScope<'_, '_, ()>,
     parts: &Parts<'_>,
     ops_object_name: &str,
-) -> Made {
+) -> Result<Made, JsError> {
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
     let wrap = crate::event_loop::async_wrap::AsyncWrap::install(scope, parts.event_loop);
@@ -57,14 +57,30 @@ pub(super) fn install(
             continue;
         };
         let internal_ops = internal_ops_object(scope, parts.ops, extension.internal_op_decls());
-        let install = run_builtin_script(scope, global.name, global.script)
-            .ok()
-            .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-            .expect("a global's script evaluates to a function");
+        let install = run_builtin_script(scope, global.name, global.script)?;
+        let Ok(install) = v8::Local::<v8::Function>::try_from(install) else {
+            return Err(JsError::exception(
+                "TypeError",
+                &format!(
+                    "{}: the install script does not evaluate to a function",
+                    global.name
+                ),
+            ));
+        };
         let receiver = v8::undefined(scope).into();
-        let value = install
-            .call(scope, receiver, &[internal_ops.into(), internals.into()])
-            .expect("installing a global in a new context cannot throw");
+        // A host's script may throw (a mistake in it): an error of the runtime's creation.
+        v8::tc_scope!(let try_catch, scope);
+        let installed_value = install.call(
+            try_catch,
+            receiver,
+            &[internal_ops.into(), internals.into()],
+        );
+        let value = match (installed_value, try_catch.exception()) {
+            (Some(value), None) => value,
+            (_, Some(exception)) => return Err(JsError::from_exception(try_catch, exception)),
+            (None, None) => return Err(JsError::terminated_in(try_catch)),
+        };
+        let scope = &mut **try_catch;
         if let Some(keep) = global.keep {
             keep(scope, value, &parts.state.borrow());
             installed.push(v8::Global::new(scope, value));
@@ -87,11 +103,11 @@ pub(super) fn install(
     parts
         .modules
         .set_ops_module(v8::Global::new(scope, ops_object), ops_exports(parts));
-    Made {
+    Ok(Made {
         context: v8::Global::new(scope, context),
         interrupt_check: v8::Global::new(scope, noop),
         installed,
-    }
+    })
 }
 
 /// What `ext:core/ops` exports: every public op, and every class.

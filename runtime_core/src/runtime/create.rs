@@ -139,7 +139,7 @@ impl Runtime {
         let made = {
             v8::scope!(let scope, &mut isolate);
             match &restore {
-                None => install(scope, &parts, options.ops_object_name),
+                None => install(scope, &parts, options.ops_object_name)?,
                 Some(meta) => restore_context(scope, &parts, meta)?,
             }
         };

@@ -360,3 +360,63 @@ fn runtimes_on_many_threads() {
     let results: Vec<String> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     assert_eq!(results, ["1", "2", "3", "4"]);
 }
+
+/// A host's global install script: what its extensions share, and what a mistake in one is.
+#[op(fast)]
+fn op_secret() -> u32 {
+    7
+}
+
+#[test]
+fn install_scripts_share_internals_no_other_code_reaches() {
+    use runtime_core::GlobalScript;
+    let first = Extension::new("first")
+        .internal_ops(&[op_secret::DECL])
+        .global(GlobalScript::new(
+            "<first>",
+            "(function ({ op_secret }, internals) { internals.secret = () => op_secret(); })",
+        ));
+    let second = Extension::new("second").global(GlobalScript::new(
+        "<second>",
+        "(function (_ops, internals) { \
+           Object.defineProperty(globalThis, 'shared', { value: internals.secret(), configurable: true }); \
+           Object.defineProperty(globalThis, 'prototypeOfInternals', { value: Object.getPrototypeOf(internals), configurable: true }); \
+         })",
+    ));
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![first, second],
+        ..Default::default()
+    });
+    assert_eq!(
+        runtime
+            .execute_script_to_string(
+                "<test>",
+                "[shared, prototypeOfInternals, typeof ops.op_secret, typeof internals]"
+            )
+            .unwrap(),
+        "7,,undefined,undefined"
+    );
+}
+
+#[test]
+fn an_install_script_that_throws_is_an_error_of_the_runtimes_creation() {
+    use runtime_core::GlobalScript;
+    // Before the fix: a panic ("installing a global in a new context cannot throw").
+    for (script, message) in [
+        (
+            "(function () { throw new RangeError('bad host script'); })",
+            "RangeError: bad host script",
+        ),
+        ("42", "the install script does not evaluate to a function"),
+        ("(function (", "SyntaxError"),
+    ] {
+        let broken = Extension::new("broken").global(GlobalScript::new("<broken>", script));
+        let error = Runtime::try_new(RuntimeOptions {
+            extensions: vec![broken],
+            ..Default::default()
+        })
+        .err()
+        .unwrap_or_else(|| panic!("{script} made a runtime"));
+        assert!(error.to_string().contains(message), "{script}: {error}");
+    }
+}
