@@ -1,0 +1,119 @@
+//! The web platform for an opwire host's tenants: `URL`, `TextEncoder`/`TextDecoder`,
+//! `atob`/`btoa`, `structuredClone`, `crypto`, `Event`/`EventTarget`, `AbortController`,
+//! `performance`, `Blob`/`File`, as workerd, Deno and Bun give them.
+//!
+//! Built on runtime_core's public API alone, as any host's extension would be: each group is
+//! an [`Extension`] whose [`GlobalScript`](runtime_core::GlobalScript) defines its globals
+//! over internal ops (Rust where there is work to do: parsing, transcoding, hashing;
+//! JavaScript where the spec is object plumbing).
+//!
+//! ```
+//! use runtime_core::{Runtime, RuntimeOptions};
+//!
+//! let mut runtime = Runtime::new(RuntimeOptions {
+//!     extensions: runtime_web::extensions(runtime_web::Groups::ALL),
+//!     ..Default::default()
+//! });
+//! let host = runtime
+//!     .execute_script_to_string("<doc>", "new URL('/a?b=1', 'https://example.com').host")
+//!     .unwrap();
+//! assert_eq!(host, "example.com");
+//! ```
+//!
+//! Globals are defined as the web defines them (writable, configurable, not enumerable);
+//! what their scripts use of the language is captured before any tenant code runs, so a
+//! tenant that patches intrinsics changes nothing of them.
+
+#![warn(
+    missing_docs,
+    clippy::undocumented_unsafe_blocks,
+    clippy::missing_safety_doc
+)]
+
+mod base64;
+mod blob;
+mod buffer_source;
+mod clone;
+mod crypto;
+mod encoding;
+mod events;
+mod performance;
+mod url;
+
+use runtime_core::Extension;
+
+/// Which groups of the web platform a runtime gets (`Groups::URL | Groups::ENCODING`).
+/// `DOMException` comes with every choice; a group that builds on another brings it
+/// (`ABORT` brings `EVENTS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Groups(u16);
+
+impl Groups {
+    /// `URL`, `URLSearchParams`.
+    pub const URL: Self = Self(1);
+    /// `TextEncoder`, `TextDecoder`.
+    pub const ENCODING: Self = Self(1 << 1);
+    /// `atob`, `btoa`.
+    pub const BASE64: Self = Self(1 << 2);
+    /// `structuredClone`.
+    pub const CLONE: Self = Self(1 << 3);
+    /// `crypto.getRandomValues`, `crypto.randomUUID`, `crypto.subtle.digest`.
+    pub const CRYPTO: Self = Self(1 << 4);
+    /// `Event`, `EventTarget`, `CustomEvent`, `ErrorEvent`, `reportError`; the global object
+    /// as an event target.
+    pub const EVENTS: Self = Self(1 << 5);
+    /// `AbortController`, `AbortSignal` (brings `EVENTS`).
+    pub const ABORT: Self = Self(1 << 6);
+    /// `performance.now()`, `performance.timeOrigin`.
+    pub const PERFORMANCE: Self = Self(1 << 7);
+    /// `Blob`, `File`.
+    pub const FILES: Self = Self(1 << 8);
+    /// Every group.
+    pub const ALL: Self = Self((1 << 9) - 1);
+
+    /// Whether every group of `other` is in `self`.
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The groups of both.
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOr for Groups {
+    type Output = Self;
+
+    fn bitor(self, other: Self) -> Self {
+        self.union(other)
+    }
+}
+
+/// The extensions that give a runtime `groups`, in the order they must be installed: put them
+/// in [`RuntimeOptions::extensions`](runtime_core::RuntimeOptions::extensions) (beside the
+/// host's own, in any place).
+pub fn extensions(groups: Groups) -> Vec<Extension> {
+    let mut groups = groups;
+    if groups.contains(Groups::ABORT) {
+        groups = groups | Groups::EVENTS;
+    }
+    let mut out = vec![events::webidl_extension()];
+    let chosen: [(Groups, fn() -> Extension); 9] = [
+        (Groups::EVENTS, events::events_extension),
+        (Groups::ABORT, events::abort_extension),
+        (Groups::URL, url::extension),
+        (Groups::ENCODING, encoding::extension),
+        (Groups::BASE64, base64::extension),
+        (Groups::CLONE, clone::extension),
+        (Groups::CRYPTO, crypto::extension),
+        (Groups::PERFORMANCE, performance::extension),
+        (Groups::FILES, blob::extension),
+    ];
+    for (group, make) in chosen {
+        if groups.contains(group) {
+            out.push(make());
+        }
+    }
+    out
+}

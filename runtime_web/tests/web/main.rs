@@ -1,0 +1,58 @@
+//! runtime_web's behaviour, as the specs define it, in real runtimes: one test binary, a
+//! module per group, then the hostile inputs and the TypeScript declarations.
+
+mod abort;
+mod base64;
+mod blob;
+mod clone;
+mod crypto;
+mod encoding;
+mod events;
+mod globals;
+mod hostile;
+mod performance;
+mod snapshot;
+mod typescript;
+mod url;
+
+use runtime_core::{Runtime, RuntimeOptions};
+
+/// A runtime with every group.
+pub fn web() -> Runtime {
+    Runtime::new(RuntimeOptions {
+        extensions: runtime_web::extensions(runtime_web::Groups::ALL),
+        ..Default::default()
+    })
+}
+
+/// What `script` evaluates to, as `JSON.stringify` writes it, or `throws <name>: <message>`
+/// (a `DOMException`'s name is its `name`).
+pub fn eval(runtime: &mut Runtime, script: &str) -> String {
+    let wrapped = format!(
+        "(() => {{ try {{ const value = (() => {{ {script} }})(); return JSON.stringify(value) ?? String(value); }} \
+         catch (error) {{ return `throws ${{error && error.name}}: ${{error && error.message}}`; }} }})()"
+    );
+    runtime
+        .execute_script_to_string("<test>", &wrapped)
+        .unwrap()
+}
+
+/// As [`eval`], for a script whose value is a promise: what it settles to, the event loop
+/// run to the end.
+pub fn settle(runtime: &mut Runtime, script: &str) -> String {
+    let wrapped = format!(
+        "globalThis.__out = undefined; (async () => {{ {script} }})().then((value) => {{ \
+         globalThis.__out = JSON.stringify(value) ?? String(value); }}, (error) => {{ \
+         globalThis.__out = `rejects ${{error && error.name}}: ${{error && error.message}}`; }});"
+    );
+    runtime.execute_script("<test>", &wrapped).unwrap();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(runtime.run_event_loop())
+        .unwrap();
+    runtime
+        .execute_script_to_string("<out>", "globalThis.__out")
+        .unwrap()
+}
