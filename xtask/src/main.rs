@@ -7,6 +7,9 @@
 //! - `bench-http [--quick] [--runs N]`: the edge workload under load (`examples/edge_server`,
 //!   oha 1.16.0 installed into the target directory when missing), each metric the median of
 //!   N runs (3; 1 with `--quick`); results go to `target/bench-http/`.
+//! - `bench-web [--quick] [--filter S] [--rounds N]`: the web platform's microbenchmarks
+//!   (`benches/web/cases.js`) in opwire with runtime_web and in deno (from the npm registry,
+//!   into `target/deno`), side by side; results go to `target/bench-web/`.
 //! - `bench-build [--ops N]`: rebuild times of a generated crate of N ops (default 500) in
 //!   release, dev and check, beside deno_core's, and the LLVM IR its ops make; results go to
 //!   `target/bench-build/`.
@@ -24,6 +27,7 @@
 
 mod bench_build;
 mod bench_http;
+mod bench_web;
 mod layer_paths;
 mod layers;
 
@@ -35,6 +39,7 @@ fn main() {
     match args.next().as_deref() {
         Some("bench-ops") => bench_ops(args.collect()),
         Some("bench-http") => bench_http::bench_http(&workspace_root(), args.collect()),
+        Some("bench-web") => bench_web::bench_web(&workspace_root(), args.collect()),
         Some("bench-build") => bench_build::bench_build(&workspace_root(), args.collect()),
         Some("fuzz") => fuzz(args.collect()),
         Some("expand") => expand(args.collect()),
@@ -49,6 +54,7 @@ fn main() {
 
 const USAGE: &str = "usage: cargo xtask bench-ops [--async|--startup] [--filter <substring>] [--quick] [--rounds <n>] [--save-baseline <name>] [--baseline <name>] [--reference <file>]
        cargo xtask bench-http [--quick] [--runs <n>]
+       cargo xtask bench-web [--quick] [--filter <substring>] [--rounds <n>]
        cargo xtask bench-build [--ops <n>]
        cargo xtask expand <file.rs> [<op_name>]
        cargo xtask docs
