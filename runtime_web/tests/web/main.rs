@@ -1,6 +1,10 @@
 //! runtime_web's behaviour, as the specs define it, in real runtimes: one test binary, a
 //! module per group, then the hostile inputs and the TypeScript declarations.
 
+// runtime_core's test set-up: the TypeScript compiler's install and checks.
+#[path = "../../../runtime_core/tests/common/mod.rs"]
+mod common;
+
 mod abort;
 mod base64;
 mod blob;
