@@ -116,15 +116,24 @@ fn patched_intrinsics_change_nothing_of_the_web_platform() {
                        try { define(proto, key, { value: function () { throw new Error('patched ' + String(key)); }, writable: true, configurable: true }); } catch {} } } } \
                  Reflect.apply = Reflect.ownKeys = Reflect.getPrototypeOf = () => { throw new Error('patched Reflect'); }; \
                  Object.defineProperty = () => { throw new Error('patched'); }; return 'patched';";
+    // Sequences (a Blob's parts, `AbortSignal.any`'s signals) are read through their own
+    // iterator, as WebIDL says: these give theirs, not the array iterator a tenant patched.
+    let setup = "globalThis.events = () => { const t = new EventTarget(); let n = 0; t.addEventListener('x', () => n++, { once: true }); \
+                   t.dispatchEvent(new Event('x')); t.dispatchEvent(new Event('x')); const c = new AbortController(); \
+                   const signals = { [Symbol.iterator]() { let done = false; return { next() { const step = { value: c.signal, done }; done = true; return step; } }; } }; \
+                   const any = AbortSignal.any(signals); c.abort('r'); return n + ':' + any.reason; }; \
+                 globalThis.blob = () => { const parts = { [Symbol.iterator]() { let i = 0; return { next() { i++; return i === 1 ? { value: 'abc', done: false } : { value: undefined, done: true }; } }; } }; \
+                   return new Blob(parts).slice(1).size; }; return 0;";
+    eval(&mut runtime, setup);
     let checks = "const u = new URL('https://h/p?a=1'); u.searchParams.append('b', '2'); \
                   const bytes = new TextEncoder().encode('héllo'); \
                   return [u.href, new TextDecoder().decode(bytes), new TextDecoder('utf-16le').decode(Uint8Array.of(0x61, 0)), \
                           atob(btoa('x')), crypto.randomUUID().length, typeof performance.now(), \
-                          structuredClone(7), new DOMException('m', 'AbortError').code];";
+                          structuredClone(7), new DOMException('m', 'AbortError').code, events(), blob()];";
     let before = eval(&mut runtime, checks);
     assert_eq!(
         before,
-        r#"["https://h/p?a=1&b=2","héllo","a","x",36,"number",7,20]"#
+        r#"["https://h/p?a=1&b=2","héllo","a","x",36,"number",7,20,"1:r",2]"#
     );
     assert_eq!(eval(&mut runtime, patch), r#""patched""#);
     // JSON.stringify of the result uses no patched method.
