@@ -134,7 +134,7 @@ fn run_file(root: &Path, file: &Path) -> Outcome {
     let summary = runtime
         .execute_script_to_string(
             "<wpt results>",
-            "JSON.stringify(__wpt.results.map((r) => [r.status === 0, r.name + ': ' + r.message]))",
+            "JSON.stringify(__wpt.results.map((r) => [r.status === 0, String(r.name + ': ' + r.message).toWellFormed()]))",
         )
         .unwrap_or_else(|_| "[]".into());
     let results: Vec<(bool, String)> = serde_json::from_str(&summary).unwrap_or_default();
