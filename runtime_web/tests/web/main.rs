@@ -5,19 +5,19 @@
 #[path = "../../../runtime_core/tests/common/mod.rs"]
 mod common;
 
-mod abort;
-mod base64;
-mod blob;
-mod clone;
-mod crypto;
-mod encoding;
-mod events;
+mod abort_spec;
+mod base64_spec;
+mod blob_spec;
+mod clone_spec;
+mod crypto_spec;
+mod encoding_spec;
+mod events_spec;
 mod globals;
 mod hostile;
-mod performance;
+mod performance_spec;
 mod snapshot;
 mod typescript;
-mod url;
+mod url_spec;
 
 use runtime_core::{Runtime, RuntimeOptions};
 
