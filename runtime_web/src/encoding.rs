@@ -36,22 +36,23 @@ pub(crate) fn utf8_of(
             out
         }
         v8::ValueViewData::TwoByte(units) => {
-            if simdutf::validate_utf16le(units) {
-                let length = simdutf::utf8_length_from_utf16le(units);
-                let mut out = Vec::with_capacity(length);
-                // SAFETY: `units` is valid UTF-16 and `out` has room for the `length` bytes
-                // simdutf counted for it.
-                unsafe {
-                    let written = simdutf::convert_valid_utf16le_to_utf8(
-                        units,
-                        std::slice::from_raw_parts_mut(out.as_mut_ptr(), length),
-                    );
-                    out.set_len(written);
-                }
+            // The length counts a lone surrogate as three bytes: U+FFFD's, what it becomes.
+            let length = simdutf::utf8_length_from_utf16le(units);
+            let mut out = Vec::with_capacity(length);
+            // SAFETY: `out` has room for the `length` bytes simdutf counted for `units`; on an
+            // error it wrote fewer, and `out` stays empty.
+            let converted = unsafe {
+                simdutf::convert_utf16le_to_utf8_with_errors(
+                    units,
+                    std::slice::from_raw_parts_mut(out.as_mut_ptr(), length),
+                )
+            };
+            if converted.is_ok() {
+                // SAFETY: simdutf wrote `converted.count` bytes.
+                unsafe { out.set_len(converted.count) };
                 return out;
             }
             // Lone surrogates (rare): one at a time, each as U+FFFD.
-            let mut out = Vec::with_capacity(units.len() * 3);
             for decoded in char::decode_utf16(units.iter().copied()) {
                 let ch = decoded.unwrap_or(char::REPLACEMENT_CHARACTER);
                 let mut buffer = [0; 4];
@@ -149,10 +150,13 @@ fn latin1_into(bytes: &[u8], dest: &mut [u8]) -> (usize, usize) {
 /// `encodeInto` of a two-byte string, as [`latin1_into`] (lone surrogates as U+FFFD).
 fn utf16_into(units: &[u16], dest: &mut [u8]) -> (usize, usize) {
     use v8::simdutf;
-    if simdutf::validate_utf16le(units) && simdutf::utf8_length_from_utf16le(units) <= dest.len() {
-        // SAFETY: `units` is valid UTF-16 and `dest` has room for all of its UTF-8.
-        let written = unsafe { simdutf::convert_valid_utf16le_to_utf8(units, dest) };
-        return (units.len(), written);
+    // A lone surrogate counts three bytes, as the U+FFFD it becomes.
+    if simdutf::utf8_length_from_utf16le(units) <= dest.len() {
+        // SAFETY: `dest` has room for all of `units`' UTF-8.
+        let converted = unsafe { simdutf::convert_utf16le_to_utf8_with_errors(units, dest) };
+        if converted.is_ok() {
+            return (units.len(), converted.count);
+        }
     }
     encoding_rs::mem::convert_utf16_to_utf8_partial(units, dest)
 }

@@ -13,7 +13,7 @@ use runtime_core::{op, Extension, GlobalScript, OpState};
 /// The clocks' resolution, in milliseconds.
 const RESOLUTION_MS: f64 = 0.1;
 
-/// When the runtime was made: the time origin.
+/// When the runtime was made: the time origin (its Unix time already coarsened).
 struct Origin {
     instant: Instant,
     unix_ms: f64,
@@ -33,7 +33,7 @@ fn op_web_now(state: &OpState) -> f64 {
 /// `performance.timeOrigin`: the time origin, in milliseconds since the Unix epoch.
 #[op(fast)]
 fn op_web_time_origin(state: &OpState) -> f64 {
-    coarsen(state.borrow::<Origin>().unix_ms)
+    state.borrow::<Origin>().unix_ms
 }
 
 /// `performance`, `Performance`.
@@ -50,7 +50,7 @@ pub(crate) fn extension() -> Extension {
                 .map_or(0.0, |since| since.as_secs_f64() * 1000.0);
             state.put(Origin {
                 instant: Instant::now(),
-                unix_ms,
+                unix_ms: coarsen(unix_ms),
             });
         })
 }

@@ -135,7 +135,7 @@ fn run_json(command: &mut Command, what: &str) -> serde_json::Map<String, serde_
         .unwrap_or_else(|_| fail(&format!("{what} wrote no JSON")))
 }
 
-/// A time in nanoseconds, to three significant figures.
+/// A time in nanoseconds: whole above a microsecond, one decimal below.
 fn figure(ns: f64) -> String {
     if ns >= 1000.0 {
         format!("{:.0}", ns)

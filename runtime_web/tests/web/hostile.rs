@@ -183,14 +183,15 @@ fn no_web_api_loses_a_termination_that_lands_inside_it() {
 fn runtimes_share_nothing() {
     let mut first = web();
     let mut second = web();
+    // A stream left open in one runtime (its decoder holds half a code point) is no decoder
+    // of the other's.
+    eval(
+        &mut first,
+        "globalThis.open = new TextDecoder(); open.decode(Uint8Array.of(0xf0, 0x9f), { stream: true }); return 0;",
+    );
     eval(
         &mut first,
         "URL.prototype.evil = 1; globalThis.TextDecoder = null; return 0;",
-    );
-    // A stream left open in one runtime is no decoder of the other's.
-    eval(
-        &mut first,
-        "const d = new (Object.getPrototypeOf(new TextEncoder()).constructor)(); return 0;",
     );
     assert_eq!(
         eval(&mut second, "const d = new TextDecoder(); d.decode(new Uint8Array([0xe2]), { stream: true }); return [URL.prototype.evil === undefined, d.decode(new Uint8Array([0x82, 0xac]))];"),
