@@ -3,7 +3,8 @@
 //! kind is a variant here, and the compiler points at each decision it must make.
 
 use super::helpers::{FastHelper, SlowHelper};
-use super::strategy::{CType, FastArg, FastConvert, SlowArg, V8Access};
+use super::strategy::{FastArg, FastConvert, SlowArg, V8Access};
+use super::values::CType;
 use super::values::{
     BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType, Passed, PtrTarget,
     TsOfRustType,

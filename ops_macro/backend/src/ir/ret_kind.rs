@@ -1,6 +1,7 @@
 //! The return half of the kind table.
 
-use super::strategy::{CType, FastRet, SlowRet, V8Access};
+use super::strategy::{FastRet, SlowRet, V8Access};
+use super::values::CType;
 use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType, TsOfRustType};
 
 /// Every return type an op can have (inside any `Result` and `Option`).

@@ -1,8 +1,6 @@
 //! The value types kinds are made of: V8 handle types, number and BigInt types, and the
 //! runtime's conversion markers.
 
-use super::strategy::CType;
-
 /// Declares [`LocalType`]: one row per V8 handle type an argument may name, with what a
 /// `TypeError` says was expected and whether the handle can reach a buffer's memory (and so
 /// alias a borrowed one).
@@ -474,4 +472,76 @@ pub enum Passed {
     Isolate,
     /// `&v8::T`: the handle, dereferenced (`Option<&v8::T>` when optional).
     HandleRef,
+}
+
+/// A V8 Fast API C type (`v8::fast_api::Type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CType {
+    /// `void`.
+    Void,
+    /// `bool`.
+    Bool,
+    /// `int32_t`.
+    Int32,
+    /// `uint32_t`.
+    Uint32,
+    /// `int64_t`.
+    Int64,
+    /// `uint64_t`.
+    Uint64,
+    /// `float`.
+    Float32,
+    /// `double`.
+    Float64,
+    /// `void*`: an External's pointer (or null).
+    Pointer,
+    /// `v8::Local<v8::Value>`: any value, unconverted.
+    V8Value,
+    /// A sequential one-byte string, passed as `const FastOneByteString&`; V8 takes the slow
+    /// path for any other value (another string representation, or not a string).
+    SeqOneByteString,
+}
+
+impl CType {
+    /// The `v8::fast_api::Type` variant name.
+    pub fn variant(self) -> &'static str {
+        match self {
+            CType::Void => "Void",
+            CType::Bool => "Bool",
+            CType::Int32 => "Int32",
+            CType::Uint32 => "Uint32",
+            CType::Int64 => "Int64",
+            CType::Uint64 => "Uint64",
+            CType::Float32 => "Float32",
+            CType::Float64 => "Float64",
+            CType::Pointer => "Pointer",
+            CType::V8Value => "V8Value",
+            CType::SeqOneByteString => "SeqOneByteString",
+        }
+    }
+
+    /// The primitive Rust type V8 passes for it; `None` for the non-primitive ones.
+    pub fn primitive(self) -> Option<&'static str> {
+        Some(match self {
+            CType::Bool => "bool",
+            CType::Int32 => "i32",
+            CType::Uint32 => "u32",
+            CType::Int64 => "i64",
+            CType::Uint64 => "u64",
+            CType::Float32 => "f32",
+            CType::Float64 => "f64",
+            CType::Void | CType::Pointer | CType::V8Value | CType::SeqOneByteString => return None,
+        })
+    }
+
+    /// Whether V8 passes it as a pointer into its heap, which an allocation there during the
+    /// call could move.
+    pub fn borrows_v8_heap(self) -> bool {
+        self == CType::SeqOneByteString
+    }
+
+    /// Whether this type makes the function's 64-bit integers BigInts.
+    pub fn is_64_bit(self) -> bool {
+        matches!(self, CType::Int64 | CType::Uint64)
+    }
 }
