@@ -1,7 +1,6 @@
 //! A type a TypeScript declaration names ([`TsType`]): what `#[op]` and the derives list beside
-//! each declaration, for [`crate::typescript_declarations`] to declare once.
-
-use crate::{FromV8, ToV8};
+//! each declaration, for [`crate::typescript_declarations`] to declare once. (Its makers from
+//! a `FromV8` or `ToV8` type are with those traits, which name this file.)
 
 /// A type an op's, a class's or a derived type's declaration names (`Entry` in
 /// `function op_get(key: string): Entry;`), and where its own declaration is. `#[op]` and the
@@ -37,16 +36,6 @@ pub(crate) enum TsForm {
 }
 
 impl TsType {
-    /// `T` as an op argument or a `FromV8` field names it.
-    pub fn input<T: FromV8<'static>>(name: &'static str) -> Self {
-        Self::new(name, TsForm::Input, T::TYPESCRIPT, T::TYPESCRIPT_TYPES)
-    }
-
-    /// `T` as an op's return or a `ToV8` field names it.
-    pub fn output<T: ToV8>(name: &'static str) -> Self {
-        Self::new(name, TsForm::Output, T::TYPESCRIPT, T::TYPESCRIPT_TYPES)
-    }
-
     /// A class instance an op takes or returns (`#[cppgc] &Foo`).
     pub fn class(name: &'static str) -> Self {
         Self::new(name, TsForm::Class, "", &[])
@@ -58,7 +47,12 @@ impl TsType {
         Self::new(name, form, "", &[])
     }
 
-    fn new(name: &'static str, form: TsForm, declaration: &'static str, names: TsTypes) -> Self {
+    pub(crate) fn new(
+        name: &'static str,
+        form: TsForm,
+        declaration: &'static str,
+        names: TsTypes,
+    ) -> Self {
         Self {
             name,
             form,

@@ -2,7 +2,7 @@
 //! (`#[to_v8]`). Such ops take the slow path (the conversion may allocate and run JavaScript),
 //! but for arguments whose type reads strings without V8 ([`FromV8::READS_ONE_BYTE`]).
 
-use crate::values::ts_type::TsTypes;
+use crate::values::ts_type::{TsForm, TsType, TsTypes};
 use crate::OpError;
 
 /// Converts a JavaScript value into `Self`, for `#[from_v8] arg: Self` arguments.
@@ -103,4 +103,16 @@ pub trait ToV8 {
         self,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError>;
+}
+
+impl TsType {
+    /// `T` as an op argument or a `FromV8` field names it.
+    pub fn input<T: FromV8<'static>>(name: &'static str) -> Self {
+        Self::new(name, TsForm::Input, T::TYPESCRIPT, T::TYPESCRIPT_TYPES)
+    }
+
+    /// `T` as an op's return or a `ToV8` field names it.
+    pub fn output<T: ToV8>(name: &'static str) -> Self {
+        Self::new(name, TsForm::Output, T::TYPESCRIPT, T::TYPESCRIPT_TYPES)
+    }
 }
