@@ -6,8 +6,8 @@
 //! positions. A script's own `Error.prepareStackTrace`, which V8 ignores once an embedder sets
 //! this callback, is called as V8 would have.
 
+use super::properties::data_property;
 use super::source_maps::SourceMaps;
-use super::thrown::data_property;
 use crate::errors::frames::{format_stack, JsStackFrame};
 
 /// The private key of an error's frames: [`FIELDS`] values per frame (function, file, line,
@@ -182,7 +182,7 @@ fn site_text<'s>(
     if text.length() == 0 {
         return None;
     }
-    match super::string_head(scope, text, MAX_NAME_LENGTH) {
+    match super::properties::string_head(scope, text, MAX_NAME_LENGTH) {
         (whole, 0) => Some(whole),
         (head, _) => Some(head + "…"),
     }

@@ -8,12 +8,9 @@
 //! `TerminationHandle::terminate()` always ends the call, as
 //! [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated).
 
+use super::properties::{data_property, own_field};
 use super::termination::TerminationHandle;
 use crate::{JsError, JsLocation, JsStackFrame};
-
-/// How far up a prototype chain a property is looked for (a longer chain is read as if it
-/// ended there).
-const MAX_CHAIN: usize = 256;
 
 impl JsError {
     /// Reads the class name, message and stack of a thrown value.
@@ -107,43 +104,6 @@ fn detail(scope: &mut v8::PinScope<'_, '_>, value: v8::Local<'_, v8::Value>) -> 
         .unwrap_or_default()
 }
 
-/// The value of `object`'s data property `name`, own or inherited; `None` at an accessor, a
-/// proxy, or the end of the chain.
-pub(crate) fn data_property<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    object: v8::Local<'s, v8::Object>,
-    name: &str,
-) -> Option<v8::Local<'s, v8::Value>> {
-    let key = v8::String::new(scope, name)?;
-    let mut holder = object;
-    for _ in 0..MAX_CHAIN {
-        if holder.is_proxy() {
-            return None;
-        }
-        let descriptor = holder.get_own_property_descriptor(scope, key.into())?;
-        if let Ok(descriptor) = v8::Local::<v8::Object>::try_from(descriptor) {
-            return own_field(scope, descriptor, "value");
-        }
-        let prototype = holder.get_prototype(scope)?;
-        holder = v8::Local::<v8::Object>::try_from(prototype).ok()?;
-    }
-    None
-}
-
-/// A property descriptor's own field (`value`, `get`): V8 makes descriptors as plain objects
-/// of data properties, so reading an own one runs nothing.
-pub(crate) fn own_field<'s>(
-    scope: &mut v8::PinScope<'s, '_>,
-    descriptor: v8::Local<'s, v8::Object>,
-    field: &str,
-) -> Option<v8::Local<'s, v8::Value>> {
-    let key = v8::String::new(scope, field)?;
-    if !descriptor.has_own_property(scope, key.into())? {
-        return None;
-    }
-    descriptor.get(scope, key.into())
-}
-
 /// The error's stack: an own string, or what V8's own `stack` accessor formats (never a
 /// getter JavaScript defined).
 pub(crate) fn stack<'s>(
@@ -163,7 +123,7 @@ pub(crate) fn stack_head<'s>(
     max: usize,
 ) -> Option<(String, usize)> {
     let stack = super::stack_formatter::without_scripts_own(|| stack_text(scope, error))?;
-    Some(super::string_head(scope, stack, max))
+    Some(super::properties::string_head(scope, stack, max))
 }
 
 fn stack_text<'s>(
