@@ -292,7 +292,7 @@ fn compile_javascript(
             ));
         }
         let attributes = request.get_import_attributes();
-        let module_type = super::callbacks::requested_type(map, scope, attributes, 3)
+        let module_type = super::attributes::requested_type(map, scope, attributes, 3)
             .map_err(|(class, message)| refused(class, &format!("{url}: {message}"), ""))?;
         let resolved = map
             .resolve(&specifier, url, ResolutionKind::Import)
@@ -322,7 +322,7 @@ fn register_synthetic(
         scope,
         name,
         &[default],
-        super::callbacks::default_evaluation_steps,
+        super::synthetic::default_evaluation_steps,
     );
     let value = Some(v8::Global::new(scope, value));
     Ok(map.register(scope, &key.0, key.1.clone(), module, Vec::new(), value))
@@ -343,7 +343,7 @@ fn make_ops_module(map: &ModuleMap, scope: &mut v8::PinScope<'_, '_>) -> ModuleI
         scope,
         name,
         &names,
-        super::callbacks::ops_evaluation_steps,
+        super::synthetic::ops_evaluation_steps,
     );
     map.register(
         scope,

@@ -1,7 +1,9 @@
 //! The modules of one runtime: one per URL and type (so cycles and diamonds evaluate once,
 //! and a file can be a JavaScript module and a text module both), each with what its imports
-//! resolved to. Loading graphs is `graph.rs`'s; V8's callbacks, which find the map through
-//! the isolate's slot, are `callbacks.rs`'s.
+//! resolved to: a store, which names no module of its own folder but the loader's types and
+//! errors. Loading graphs into it is `graph.rs`'s; V8's callbacks, which find the map through
+//! the isolate's slot ([`ModuleMap::of`]), are `callbacks.rs`'s, `synthetic.rs`'s and
+//! `dynamic_import.rs`'s.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -10,7 +12,6 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::errors::caught;
-use super::graph::GraphLoad;
 use super::loader::{ModuleLoadError, ModuleLoader, ModuleSource, ModuleType, ResolutionKind};
 use crate::JsError;
 
@@ -65,8 +66,6 @@ pub(crate) struct ModuleMap {
     ext: RefCell<HashMap<String, ModuleSource>>,
     /// The extension modules any module may import (the others only `ext:` modules may).
     public: RefCell<HashSet<String>>,
-    /// `import()` calls whose graphs are loading.
-    pub(crate) dynamic: RefCell<Vec<super::callbacks::DynamicImport>>,
     /// The ops object, which `ext:core/ops` exports from.
     pub(crate) ops_object: RefCell<Option<v8::Global<v8::Object>>>,
     /// The names `ext:core/ops` exports, until it is first imported and made.
@@ -74,6 +73,11 @@ pub(crate) struct ModuleMap {
 }
 
 impl ModuleMap {
+    /// The runtime's map, from the isolate's slot (where V8's callbacks find it).
+    pub(crate) fn of(isolate: &v8::Isolate) -> Option<Rc<ModuleMap>> {
+        isolate.get_slot::<Rc<ModuleMap>>().cloned()
+    }
+
     pub(crate) fn new(loader: Rc<dyn ModuleLoader>) -> Self {
         static TAGS: AtomicU32 = AtomicU32::new(0);
         Self {
@@ -85,7 +89,6 @@ impl ModuleMap {
             by_hash: RefCell::default(),
             ext: RefCell::default(),
             public: RefCell::default(),
-            dynamic: RefCell::default(),
             ops_object: RefCell::default(),
             ops_exports: RefCell::default(),
         }
@@ -258,28 +261,6 @@ impl ModuleMap {
             .find(|&index| records[index].module == module)
     }
 
-    /// Links `id`'s graph; a missing export or module is the `Err`.
-    pub(crate) fn instantiate(
-        &self,
-        scope: &mut v8::PinScope<'_, '_>,
-        id: ModuleId,
-    ) -> Result<(), JsError> {
-        let module = self.module(scope, id)?;
-        if module.get_status() != v8::ModuleStatus::Uninstantiated {
-            return Ok(());
-        }
-        v8::tc_scope!(let scope, scope);
-        let linked = module.instantiate_module2(
-            scope,
-            super::callbacks::resolve_callback,
-            super::callbacks::resolve_source_callback,
-        );
-        match linked {
-            Some(true) => Ok(()),
-            _ => Err(caught!(scope, &self.url(id))),
-        }
-    }
-
     /// Starts evaluating `id` (instantiated): the promise of its evaluation (top-level await).
     pub(crate) fn evaluate<'s>(
         &self,
@@ -294,30 +275,14 @@ impl ModuleMap {
         }
     }
 
-    /// Starts loading the graph of `url` as `module_type`.
-    pub(crate) fn start_load(
-        &self,
-        url: &str,
-        module_type: ModuleType,
-        kind: ResolutionKind,
-    ) -> GraphLoad {
-        GraphLoad::new(self, url, module_type, kind)
-    }
-
     /// For a snapshot: each record, its module handed to `keep` (which returns the index
-    /// it is kept at); refused while an import is loading or a synthetic module has not been
-    /// evaluated.
+    /// it is kept at); refused while a synthetic module has not been evaluated (an `import()`
+    /// still loading is a pending loop source, refused before).
     pub(crate) fn snapshot_records<'s>(
         &self,
         scope: &mut v8::PinScope<'s, '_>,
         mut keep: impl FnMut(&mut v8::PinScope<'s, '_>, v8::Local<'s, v8::Module>) -> usize,
     ) -> Result<Vec<ModuleRecord>, JsError> {
-        if !self.dynamic.borrow().is_empty() {
-            return Err(JsError::exception(
-                "Error",
-                "cannot snapshot while an import() is loading",
-            ));
-        }
         let records = self.records.borrow();
         let mut kept = Vec::with_capacity(records.len());
         for record in records.iter() {
@@ -367,18 +332,11 @@ impl ModuleMap {
 
     /// Drops every pending load and handle (the runtime goes).
     pub(crate) fn clear(&self) {
-        self.dynamic.borrow_mut().clear();
         self.records.borrow_mut().clear();
         self.by_url.borrow_mut().clear();
         self.by_url_and_type.borrow_mut().clear();
         self.by_hash.borrow_mut().clear();
         self.ops_object.borrow_mut().take();
-    }
-
-    /// Drops the `import()` calls still loading: their promises stay pending.
-    pub(crate) fn cancel_dynamic_imports(&self) {
-        let dropped = std::mem::take(&mut *self.dynamic.borrow_mut());
-        drop(dropped);
     }
 }
 

@@ -8,17 +8,22 @@
 //! `crate::runtime`'s (`loading.rs`).
 //!
 //! Here: the loader trait and the in-memory loaders (`loader.rs`), the confined file-system
-//! loader (`fs_loader.rs`, reading on `blocking.rs`'s threads), the map of a runtime's modules
-//! (`map.rs`), loading a graph into it (`graph.rs`), V8's callbacks (`callbacks.rs`) and what
-//! a failed module says (`errors.rs`).
+//! loader (`fs_loader.rs`, reading on `blocking.rs`'s threads), the map of a runtime's modules,
+//! a store (`map.rs`), loading a graph into it (`graph.rs`, with `attributes.rs` and the
+//! synthetic modules' `synthetic.rs`), linking and `import.meta` (`callbacks.rs`), `import()`
+//! (`dynamic_import.rs`), and what a failed module says (`errors.rs`). Arrows point one way:
+//! `import()` → loading → linking → the store.
 
+mod attributes;
 mod blocking;
 pub(crate) mod callbacks;
+pub(crate) mod dynamic_import;
 mod errors;
 mod fs_loader;
-mod graph;
+pub(crate) mod graph;
 pub(crate) mod loader;
 pub(crate) mod map;
+pub(crate) mod synthetic;
 
 pub use fs_loader::{FsModuleLoader, DEFAULT_MAX_MODULE_SIZE};
 pub use loader::{

@@ -15,6 +15,8 @@ use crate::isolate::heap_limit::NearHeapLimit;
 use crate::isolate::memory_budget::MemoryBudget;
 use crate::isolate::scripts::{run_extension_script, CreatingSnapshot};
 use crate::isolate::termination::InterruptCheck;
+use crate::modules::dynamic_import::DynamicImports;
+use crate::modules::graph::GraphLoad;
 use crate::modules::map::ModuleMap;
 use crate::ops::metrics;
 use crate::ops::ops_object::{OpIndex, OpTable};
@@ -50,7 +52,8 @@ impl Runtime {
             .take()
             .unwrap_or_else(|| Rc::new(crate::modules::NoModuleLoader));
         let modules = Rc::new(ModuleMap::new(loader));
-        event_loop.add_source(modules.clone());
+        let dynamic_imports = Rc::new(DynamicImports::default());
+        event_loop.add_source(dynamic_imports.clone());
         for extension in &mut options.extensions {
             if let Some(source) = extension.take_loop_source() {
                 event_loop.add_source(source);
@@ -154,16 +157,17 @@ impl Runtime {
         isolate.set_slot(event_loop.clone());
         isolate.set_promise_reject_callback(crate::event_loop::promise_reject_callback);
         isolate.set_slot(modules.clone());
+        isolate.set_slot(dynamic_imports);
         isolate.set_host_initialize_import_meta_object_callback(
             crate::modules::callbacks::import_meta_callback,
         );
         isolate.set_host_import_module_dynamically_callback(
-            crate::modules::callbacks::dynamic_import_callback,
+            crate::modules::dynamic_import::dynamic_import_callback,
         );
         // Without it, `import.source()` or `import.defer()` under the flags that enable them
         // stops the process (a V8 check).
         isolate.set_host_import_module_with_phase_dynamically_callback(
-            crate::modules::callbacks::dynamic_import_with_phase_callback,
+            crate::modules::dynamic_import::dynamic_import_with_phase_callback,
         );
         // SAFETY: `Isolate::new` entered it and nothing entered since is still entered.
         unsafe { isolate.exit() };
@@ -252,7 +256,8 @@ impl Runtime {
         let modules = self.modules.clone();
         let event_loop = self.event_loop.clone();
         for entry in extensions.iter().filter_map(Extension::entry_point) {
-            let mut load = modules.start_load(
+            let mut load = GraphLoad::new(
+                &modules,
                 entry,
                 crate::modules::ModuleType::JavaScript,
                 crate::modules::ResolutionKind::Import,

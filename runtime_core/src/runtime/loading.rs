@@ -32,7 +32,8 @@ impl Runtime {
             .map_err(|error| {
                 JsError::exception("TypeError", &format!("Module not found: {error}"))
             })?;
-        let mut load = modules.start_load(&url, ModuleType::JavaScript, kind);
+        let mut load =
+            crate::modules::graph::GraphLoad::new(&modules, &url, ModuleType::JavaScript, kind);
         let id = self
             .poll_until(|scope, cx| load.poll(&modules, scope, cx))
             .await?;

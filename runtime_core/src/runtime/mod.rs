@@ -289,6 +289,7 @@ impl Drop for Runtime {
         // Pending ops go first: their futures' `Drop` may use the op state, and their promise
         // handles belong to the isolate.
         self.event_loop.clear();
+        self.event_loop.forget_sources();
         self.modules.clear();
         // SAFETY: dropped once, here, as the isolate.
         unsafe { ManuallyDrop::drop(&mut self.context) };

@@ -134,13 +134,13 @@ pub(crate) fn external_references(
         function(crate::ops::metrics::metered_slow_fn),
         function(crate::errors::throw::illegal_constructor.map_fn_to()),
         function(crate::modules::callbacks::import_meta_resolve.map_fn_to()),
-        function(crate::modules::callbacks::to_namespace.map_fn_to()),
+        function(crate::modules::dynamic_import::to_namespace.map_fn_to()),
         function(crate::event_loop::calls::settled_callback.map_fn_to()),
         pointer(event_loop.cast()),
         pointer((ops as *const OpTable).cast()),
     ];
     refs.extend(crate::ops::ops_object::interceptor_references());
-    for steps in crate::modules::callbacks::evaluation_steps_addresses() {
+    for steps in crate::modules::synthetic::evaluation_steps_addresses() {
         refs.push(pointer(steps));
     }
     for op_ctx in ops.ctxs.iter() {
