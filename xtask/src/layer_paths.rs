@@ -17,6 +17,9 @@ pub type Named = (String, Option<String>);
 pub struct FileNames {
     /// In the order met.
     pub paths: Vec<Named>,
+    /// The same paths whole, from the crate root, with the paths into the file's own child
+    /// modules (`map::ModuleMap` in `modules/mod.rs`) besides: what the circle check resolves.
+    pub full: Vec<Vec<String>>,
     /// Whether it declares ops: its expansion calls the crate's glue.
     pub declares_ops: bool,
 }
@@ -29,9 +32,22 @@ pub fn read_file(
     module: &[String],
     self_name: Option<&str>,
 ) -> Result<FileNames, String> {
+    read_file_with_children(source, module, self_name, &BTreeSet::new())
+}
+
+/// [`read_file`], also reading paths that start at one of `children`, the file's own child
+/// modules (into [`FileNames::full`] only: they never leave the file's top-level module).
+pub fn read_file_with_children(
+    source: &str,
+    module: &[String],
+    self_name: Option<&str>,
+    children: &BTreeSet<String>,
+) -> Result<FileNames, String> {
     let file = syn::parse_file(source).map_err(|error| error.to_string())?;
     let mut reader = Reader {
         module: module.to_vec(),
+        depth: 0,
+        children,
         self_name,
         names: FileNames::default(),
     };
@@ -65,7 +81,7 @@ pub fn root_exports(
 }
 
 /// Each path of a `use` tree, with the name it brings in (`None` for a glob).
-fn use_paths(tree: &syn::UseTree, prefix: Vec<String>) -> Vec<(Vec<String>, Option<String>)> {
+pub fn use_paths(tree: &syn::UseTree, prefix: Vec<String>) -> Vec<(Vec<String>, Option<String>)> {
     let with = |ident: &syn::Ident| {
         let mut path = prefix.clone();
         path.push(ident.to_string());
@@ -89,6 +105,9 @@ fn use_paths(tree: &syn::UseTree, prefix: Vec<String>) -> Vec<(Vec<String>, Opti
 struct Reader<'a> {
     /// The module being read, from the crate root (inline `mod`s pushed while inside).
     module: Vec<String>,
+    /// How many inline `mod`s deep the reader is (child paths are read at the file's level).
+    depth: usize,
+    children: &'a BTreeSet<String>,
     self_name: Option<&'a str>,
     names: FileNames,
 }
@@ -109,6 +128,10 @@ impl Reader<'_> {
             };
             let rest = segments[ups..].iter().skip_while(|s| *s == "self").cloned();
             self.module[..kept].iter().cloned().chain(rest).collect()
+        } else if self.depth == 0 && self.children.contains(first) && segments.len() > 1 {
+            let whole = self.module.iter().chain(segments).cloned().collect();
+            self.names.full.push(whole);
+            return;
         } else {
             return;
         };
@@ -116,6 +139,7 @@ impl Reader<'_> {
             self.names
                 .paths
                 .push((top.clone(), absolute.get(1).cloned()));
+            self.names.full.push(absolute);
         }
     }
 
@@ -188,7 +212,9 @@ impl<'ast> Visit<'ast> for Reader<'_> {
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         self.module.push(item.ident.to_string());
+        self.depth += 1;
         syn::visit::visit_item_mod(self, item);
+        self.depth -= 1;
         self.module.pop();
     }
 
@@ -247,20 +273,36 @@ mod tests {
             mod tests { use crate::runtime; }
         "#;
         let named = |top: &str, next: Option<&str>| (top.to_owned(), next.map(str::to_owned));
+        let names = read(source, &["class"]);
         assert_eq!(
-            read(source, &["class"]),
-            FileNames {
-                paths: vec![
-                    named("ops", Some("OpCtx")),
-                    named("ops", Some("OpDecl")),
-                    named("errors", Some("throw")),
-                    named("JsError", None),
-                    named("values", Some("v8")),
-                    named("isolate", Some("enter")),
-                    named("event_loop", Some("run")),
-                ],
-                declares_ops: false,
-            }
+            names.paths,
+            [
+                named("ops", Some("OpCtx")),
+                named("ops", Some("OpDecl")),
+                named("errors", Some("throw")),
+                named("JsError", None),
+                named("values", Some("v8")),
+                named("isolate", Some("enter")),
+                named("event_loop", Some("run")),
+            ]
+        );
+        assert!(!names.declares_ops);
+    }
+
+    #[test]
+    fn paths_into_child_modules_are_read_whole() {
+        let source = "use map::ModuleMap; fn f() { super::graph::Graph::new(); other::x(); }
+                      mod inline { fn g() { map::y(); } }";
+        let children = BTreeSet::from(["map".to_owned()]);
+        let module = ["modules".to_owned()];
+        let names = read_file_with_children(source, &module, None, &children).unwrap();
+        let whole = |path: &[&str]| path.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            names.full,
+            [
+                whole(&["modules", "map", "ModuleMap"]),
+                whole(&["graph", "Graph", "new"])
+            ]
         );
     }
 

@@ -85,7 +85,7 @@ fn module_of(relative: &Path) -> Option<String> {
 
 /// The module path of a source file from the crate root: `["runtime", "create"]` for
 /// `runtime/create.rs`, `["runtime"]` for `runtime/mod.rs`, nothing for `lib.rs`.
-fn module_path(relative: &Path) -> Vec<String> {
+pub fn module_path(relative: &Path) -> Vec<String> {
     let mut path: Vec<String> = relative
         .with_extension("")
         .components()
@@ -144,7 +144,7 @@ pub fn edges(root: &Path, layering: &Layering) -> Edges {
     edges
 }
 
-fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+pub fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("a source folder")

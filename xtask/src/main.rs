@@ -28,6 +28,7 @@
 mod bench_build;
 mod bench_http;
 mod bench_web;
+mod circles;
 mod layer_paths;
 mod layers;
 
