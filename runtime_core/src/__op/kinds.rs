@@ -101,8 +101,8 @@ pub trait IntoFastChecked<K, C>: Sized {
 
 /// The markers, each an uninhabited type in [`kind`], and the calls generated code makes, as
 /// associated functions of each (`kind::Number::ret(call, value)`): short to read in an
-/// expansion, and typed. The one list of markers on this side; the macro's `Marker`
-/// (`ir/values.rs`) names the same, which a backend test checks against this file.
+/// expansion, and typed. Made from the contract list (`contract.rs`), which the macro's
+/// `Marker` is made from too.
 macro_rules! markers {
     ($($(#[$doc:meta])* $marker:ident,)*) => {
         /// How a value crosses, one marker per strategy. Uninhabited: only ever type
@@ -161,36 +161,24 @@ macro_rules! markers {
     };
 }
 
-markers! {
-    /// `()`: `undefined` (what an async op without a value resolves with).
-    Unit,
-    /// `bool`: ECMAScript `ToBoolean` in, a boolean out.
-    Bool,
-    /// A Number: `i8`..`u32`, `f32`, `f64`, and with `#[number]` the 64-bit and pointer-sized
-    /// integers (a `RangeError` when a returned one is outside the safe integer range).
-    Number,
-    /// `#[smi]`: any integer type, carried as an `i32` (wrapping), as deno's `#[smi]`.
-    Smi,
-    /// `#[bigint]`: the 64-bit and pointer-sized integers as BigInts.
-    BigInt,
-    /// A string made from Rust text (any lifetime: copied onto the V8 heap).
-    String,
-    /// A string made from `'static` text: ASCII is not copied (an external string).
-    StaticString,
-    /// `#[string(onebyte)]`: Latin-1 bytes as a one-byte string.
-    OneByte,
-    /// A typed array of the element type over the value's memory (`Vec<T>`, `Box<[T]>`).
-    Buffer,
-    /// An ArrayBuffer over the value's memory (`Vec<u8>`, `Box<[u8]>`).
-    ArrayBuffer,
-    /// `*const c_void` / `*mut c_void`: an External (`null` for null).
-    External,
-    /// A V8 handle: `v8::Local<T>`, `v8::Global<T>`.
-    Handle,
-    /// `#[to_v8]`: through the type's `ToV8`.
-    ToV8,
-    /// `#[serde]`: through the type's `serde::Serialize` (`runtime_core::serde`).
-    Serde,
-    /// `#[cppgc]`: an instance of the value's class (`#[op] impl`), on V8's C++ heap.
-    Cppgc,
+/// Reads the contract list (`contract.rs`): the markers, and each fast helper named (a listed
+/// one this crate lacks does not compile; the slow helpers, `SlowCall` methods, are each
+/// called by the every-kind test).
+macro_rules! op_contract {
+    (
+        $(#[$markers_doc:meta])*
+        markers { $($(#[$doc:meta])* $marker:ident,)* }
+        $(#[$slow_doc:meta])*
+        slow_helpers { $($slow:ident => $slow_fn:ident,)* }
+        $(#[$fast_doc:meta])*
+        fast_helpers { $($fast:ident => $fast_fn:ident,)* }
+    ) => {
+        markers! { $($(#[$doc])* $marker,)* }
+        const _: () = {
+            #[allow(unused_imports)]
+            use crate::__op::{$($fast_fn as _,)*};
+        };
+    };
 }
+
+include!("contract.rs");

@@ -2,12 +2,11 @@
 //! `match` per question with no wildcard, everything the checks and emitters ask of it. A new
 //! kind is a variant here, and the compiler points at each decision it must make.
 
-use super::helpers::{FastHelper, SlowHelper};
+use super::contract::{FastHelper, Marker, SlowHelper};
 use super::strategy::{FastArg, FastConvert, SlowArg, V8Access};
-use super::values::CType;
 use super::values::{
-    BigIntType, BufferSource, ElementType, LocalType, Marker, NumberType, Passed, PtrTarget,
-    TsOfRustType,
+    BigIntType, BufferSource, CType, ElementType, LocalType, NumberType, Passed, PtrTarget,
+    TsOfRustType, TypeAttribute,
 };
 
 /// Every argument type an op can take.
@@ -140,6 +139,9 @@ pub struct ArgTraits {
     pub slow_access: V8Access,
     /// The op can reach the runtime's `TerminationHandle` through it (the op state).
     pub can_request_termination: bool,
+    /// The type attribute that may mark it (`#[bigint]`, `#[string]`, `#[buffer]`...); any
+    /// other is refused at the attribute.
+    pub marked_by: Option<TypeAttribute>,
 }
 
 /// What a kind that JavaScript passes and that needs nothing special is.
@@ -152,6 +154,7 @@ const PLAIN: ArgTraits = ArgTraits {
     reaches_buffers: false,
     slow_access: V8Access::Nothing,
     can_request_termination: false,
+    marked_by: None,
 };
 
 impl ArgKind {
@@ -313,6 +316,11 @@ impl ArgKind {
             reads_string: true,
             may_allocate_during_call: true,
             slow_access: V8Access::Isolate,
+            marked_by: Some(TypeAttribute::Utf8String),
+            ..PLAIN
+        };
+        const BUFFER: ArgTraits = ArgTraits {
+            marked_by: Some(TypeAttribute::Buffer),
             ..PLAIN
         };
         // Not from JavaScript: the runtime's state.
@@ -322,37 +330,45 @@ impl ArgKind {
             ..PLAIN
         };
         match self {
-            ArgKind::Bool | ArgKind::Number(_) | ArgKind::Smi | ArgKind::BigInt(_) => PLAIN,
-            ArgKind::Str
-            | ArgKind::CowStr
-            | ArgKind::String
-            | ArgKind::OneByte
-            | ArgKind::ByteString => STRING,
+            ArgKind::Bool | ArgKind::Smi => PLAIN,
+            ArgKind::Number(_) => ArgTraits {
+                marked_by: Some(TypeAttribute::Number),
+                ..PLAIN
+            },
+            ArgKind::BigInt(_) => ArgTraits {
+                marked_by: Some(TypeAttribute::BigInt),
+                ..PLAIN
+            },
+            ArgKind::Str | ArgKind::CowStr | ArgKind::String | ArgKind::ByteString => STRING,
+            ArgKind::OneByte => ArgTraits {
+                marked_by: Some(TypeAttribute::OneByteString),
+                ..STRING
+            },
             // A small array on the V8 heap borrowed mutably is moved off it first (rare paths
             // make their own scope, so the slow path holds nothing).
             ArgKind::Buffer { mutable } => ArgTraits {
                 may_allocate_during_call: mutable,
                 borrows_buffer: Some(mutable),
-                ..PLAIN
+                ..BUFFER
             },
-            ArgKind::BufferCopy | ArgKind::TypedCopy { .. } => PLAIN,
+            ArgKind::BufferCopy | ArgKind::TypedCopy { .. } => BUFFER,
             // As the bytes of a view (they are read as those, then checked and cast).
             ArgKind::Typed { mutable, .. } => ArgTraits {
                 may_allocate_during_call: mutable,
                 borrows_buffer: Some(mutable),
-                ..PLAIN
+                ..BUFFER
             },
             ArgKind::ArrayBuffer { mutable } => ArgTraits {
                 borrows_buffer: Some(mutable),
-                ..PLAIN
+                ..BUFFER
             },
             // As a view's bytes, which it may be.
             ArgKind::AnyBuffer { mutable } => ArgTraits {
                 may_allocate_during_call: mutable,
                 borrows_buffer: Some(mutable),
-                ..PLAIN
+                ..BUFFER
             },
-            ArgKind::ArrayBufferCopy => PLAIN,
+            ArgKind::ArrayBufferCopy => BUFFER,
             // No Rust borrow (what the op does with the pointer is its own `unsafe`), but a
             // small array is moved off the V8 heap first, as for `&mut [u8]`.
             ArgKind::BufferPtr {
@@ -360,26 +376,26 @@ impl ArgKind {
                 ..
             } => ArgTraits {
                 may_allocate_during_call: true,
-                ..PLAIN
+                ..BUFFER
             },
             // An ArrayBuffer's memory is never on the V8 heap.
             ArgKind::BufferPtr {
                 target: PtrTarget::ArrayBuffer,
                 ..
-            } => PLAIN,
+            } => BUFFER,
             // A view's buffer may be made on the V8 heap to keep; through its cells the op can
             // write memory another argument borrows.
             ArgKind::JsBuffer(_) | ArgKind::TypedJsBuffer(_) => ArgTraits {
                 may_allocate_during_call: true,
                 reaches_buffers: true,
-                ..PLAIN
+                ..BUFFER
             },
             // Detaching needs the view's ArrayBuffer (made on the V8 heap, in a scope).
             ArgKind::Detached(_) => ArgTraits {
                 may_allocate_during_call: true,
                 reaches_buffers: true,
                 slow_access: V8Access::Scope,
-                ..PLAIN
+                ..BUFFER
             },
             // A handle that can reach a buffer lets the op move or detach its bytes
             // (`get_backing_store` needs no scope).

@@ -10,7 +10,7 @@
 mod arg_kind;
 mod class;
 pub mod container;
-mod helpers;
+mod contract;
 mod ret_kind;
 mod strategy;
 mod values;
@@ -18,7 +18,7 @@ pub mod webidl_definition;
 
 pub use arg_kind::*;
 pub use class::*;
-pub use helpers::{FastHelper, SlowHelper};
+pub use contract::{FastHelper, Marker, SlowHelper};
 pub use ret_kind::*;
 pub use strategy::*;
 pub use values::*;

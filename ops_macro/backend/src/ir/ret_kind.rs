@@ -1,8 +1,10 @@
 //! The return half of the kind table.
 
+use super::contract::Marker;
 use super::strategy::{FastRet, SlowRet, V8Access};
-use super::values::CType;
-use super::values::{BigIntType, ElementType, LocalType, Marker, NumberType, TsOfRustType};
+use super::values::{
+    BigIntType, CType, ElementType, LocalType, NumberType, TsOfRustType, TypeAttribute,
+};
 
 /// Every return type an op can have (inside any `Result` and `Option`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +110,27 @@ impl RetKind {
             RetKind::ToV8 => list(&["#[to_v8] T"]),
             RetKind::Serde => list(&["#[serde] T"]),
             RetKind::Cppgc => list(&["#[cppgc] T"]),
+        }
+    }
+
+    /// The type attribute that may mark it (`#[bigint]`, `#[string]`, `#[buffer]`...); any
+    /// other is refused at the attribute.
+    pub fn marked_by(self) -> Option<TypeAttribute> {
+        match self {
+            RetKind::Number(_) => Some(TypeAttribute::Number),
+            RetKind::BigInt(_) => Some(TypeAttribute::BigInt),
+            RetKind::String | RetKind::StaticString => Some(TypeAttribute::Utf8String),
+            RetKind::OneByte => Some(TypeAttribute::OneByteString),
+            RetKind::Buffer | RetKind::ArrayBuffer => Some(TypeAttribute::Buffer),
+            RetKind::Unit
+            | RetKind::Bool
+            | RetKind::Smi
+            | RetKind::External
+            | RetKind::Local
+            | RetKind::Global
+            | RetKind::ToV8
+            | RetKind::Serde
+            | RetKind::Cppgc => None,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Conversion strategies: what the kind table in [`super::ArgKind`] and [`super::RetKind`] answers for each kind, and
 //! what the emitters in [`crate::codegen`] turn into code.
 
-use super::helpers::{FastHelper, SlowHelper};
-use super::values::{BufferSource, CType, LocalType, Marker};
+use super::contract::{FastHelper, Marker, SlowHelper};
+use super::values::{BufferSource, CType, LocalType};
 
 /// What of V8 a slow call holds, in increasing cost: nothing, the isolate (one V8 call), or a
 /// handle scope (rusty_v8's scope bookkeeping besides).

@@ -241,85 +241,6 @@ impl BigIntType {
     }
 }
 
-/// The `runtime_core::__op::kind` marker a trait-converted kind goes through: the macro picks
-/// the marker, the Rust type's impl of `FromArg`/`IntoReturn`/`FromFast`/`IntoFast` for it
-/// does the conversion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Marker {
-    /// `kind::Unit`: an async op's `()`.
-    Unit,
-    /// `kind::Bool`.
-    Bool,
-    /// `kind::Number`.
-    Number,
-    /// `kind::Smi`.
-    Smi,
-    /// `kind::BigInt`.
-    BigInt,
-    /// `kind::String`.
-    String,
-    /// `kind::StaticString`.
-    StaticString,
-    /// `kind::OneByte`.
-    OneByte,
-    /// `kind::Buffer`.
-    Buffer,
-    /// `kind::ArrayBuffer`.
-    ArrayBuffer,
-    /// `kind::External`.
-    External,
-    /// `kind::Handle`.
-    Handle,
-    /// `kind::ToV8`.
-    ToV8,
-    /// `kind::Serde`.
-    Serde,
-    /// `kind::Cppgc`.
-    Cppgc,
-}
-
-impl Marker {
-    /// Every marker, in `runtime_core`'s order (a test compares the two lists).
-    pub const ALL: [Marker; 15] = [
-        Marker::Unit,
-        Marker::Bool,
-        Marker::Number,
-        Marker::Smi,
-        Marker::BigInt,
-        Marker::String,
-        Marker::StaticString,
-        Marker::OneByte,
-        Marker::Buffer,
-        Marker::ArrayBuffer,
-        Marker::External,
-        Marker::Handle,
-        Marker::ToV8,
-        Marker::Serde,
-        Marker::Cppgc,
-    ];
-
-    /// The marker type's name in `runtime_core::__op::kind`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Marker::Unit => "Unit",
-            Marker::Bool => "Bool",
-            Marker::Number => "Number",
-            Marker::Smi => "Smi",
-            Marker::BigInt => "BigInt",
-            Marker::String => "String",
-            Marker::StaticString => "StaticString",
-            Marker::OneByte => "OneByte",
-            Marker::Buffer => "Buffer",
-            Marker::ArrayBuffer => "ArrayBuffer",
-            Marker::External => "External",
-            Marker::Handle => "Handle",
-            Marker::ToV8 => "ToV8",
-            Marker::Serde => "Serde",
-            Marker::Cppgc => "Cppgc",
-        }
-    }
-}
-
 /// What a raw pointer argument points into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PtrTarget {
@@ -543,5 +464,64 @@ impl CType {
     /// Whether this type makes the function's 64-bit integers BigInts.
     pub fn is_64_bit(self) -> bool {
         matches!(self, CType::Int64 | CType::Uint64)
+    }
+}
+
+/// An attribute that says how a value of several possible kinds crosses (`#[bigint] u64`,
+/// `#[string] &str`, `#[buffer] &[u8]`): which kinds each may mark is a column of the kind
+/// table ([`ArgTraits::marked_by`](super::ArgTraits::marked_by), [`RetKind::marked_by`](super::RetKind::marked_by)),
+/// and what to write instead is said here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeAttribute {
+    /// `#[bigint]`.
+    BigInt,
+    /// `#[number]`.
+    Number,
+    /// `#[string]`.
+    Utf8String,
+    /// `#[string(onebyte)]`.
+    OneByteString,
+    /// `#[buffer]`, `#[arraybuffer]`, `#[anybuffer]` (`written`: which).
+    Buffer,
+}
+
+impl TypeAttribute {
+    /// The error at an argument's attribute that marks a kind it does not apply to.
+    pub fn misplaced_on_arg(self, written: &str) -> String {
+        match self {
+            TypeAttribute::BigInt => {
+                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize`".into()
+            }
+            TypeAttribute::Number => "`#[number]` applies to number types only".into(),
+            TypeAttribute::Utf8String => {
+                "`#[string]` applies to `&str`, `Cow<str>` and `String` only".into()
+            }
+            TypeAttribute::OneByteString => {
+                "`#[string(onebyte)]` applies to `Cow<[u8]>` only".into()
+            }
+            TypeAttribute::Buffer => format!(
+                "`#[{written}]` applies to buffer types: `&[T]`, `&mut [T]`, `Vec<T>`, `Box<[T]>` \
+                 (T: u8, i8, u16, i16, u32, i32, u64, i64, f32, f64), `*const u8`, \
+                 `*mut u8`, `JsBuffer`, `DetachedBuffer`"
+            ),
+        }
+    }
+
+    /// The error at a return value's attribute that marks a kind it does not apply to.
+    pub fn misplaced_on_ret(self, written: &str) -> String {
+        match self {
+            TypeAttribute::BigInt => {
+                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize` returns".into()
+            }
+            TypeAttribute::Number => "`#[number]` applies to number returns only".into(),
+            TypeAttribute::Utf8String | TypeAttribute::OneByteString => {
+                "`#[string]` applies to `String`, `&str` and `Cow<str>` returns, \
+                 `#[string(onebyte)]` to `Cow<[u8]>` and `Vec<u8>`"
+                    .into()
+            }
+            TypeAttribute::Buffer => format!(
+                "`#[{written}]` applies to buffer returns: `Vec<T>`, `Box<[T]>`, `JsBuffer`, `DetachedBuffer`"
+            ),
+        }
     }
 }

@@ -11,7 +11,9 @@ use buffers::{buffer_arg_kind, buffer_ret_kind, buffer_shape};
 
 use super::ast::Param;
 use super::attr::{Markers, StringMode};
-use crate::ir::{Arg, ArgKind, BigIntType, ElementType, LocalType, NumberType, Ret, RetKind};
+use crate::ir::{
+    Arg, ArgKind, BigIntType, ElementType, LocalType, NumberType, Ret, RetKind, TypeAttribute,
+};
 
 /// What a type looks like, for classification: enough structure to tell the supported kinds
 /// apart without caring how the user spelled the path (`Cow`, `std::borrow::Cow`, ...).
@@ -382,93 +384,39 @@ fn arg_kind(ty: &Type, markers: &Markers) -> Result<ArgKind, syn::Error> {
     Ok(kind)
 }
 
-/// Refuses markers that do not apply to this argument kind.
+/// Refuses markers that do not apply to this argument kind (the kind table says which do).
 fn check_arg_markers(kind: ArgKind, markers: &Markers) -> Result<(), syn::Error> {
-    let misplaced =
-        |attr: &syn::Attribute, message: &str| Err(syn::Error::new_spanned(attr, message));
-    if let Some(attr) = &markers.bigint {
-        if !matches!(kind, ArgKind::BigInt(_)) {
-            return misplaced(
+    for (attr, attribute, written) in written_attributes(markers) {
+        if kind.traits().marked_by != Some(attribute) {
+            return Err(syn::Error::new_spanned(
                 attr,
-                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize`",
-            );
-        }
-    }
-    if let Some(attr) = &markers.number {
-        if !matches!(kind, ArgKind::Number(_)) {
-            return misplaced(attr, "`#[number]` applies to number types only");
-        }
-    }
-    if let Some((attr, mode)) = &markers.string {
-        let fits = match mode {
-            StringMode::Utf8 => matches!(
-                kind,
-                ArgKind::Str | ArgKind::CowStr | ArgKind::String | ArgKind::ByteString
-            ),
-            StringMode::OneByte => kind == ArgKind::OneByte,
-        };
-        if !fits {
-            return misplaced(
-                attr,
-                match mode {
-                    StringMode::Utf8 => {
-                        "`#[string]` applies to `&str`, `Cow<str>` and `String` only"
-                    }
-                    StringMode::OneByte => "`#[string(onebyte)]` applies to `Cow<[u8]>` only",
-                },
-            );
-        }
-    }
-    if let Some((attr, marker, _)) = &markers.buffer {
-        let is_buffer = match kind {
-            ArgKind::Buffer { .. }
-            | ArgKind::BufferCopy
-            | ArgKind::Typed { .. }
-            | ArgKind::TypedCopy { .. }
-            | ArgKind::ArrayBuffer { .. }
-            | ArgKind::AnyBuffer { .. }
-            | ArgKind::ArrayBufferCopy
-            | ArgKind::BufferPtr { .. }
-            | ArgKind::JsBuffer(_)
-            | ArgKind::TypedJsBuffer(_)
-            | ArgKind::Detached(_) => true,
-            ArgKind::Bool
-            | ArgKind::Number(_)
-            | ArgKind::Smi
-            | ArgKind::BigInt(_)
-            | ArgKind::Str
-            | ArgKind::CowStr
-            | ArgKind::String
-            | ArgKind::OneByte
-            | ArgKind::ByteString
-            | ArgKind::Local { .. }
-            | ArgKind::Global(_)
-            | ArgKind::External { .. }
-            | ArgKind::FromV8
-            | ArgKind::Serde
-            | ArgKind::WebIdl
-            | ArgKind::Receiver
-            | ArgKind::Cppgc
-            | ArgKind::Held { .. }
-            | ArgKind::OpStateRef
-            | ArgKind::OpStateMut
-            | ArgKind::OpStateRc
-            | ArgKind::Scope
-            | ArgKind::Isolate => false,
-        };
-        if !is_buffer {
-            return misplaced(
-                attr,
-                &format!(
-                    "`#[{}]` applies to buffer types: `&[T]`, `&mut [T]`, `Vec<T>`, `Box<[T]>` \
-                     (T: u8, i8, u16, i16, u32, i32, u64, i64, f32, f64), `*const u8`, \
-                     `*mut u8`, `JsBuffer`, `DetachedBuffer`",
-                    marker.name()
-                ),
-            );
+                attribute.misplaced_on_arg(&written),
+            ));
         }
     }
     Ok(())
+}
+
+/// The type attributes written on an argument or a function, with what each is spelled as.
+fn written_attributes(markers: &Markers) -> Vec<(&syn::Attribute, TypeAttribute, String)> {
+    let mut written = Vec::new();
+    if let Some(attr) = &markers.bigint {
+        written.push((attr, TypeAttribute::BigInt, "bigint".to_owned()));
+    }
+    if let Some(attr) = &markers.number {
+        written.push((attr, TypeAttribute::Number, "number".to_owned()));
+    }
+    if let Some((attr, mode)) = &markers.string {
+        let attribute = match mode {
+            StringMode::Utf8 => TypeAttribute::Utf8String,
+            StringMode::OneByte => TypeAttribute::OneByteString,
+        };
+        written.push((attr, attribute, "string".to_owned()));
+    }
+    if let Some((attr, marker, _)) = &markers.buffer {
+        written.push((attr, TypeAttribute::Buffer, marker.name().to_owned()));
+    }
+    written
 }
 
 /// The element type of a returned `Vec<T>`/`Box<[T]>` typed array.
@@ -671,46 +619,16 @@ fn ret_kind(ty: Option<&Type>, markers: &Markers) -> Result<(RetKind, bool), syn
     Ok((kind, borrows))
 }
 
-/// Refuses markers that do not apply to this return kind. The function's markers describe the
-/// return value; `#[string]` and `#[buffer]` are optional there (deno requires them).
+/// Refuses markers that do not apply to this return kind (the kind table says which do). The
+/// function's markers describe the return value; `#[string]` and `#[buffer]` are optional
+/// there (deno requires them).
 fn check_ret_markers(kind: RetKind, markers: &Markers) -> Result<(), syn::Error> {
-    let misplaced =
-        |attr: &syn::Attribute, message: &str| Err(syn::Error::new_spanned(attr, message));
-    if let Some(attr) = &markers.bigint {
-        if !matches!(kind, RetKind::BigInt(_)) {
-            return misplaced(
+    for (attr, attribute, written) in written_attributes(markers) {
+        if kind.marked_by() != Some(attribute) {
+            return Err(syn::Error::new_spanned(
                 attr,
-                "`#[bigint]` applies to `i64`, `u64`, `isize` and `usize` returns",
-            );
-        }
-    }
-    if let Some(attr) = &markers.number {
-        if !matches!(kind, RetKind::Number(_)) {
-            return misplaced(attr, "`#[number]` applies to number returns only");
-        }
-    }
-    if let Some((attr, mode)) = &markers.string {
-        let fits = match mode {
-            StringMode::Utf8 => matches!(kind, RetKind::String | RetKind::StaticString),
-            StringMode::OneByte => kind == RetKind::OneByte,
-        };
-        if !fits {
-            return misplaced(
-                attr,
-                "`#[string]` applies to `String`, `&str` and `Cow<str>` returns, \
-                 `#[string(onebyte)]` to `Cow<[u8]>` and `Vec<u8>`",
-            );
-        }
-    }
-    if let Some((attr, marker, _)) = &markers.buffer {
-        if !matches!(kind, RetKind::Buffer | RetKind::ArrayBuffer) {
-            return misplaced(
-                attr,
-                &format!(
-                    "`#[{}]` applies to buffer returns: `Vec<T>`, `Box<[T]>`, `JsBuffer`, `DetachedBuffer`",
-                    marker.name()
-                ),
-            );
+                attribute.misplaced_on_ret(&written),
+            ));
         }
     }
     Ok(())
