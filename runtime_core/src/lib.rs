@@ -104,7 +104,7 @@ pub use modules::{
     ModuleLoader, ModuleSource, ModuleType, NoModuleLoader, ResolutionKind, StaticModuleLoader,
 };
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
-pub use ops::stack_trace::{OpStackTraceFn, StackFrame, STACK_TRACE_FRAMES};
+pub use ops::stack_trace::{OpStackTraceFn, STACK_TRACE_FRAMES};
 pub use ops::state::OpState;
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an

@@ -2,51 +2,45 @@
 //! `RuntimeOptions::op_stack_trace_callback` is set, each call of such an op captures the
 //! stack first and hands it to the callback (to learn where a resource was opened, say).
 //! Unset, those ops run exactly as others: nothing is captured and their fast path stays.
+//! The frames are an error's frames ([`JsStackFrame`]), source-mapped as an error's are.
 
 use std::rc::Rc;
 
-use crate::OpDecl;
-
-/// One frame of a captured stack, innermost first.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StackFrame {
-    /// The function's name (empty for anonymous functions and top-level code).
-    pub function: String,
-    /// The script's name.
-    pub script: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub column: usize,
-}
+use crate::isolate::source_maps::SourceMaps;
+use crate::{JsStackFrame, OpDecl};
 
 /// Told of every call of an op marked `#[op(stack_trace)]`, with the JavaScript stack that
-/// made it.
-pub type OpStackTraceFn = Rc<dyn Fn(&OpDecl, &[StackFrame])>;
+/// made it, innermost frame first.
+pub type OpStackTraceFn = Rc<dyn Fn(&OpDecl, &[JsStackFrame])>;
 
 /// The most frames captured per call.
 pub const STACK_TRACE_FRAMES: usize = 16;
 
-/// The current JavaScript stack.
-pub(crate) fn capture(scope: &mut v8::PinScope<'_, '_>) -> Vec<StackFrame> {
+/// The current JavaScript stack, source-mapped.
+pub(crate) fn capture(scope: &mut v8::PinScope<'_, '_>) -> Vec<JsStackFrame> {
     let Some(trace) = v8::StackTrace::current_stack_trace(scope, STACK_TRACE_FRAMES) else {
         return Vec::new();
     };
-    (0..trace.get_frame_count())
-        .filter_map(|index| trace.get_frame(scope, index))
-        .map(|frame| StackFrame {
-            function: frame
-                .get_function_name(scope)
-                .map(|name| name.to_rust_string_lossy(scope))
-                .unwrap_or_default(),
-            script: frame
-                .get_script_name(scope)
-                .map(|name| name.to_rust_string_lossy(scope))
-                .unwrap_or_default(),
-            line: frame.get_line_number(),
-            column: frame.get_column(),
-        })
-        .collect()
+    let text = |scope: &mut v8::PinScope<'_, '_>, name: Option<v8::Local<'_, v8::String>>| {
+        name.map(|name| name.to_rust_string_lossy(scope))
+            .filter(|name| !name.is_empty())
+    };
+    let mut frames = Vec::with_capacity(trace.get_frame_count());
+    for index in 0..trace.get_frame_count() {
+        let Some(frame) = trace.get_frame(scope, index) else {
+            continue;
+        };
+        frames.push(JsStackFrame {
+            function_name: text(scope, frame.get_function_name(scope)),
+            file_name: text(scope, frame.get_script_name(scope)),
+            line_number: u32::try_from(frame.get_line_number()).ok(),
+            column_number: u32::try_from(frame.get_column()).ok(),
+            is_async: false,
+            is_constructor: frame.is_constructor(),
+        });
+    }
+    SourceMaps::apply(scope, &mut frames);
+    frames
 }
 
 /// Hands the JavaScript stack of this call to an op's stack trace callback.

@@ -12,8 +12,7 @@ use std::rc::Rc;
 
 use common::{call_both_ways, counting_runtime, eval, DESCRIBE_JS};
 use runtime_core::{
-    op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime, RuntimeOptions, StackFrame,
-    V8Slice,
+    op, v8, DetachedBuffer, Extension, JsBuffer, OpState, Runtime, RuntimeOptions, V8Slice,
 };
 
 include!("../../../testdata/ops/deno_sync.rs");
@@ -608,7 +607,7 @@ fn stack_traces_when_asked_only() {
         true,
     );
 
-    type Seen = Vec<(String, Vec<StackFrame>)>;
+    type Seen = Vec<(String, Vec<runtime_core::JsStackFrame>)>;
     let seen: Rc<RefCell<Seen>> = Rc::default();
     let record = seen.clone();
     common::init_test_flags();
@@ -636,15 +635,16 @@ fn stack_traces_when_asked_only() {
         assert_eq!(name, "op_stack_trace");
         assert_eq!(
             frames[0],
-            StackFrame {
-                function: "opens".into(),
-                script: "trace.js".into(),
-                line: 1,
-                column: 24, // `op_stack_trace` in `ops.op_stack_trace()`
+            runtime_core::JsStackFrame {
+                function_name: Some("opens".into()),
+                file_name: Some("trace.js".into()),
+                line_number: Some(1),
+                column_number: Some(24), // `op_stack_trace` in `ops.op_stack_trace()`
+                ..Default::default()
             }
         );
-        assert_eq!(frames[1].function, "");
-        assert_eq!(frames[1].script, "trace.js");
+        assert_eq!(frames[1].function_name, None);
+        assert_eq!(frames[1].file_name.as_deref(), Some("trace.js"));
     }
 }
 

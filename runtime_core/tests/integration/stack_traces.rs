@@ -379,3 +379,28 @@ fn a_stack_keeps_a_bounded_number_of_frames_and_of_characters_each() {
         );
     }
 }
+
+#[runtime_core::op(stack_trace)]
+fn op_traced() {}
+
+#[test]
+fn an_ops_stack_trace_points_at_the_original_source() {
+    let seen: Rc<std::cell::RefCell<Vec<JsStackFrame>>> = Rc::default();
+    let record = seen.clone();
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: vec![runtime_core::Extension::new("traced").ops(&[op_traced::DECL])],
+        op_stack_trace_callback: Some(Rc::new(move |_, frames| {
+            record.borrow_mut().extend(frames.iter().take(1).cloned());
+        })),
+        ..Default::default()
+    });
+    // Generated line 1 comes from original.ts line 11, column 1.
+    let script = with_inline_map("ops.op_traced();", "AAUA", None);
+    runtime
+        .execute_script("file:///app/dist/traced.js", &script)
+        .unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        [frame(None, "file:///app/dist/original.ts", 11, 1)]
+    );
+}
