@@ -8,8 +8,9 @@ use std::rc::Rc;
 
 use super::blob;
 use super::context::{install, restore_context, Parts};
+use super::isolate_state::IsolateState;
 use super::snapshot::{self, Startup};
-use super::{Runtime, RuntimeOptions, SnapshotState};
+use super::{Runtime, RuntimeOptions};
 use crate::event_loop::EventLoop;
 use crate::isolate::heap_limit::NearHeapLimit;
 use crate::isolate::memory_budget::MemoryBudget;
@@ -24,9 +25,31 @@ use crate::ops::OpCtx;
 use crate::structured::limits::ConversionLimits;
 use crate::{init_v8, Extension, JsError, OpState, TerminationHandle};
 
+/// A runtime made, and what is left to do before it is used: its extensions' JavaScript.
+pub(crate) struct Assembled {
+    pub(crate) runtime: Runtime,
+    pub(crate) rest: Rest,
+    /// What a snapshot of it is made for (see `blob::fingerprint`): for a snapshot creator.
+    pub(crate) fingerprint: Option<u64>,
+}
+
+/// What [`Runtime::finish`] does.
+pub(crate) struct Rest {
+    extensions: Vec<Extension>,
+    restored: bool,
+    expose_ops: bool,
+    inspector: bool,
+}
+
 impl Runtime {
-    /// Makes the runtime: fresh, ready for a snapshot, or from one (in `options`).
-    pub(crate) fn make(mut options: RuntimeOptions, mut startup: Startup) -> Result<Self, JsError> {
+    /// Makes the runtime (fresh, ready for a snapshot, or from one, in `options`) up to its
+    /// extensions' JavaScript: a runtime that exists, for its owner to end its own way if
+    /// [`Runtime::finish`] fails (a snapshot creator's isolate cannot be disposed of as a
+    /// runtime's).
+    pub(crate) fn assemble(
+        mut options: RuntimeOptions,
+        mut startup: Startup,
+    ) -> Result<Assembled, JsError> {
         init_v8();
         let termination = TerminationHandle::new();
         let memory_budget = options
@@ -74,6 +97,7 @@ impl Runtime {
             startup = Startup::FromSnapshot(blob::open(snapshot, fingerprint())?);
         }
         let fingerprint = matches!(startup, Startup::ForSnapshot).then(fingerprint);
+        let creator = fingerprint.is_some();
         let mut params = v8::CreateParams::default();
         let heap_limits = match (options.heap_limits, options.memory_limit) {
             (Some(limits), Some(budget)) => Some((limits.initial, limits.max.min(budget))),
@@ -91,10 +115,6 @@ impl Runtime {
             std::borrow::Cow::Owned(snapshot::external_references(&ops, Rc::as_ptr(&event_loop)))
         };
         // Each enters the isolate; it is exited again before this returns.
-        let for_snapshot = match startup {
-            Startup::ForSnapshot => SnapshotState::Creator,
-            Startup::Fresh | Startup::FromSnapshot(_) => SnapshotState::No,
-        };
         let (mut isolate, restore) = match startup {
             Startup::Fresh => (v8::Isolate::new(params), None),
             Startup::ForSnapshot => (
@@ -112,7 +132,7 @@ impl Runtime {
         let tasks = crate::isolate::tasks::IsolateTasks::register(&isolate);
         isolate.set_slot(tasks.clone());
         event_loop.set_tasks(tasks);
-        if for_snapshot == SnapshotState::Creator {
+        if creator {
             isolate.set_slot(CreatingSnapshot);
         }
         let near_heap_limit = NearHeapLimit::new(termination.clone(), memory_budget.clone());
@@ -142,9 +162,17 @@ impl Runtime {
         let made = {
             v8::scope!(let scope, &mut isolate);
             match &restore {
-                None => install(scope, &parts, options.ops_object_name)?,
-                Some(meta) => restore_context(scope, &parts, meta)?,
+                None => install(scope, &parts, options.ops_object_name),
+                Some(meta) => restore_context(scope, &parts, meta),
             }
+        };
+        let made = match made {
+            Ok(made) => made,
+            Err(error) if creator => {
+                snapshot::abandon_creator(isolate);
+                return Err(error);
+            }
+            Err(error) => return Err(error),
         };
         let globals_dts = options
             .extensions
@@ -181,14 +209,16 @@ impl Runtime {
                 );
             }
         }
-        let mut runtime = Self {
+        let runtime = Self {
+            inner: IsolateState {
+                inspector: None,
+                context: ManuallyDrop::new(made.context),
+                event_loop,
+                modules,
+                isolate: ManuallyDrop::new(isolate),
+                instances,
+            },
             classes,
-            context: ManuallyDrop::new(made.context),
-            event_loop,
-            modules,
-            isolate: ManuallyDrop::new(isolate),
-            isolate_owned: true,
-            for_snapshot,
             installed: made.installed,
             globals_dts,
             modules_dts: options
@@ -199,36 +229,48 @@ impl Runtime {
             ops_exposed: options.expose_ops,
             near_heap_limit,
             _memory_budget: memory_budget,
-            instances,
-            fingerprint,
             ops,
             ops_object_name: options.ops_object_name,
             state,
             termination,
-            inspector: None,
             #[cfg(feature = "tokio")]
             tokio: options
                 .tokio_handle
                 .take()
                 .or_else(|| tokio::runtime::Handle::try_current().ok()),
         };
-        if restore.is_none() {
-            runtime.run_extension_javascript(&options.extensions)?;
+        Ok(Assembled {
+            runtime,
+            rest: Rest {
+                extensions: options.extensions,
+                restored: restore.is_some(),
+                expose_ops: options.expose_ops,
+                inspector: options.inspector,
+            },
+            fingerprint,
+        })
+    }
+
+    /// The rest of making it: the extensions' JavaScript run (a fresh runtime's), the ops
+    /// object put on the global object or taken off, the inspector made if asked for.
+    pub(crate) fn finish(&mut self, rest: Rest) -> Result<(), JsError> {
+        if !rest.restored {
+            self.run_extension_javascript(&rest.extensions)?;
         }
-        if restore.is_some() || !options.expose_ops {
-            runtime.expose_ops(options.expose_ops)?;
+        if rest.restored || !rest.expose_ops {
+            self.expose_ops(rest.expose_ops)?;
         }
-        if options.inspector {
-            runtime.inspector();
+        if rest.inspector {
+            self.inspector();
         }
-        Ok(runtime)
+        Ok(())
     }
 
     /// Puts the ops object on the global object, or takes it off (`RuntimeOptions::expose_ops`;
     /// a snapshot keeps whichever it was made with).
     fn expose_ops(&mut self, expose: bool) -> Result<(), JsError> {
         let name = self.ops_object_name;
-        let ops_object = self.modules.ops_object();
+        let ops_object = self.inner.modules.ops_object();
         self.try_with_scope(|scope| {
             let key = v8::String::new(scope, name)?;
             let global = scope.get_current_context().global(scope);
@@ -253,8 +295,8 @@ impl Runtime {
                 })?;
             }
         }
-        let modules = self.modules.clone();
-        let event_loop = self.event_loop.clone();
+        let modules = self.inner.modules.clone();
+        let event_loop = self.inner.event_loop.clone();
         for entry in extensions.iter().filter_map(Extension::entry_point) {
             let mut load = GraphLoad::new(
                 &modules,

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::{EnteredIsolate, Runtime};
+use super::Runtime;
 use crate::inspector::{Inbox, Inspector, InspectorState};
 
 impl Runtime {
@@ -20,7 +20,7 @@ impl Runtime {
     /// Handles the inspector messages queued (the event loop does on each turn; a host whose
     /// loop is idle calls this); how many. `0` for a runtime never inspected.
     pub fn dispatch_inspector_messages(&mut self) -> usize {
-        let Some(inspector) = self.inspector.clone() else {
+        let Some(inspector) = self.inner.inspector.clone() else {
             return 0;
         };
         self.with_scope(|_| inspector.dispatch())
@@ -36,25 +36,23 @@ impl Runtime {
     }
 
     fn inspector_state(&mut self) -> Option<Rc<InspectorState>> {
-        if let Some(inspector) = &self.inspector {
+        if let Some(inspector) = &self.inner.inspector {
             return Some(inspector.clone());
         }
-        if self.for_snapshot != super::SnapshotState::No {
+        // A snapshot builder's isolate (see `crate::SnapshotBuilder`).
+        if self
+            .inner
+            .isolate
+            .get_slot::<crate::isolate::scripts::CreatingSnapshot>()
+            .is_some()
+        {
             return None;
         }
         let termination = self.termination.clone();
         let inspector = self.with_scope(|scope| InspectorState::new(scope, termination));
-        self.event_loop.add_source(inspector.clone());
-        self.inspector = Some(inspector.clone());
+        self.inner.event_loop.add_source(inspector.clone());
+        self.inner.inspector = Some(inspector.clone());
         Some(inspector)
-    }
-
-    /// Disconnects every session and drops V8's inspector, before the isolate goes.
-    pub(super) fn shut_down_inspector(&mut self) {
-        if let Some(inspector) = self.inspector.take() {
-            let _entered = EnteredIsolate::new(&mut self.isolate);
-            inspector.shut_down();
-        }
     }
 }
 

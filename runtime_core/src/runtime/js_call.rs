@@ -71,7 +71,10 @@ impl Runtime {
                 R::from_v8(scope, value).map_err(|error| JsError::conversion("the result", &error))
             }))
         });
-        self.event_loop.calls.may_have_settled(&self.event_loop);
+        self.inner
+            .event_loop
+            .calls
+            .may_have_settled(&self.inner.event_loop);
         called?
     }
 
@@ -150,7 +153,7 @@ impl Runtime {
         function: &impl Callee,
         args: impl JsArgs,
     ) -> CallInFlight<R> {
-        let event_loop = self.event_loop.clone();
+        let event_loop = self.inner.event_loop.clone();
         let mut call = None;
         let called = self.try_with_scope(|scope| {
             let value = match call_in(scope, function, args)? {

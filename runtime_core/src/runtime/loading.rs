@@ -12,7 +12,7 @@ impl Runtime {
         let id = self
             .load_module(specifier, ResolutionKind::MainModule)
             .await?;
-        self.modules.set_main(id);
+        self.inner.modules.set_main(id);
         Ok(id)
     }
 
@@ -26,7 +26,7 @@ impl Runtime {
         specifier: &str,
         kind: ResolutionKind,
     ) -> Result<ModuleId, JsError> {
-        let modules = self.modules.clone();
+        let modules = self.inner.modules.clone();
         let url = modules
             .resolve(specifier, &cwd_url(), kind)
             .map_err(|error| {
@@ -44,7 +44,7 @@ impl Runtime {
     /// Evaluates a loaded module, driving the event loop until its evaluation settles (its
     /// top-level `await`s); a throw during evaluation is the `Err`, with its stack.
     pub async fn mod_evaluate(&mut self, id: ModuleId) -> Result<(), JsError> {
-        let modules = self.modules.clone();
+        let modules = self.inner.modules.clone();
         let evaluated = self.try_with_scope(|scope| {
             Some(
                 modules
@@ -60,7 +60,7 @@ impl Runtime {
         &mut self,
         id: ModuleId,
     ) -> Result<v8::Global<v8::Object>, JsError> {
-        let modules = self.modules.clone();
+        let modules = self.inner.modules.clone();
         self.try_with_scope(|scope| {
             let namespace = match modules.module(scope, id) {
                 Ok(module) => module.get_module_namespace(),

@@ -1,7 +1,9 @@
 //! `Runtime`: one isolate, one context, and the ops of its extensions, and what only a runtime
 //! does: its options (`options.rs`), making it (`create.rs`), its context installed or
-//! restored (`context.rs`), entering it (`scopes.rs`: `with_scope`, `try_with_scope`),
-//! startup snapshots (`snapshot.rs`, their format in `blob.rs`), calls into JavaScript
+//! restored (`context.rs`), what it holds of its isolate and ends in order
+//! (`isolate_state.rs`), entering it (`scopes.rs`: `with_scope`, `try_with_scope`),
+//! startup snapshots (`snapshot.rs`: a builder that owns its runtime and ends its isolate by
+//! making the blob; their format in `blob.rs`), calls into JavaScript
 //! (`js_call.rs`), driving the event loop (`polling.rs`) and loading ES modules
 //! (`loading.rs`). What it is made of lives below it: [`Extension`](crate::Extension) in
 //! `crate::extension`, its built-in globals in `crate::globals`, [`OpState`](crate::OpState)
@@ -11,6 +13,7 @@ mod blob;
 mod context;
 mod create;
 mod inspecting;
+mod isolate_state;
 pub(crate) mod js_call;
 mod loading;
 mod options;
@@ -19,18 +22,16 @@ mod scopes;
 pub(crate) mod snapshot;
 
 use std::cell::RefCell;
-use std::mem::ManuallyDrop;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::event_loop::EventLoop;
 use crate::isolate::heap_limit::NearHeapLimit;
 use crate::isolate::memory_budget::MemoryBudget;
 use crate::isolate::scripts::run_script;
-use crate::modules::map::ModuleMap;
 use crate::ops::ops_object::OpTable;
 use crate::ops::OpCtx;
 use crate::{JsError, OpCallCounts, OpDecl, OpState, TerminationHandle};
+use isolate_state::IsolateState;
 pub use options::RuntimeOptions;
 use snapshot::Startup;
 
@@ -41,23 +42,13 @@ use snapshot::Startup;
 /// only while one of its methods runs (V8 keeps a per-thread stack of entered isolates, and
 /// `rusty_v8` enters a new isolate for good unless told otherwise).
 ///
-/// Field order is drop order: the context handle goes before the isolate, and the op contexts
-/// (whose addresses V8 holds) outlive the isolate.
+/// Field order is drop order: the isolate and what must go in order with it first
+/// ([`IsolateState`]'s `Drop`), and the op contexts (whose addresses V8 holds) after it.
 pub struct Runtime {
+    /// The isolate, its context, event loop, modules and inspector.
+    pub(crate) inner: IsolateState,
     /// The classes installed (`#[op] impl`), for the TypeScript declarations.
     classes: Vec<&'static crate::ClassDecl>,
-    /// Dropped with the isolate (a snapshot may hold no handle).
-    context: ManuallyDrop<v8::Global<v8::Context>>,
-    /// Pending async ops: dropped (in `Drop`) while the isolate and the op contexts live.
-    pub(crate) event_loop: Rc<EventLoop>,
-    /// Its modules: dropped (in `Drop`) while the isolate lives.
-    pub(crate) modules: Rc<ModuleMap>,
-    /// Dropped in `Drop` (or made a snapshot of), before the fields after it.
-    isolate: ManuallyDrop<v8::OwnedIsolate>,
-    /// Whether `isolate` is still the runtime's (not taken by a snapshot).
-    isolate_owned: bool,
-    /// Whether the isolate is a snapshot creator (see `crate::SnapshotBuilder`).
-    for_snapshot: SnapshotState,
     /// What the globals that keep something were given when installed (a snapshot carries
     /// them).
     installed: Vec<v8::Global<v8::Value>>,
@@ -73,19 +64,12 @@ pub struct Runtime {
     /// The memory budget, whose check after each collection is registered with the isolate:
     /// dropped after it.
     _memory_budget: Option<Arc<MemoryBudget>>,
-    /// Its class instances (their finalizers count down as the isolate goes): dropped after it.
-    instances: Box<crate::class::instance::Instances>,
-    /// What a snapshot of this runtime is made for (see `blob::fingerprint`): only for a
-    /// snapshot creator.
-    fingerprint: Option<u64>,
     /// The op contexts (whose addresses V8 holds) and the ops object's interceptor data.
     ops: Box<OpTable>,
     /// Where the ops are installed: `globalThis[ops_object_name]`.
     ops_object_name: &'static str,
     state: Rc<RefCell<OpState>>,
     termination: TerminationHandle,
-    /// The inspector, once asked for: shut down (in `Drop`) before the isolate goes.
-    inspector: Option<Rc<crate::inspector::InspectorState>>,
     /// Entered around calls into JavaScript (see `RuntimeOptions::tokio_handle`).
     #[cfg(feature = "tokio")]
     tokio: Option<tokio::runtime::Handle>,
@@ -102,7 +86,7 @@ pub struct EnteredIsolate<'a> {
 impl<'a> EnteredIsolate<'a> {
     fn new(isolate: &'a mut v8::OwnedIsolate) -> Self {
         // SAFETY: the runtime's isolate, alive on its thread; a runtime takes its entry back
-        // before its isolate goes (`Runtime`'s `Drop`, `take_blob`).
+        // before its isolate goes (`IsolateState`'s `Drop`, the snapshot builder's `take_blob`).
         let entry = unsafe { crate::isolate::entry::begin_call(isolate) };
         Self { isolate, entry }
     }
@@ -128,28 +112,6 @@ impl std::ops::DerefMut for EnteredIsolate<'_> {
     }
 }
 
-/// Whether a runtime's isolate is a snapshot creator, and whether its default context is set
-/// (V8 allows that once, and makes no blob without it), with the global handles V8 itself
-/// keeps for that (the host may keep none: see `snapshot.rs`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SnapshotState {
-    No,
-    Creator,
-    ContextSet { handles: usize },
-}
-
-/// Sets `context` as the snapshot's default context: the global handles (in bytes) that V8
-/// keeps for it.
-fn set_default_context(
-    scope: &mut v8::PinScope<'_, '_, ()>,
-    context: v8::Local<'_, v8::Context>,
-) -> usize {
-    let before = scope.get_heap_statistics().used_global_handles_size();
-    scope.set_default_context(context);
-    let after = scope.get_heap_statistics().used_global_handles_size();
-    after.saturating_sub(before)
-}
-
 impl Runtime {
     /// Creates the isolate and context, fills the op state, installs the ops and runs the
     /// extensions' JavaScript. Starts V8 first if needed ([`crate::init_v8`]).
@@ -168,7 +130,10 @@ impl Runtime {
     /// # Panics
     /// If two ops have the same name, or the ops object name is not a valid property name.
     pub fn try_new(options: RuntimeOptions) -> Result<Self, JsError> {
-        Self::make(options, Startup::Fresh)
+        let assembled = Self::assemble(options, Startup::Fresh)?;
+        let mut runtime = assembled.runtime;
+        runtime.finish(assembled.rest)?;
+        Ok(runtime)
     }
 
     /// Runs a classic script; returns its completion value, or the exception it threw (or
@@ -182,7 +147,10 @@ impl Runtime {
             let value = run_script(scope, name, source)?;
             Ok(v8::Global::new(scope, value))
         });
-        self.event_loop.calls.may_have_settled(&self.event_loop);
+        self.inner
+            .event_loop
+            .calls
+            .may_have_settled(&self.inner.event_loop);
         ran
     }
 
@@ -258,55 +226,6 @@ impl Runtime {
     /// The isolate, entered for as long as the guard lives: e.g. to request a garbage
     /// collection.
     pub fn isolate(&mut self) -> EnteredIsolate<'_> {
-        EnteredIsolate::new(&mut self.isolate)
-    }
-}
-
-impl Drop for Runtime {
-    fn drop(&mut self) {
-        if !self.isolate_owned {
-            return;
-        }
-        self.shut_down_inspector();
-        if self.for_snapshot != SnapshotState::No {
-            // A snapshot creator's isolate ends only by making its blob, of a default context.
-            if self.for_snapshot == SnapshotState::Creator {
-                let context = (*self.context).clone();
-                let mut isolate = EnteredIsolate::new(&mut self.isolate);
-                v8::scope!(let scope, &mut *isolate);
-                let context = v8::Local::new(scope, context);
-                let handles = set_default_context(scope, context);
-                self.for_snapshot = SnapshotState::ContextSet { handles };
-            }
-            if let Err(error) = self.take_blob() {
-                eprintln!("opwire: a SnapshotBuilder was dropped unbuilt: {error}");
-            }
-            return;
-        }
-        // SAFETY: the runtime's isolate, alive on its thread. `OwnedIsolate`'s own `Drop`
-        // requires it to be the current one and exits it: the entry taken back pairs with that.
-        let current = unsafe { crate::isolate::entry::take_back(&self.isolate) };
-        // Pending ops go first: their futures' `Drop` may use the op state, and their promise
-        // handles belong to the isolate.
-        self.event_loop.clear();
-        self.event_loop.forget_sources();
-        self.modules.clear();
-        // SAFETY: dropped once, here, as the isolate.
-        unsafe { ManuallyDrop::drop(&mut self.context) };
-        if !current {
-            // Left entered under another isolate still entered: V8 cannot exit it before that
-            // one, so it is leaked rather than disposed under it (see `crate::isolate::entry`).
-            eprintln!(
-                "opwire: a Runtime was dropped while an isolate entered after its last call is \
-                 still entered; its isolate is leaked"
-            );
-            return;
-        }
-        // No `Held` reads the heap once it is gone.
-        self.instances.heap_gone();
-        self.event_loop.close_tasks(&self.isolate);
-        // SAFETY: dropped once, here; the other fields' handles drop after it, which V8 allows
-        // (a `Global` of a disposed isolate does nothing), and the op contexts outlive it.
-        unsafe { ManuallyDrop::drop(&mut self.isolate) };
+        EnteredIsolate::new(&mut self.inner.isolate)
     }
 }

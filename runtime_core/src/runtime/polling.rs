@@ -10,7 +10,7 @@ impl Runtime {
     /// handlers run), and is `Ready` once no op is pending. `Err` with the first promise
     /// rejected with no handler (its stack kept).
     pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
-        let event_loop = self.event_loop.clone();
+        let event_loop = self.inner.event_loop.clone();
         event_loop.set_waker(cx.waker());
         self.termination.register_waker(cx.waker());
         let ((polled, stopped), spent) = self.with_scope_spent(|scope| {
@@ -45,7 +45,7 @@ impl Runtime {
         // can have settled it (nothing else runs on the runtime while this borrows it).
         let mut seen_pending = false;
         std::future::poll_fn(move |cx| {
-            let event_loop = self.event_loop.clone();
+            let event_loop = self.inner.event_loop.clone();
             event_loop.set_waker(cx.waker());
             self.termination.register_waker(cx.waker());
             // `Err`: settled. `Ok((looped, looked))`: the turn's outcome, and whether the
@@ -113,7 +113,7 @@ impl Runtime {
     /// starts clean: nothing of the abandoned work runs later. What the scripts stored in
     /// globals stays. Every call in flight ([`Runtime::start_call`]) fails.
     pub fn cancel_pending_work(&mut self) {
-        let event_loop = self.event_loop.clone();
+        let event_loop = self.inner.event_loop.clone();
         event_loop.calls.fail_all(&JsError::exception(
             "Error",
             "the call was cancelled (Runtime::cancel_pending_work)",

@@ -43,10 +43,10 @@ impl Runtime {
             .filter(|_| tokio::runtime::Handle::try_current().is_err())
             .map(tokio::runtime::Handle::enter);
         let termination = &self.termination;
-        let mut isolate = EnteredIsolate::new(&mut self.isolate);
+        let mut isolate = EnteredIsolate::new(&mut self.inner.isolate);
         let result = {
             v8::scope!(let scope, &mut *isolate);
-            let context = v8::Local::new(scope, &*self.context);
+            let context = v8::Local::new(scope, &*self.inner.context);
             let scope = &mut v8::ContextScope::new(scope, context);
             f(scope)
         };
@@ -57,7 +57,7 @@ impl Runtime {
         let spent = termination.spend(&mut isolate);
         if let Some(error) = &spent {
             // V8 dropped the microtasks the calls in flight wait in.
-            self.event_loop.calls.fail_all(error);
+            self.inner.event_loop.calls.fail_all(error);
         }
         (result, spent)
     }

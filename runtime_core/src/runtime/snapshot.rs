@@ -19,12 +19,11 @@
 //! with isolates being made while the blob is); `crate::init_v8` turns that off
 //! (`--no-extensible-ro-snapshot`), so snapshots can be made and used beside any runtime.
 
-use std::mem::ManuallyDrop;
-
 use v8::MapFnTo;
 
 use super::blob::{self, Meta, Restore};
-use super::{EnteredIsolate, SnapshotState};
+use super::isolate_state::{shut_down_inspector, IsolateParts};
+use super::EnteredIsolate;
 use crate::isolate::termination::InterruptCheck;
 use crate::ops::ops_object::OpTable;
 use crate::ops::OpCtx;
@@ -59,7 +58,10 @@ use crate::{JsError, Runtime, RuntimeOptions};
 /// At `build`, nothing may be pending (ops, timers, imports), and no instance of a
 /// `#[op] impl` class may be alive: their Rust values live outside the heap.
 pub struct SnapshotBuilder {
+    /// `None` once built.
     runtime: Option<Runtime>,
+    /// What the snapshot is made for (see `blob::fingerprint`).
+    fingerprint: u64,
 }
 
 impl SnapshotBuilder {
@@ -80,16 +82,39 @@ impl SnapshotBuilder {
                  (a runtime made from the snapshot may have one)",
             ));
         }
-        let runtime = Runtime::make(options, Startup::ForSnapshot)?;
-        Ok(Self {
-            runtime: Some(runtime),
-        })
+        let assembled = Runtime::assemble(options, Startup::ForSnapshot)?;
+        let mut builder = Self {
+            runtime: Some(assembled.runtime),
+            fingerprint: assembled
+                .fingerprint
+                .expect("a snapshot creator's fingerprint is made with it"),
+        };
+        // A failure drops the builder, which ends its isolate as a snapshot creator's ends.
+        builder.finish(assembled.rest)?;
+        Ok(builder)
     }
 
     /// Saves the heap and the data to restore it; consumes the runtime.
     pub fn build(mut self) -> Result<Vec<u8>, JsError> {
-        let runtime = self.runtime.take().expect("built once");
-        runtime.into_snapshot()
+        let mut runtime = self.runtime.take().expect("built once");
+        let meta = match snapshot_meta(&mut runtime) {
+            Ok(meta) => meta,
+            Err(error) => {
+                abandon(runtime);
+                return Err(error);
+            }
+        };
+        let handles = set_default_context(&mut runtime);
+        let blob = take_blob(runtime, handles)?;
+        Ok(blob::seal(&blob, &meta, self.fingerprint))
+    }
+}
+
+impl Drop for SnapshotBuilder {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            abandon(runtime);
+        }
     }
 }
 
@@ -104,6 +129,38 @@ impl std::ops::DerefMut for SnapshotBuilder {
     fn deref_mut(&mut self) -> &mut Runtime {
         self.runtime.as_mut().expect("not built yet")
     }
+}
+
+/// Ends a snapshot creator's runtime that makes no snapshot: a creator's isolate ends only by
+/// making its blob, of a default context; the blob is thrown away.
+fn abandon(mut runtime: Runtime) {
+    let handles = set_default_context(&mut runtime);
+    if let Err(error) = take_blob(runtime, handles) {
+        log::warn!("opwire: a SnapshotBuilder ended without a snapshot: {error}");
+    }
+}
+
+/// Leaves a snapshot creator's isolate that has no runtime yet (its context failed to
+/// install): it cannot be disposed of without a blob, nor a blob made of a heap whose handles
+/// are held, so it is exited and leaked.
+pub(super) fn abandon_creator(isolate: v8::OwnedIsolate) {
+    // SAFETY: made (and so entered) by `Runtime::assemble` on this thread, with nothing
+    // entered since still entered; exited once, then never used or disposed.
+    unsafe { isolate.exit() };
+    std::mem::forget(isolate);
+}
+
+/// Sets the runtime's context as the snapshot's default context (V8 allows that once, and
+/// makes no blob without it): the global handles, in bytes, that V8 keeps for it.
+fn set_default_context(runtime: &mut Runtime) -> usize {
+    let context = (*runtime.inner.context).clone();
+    let mut isolate = EnteredIsolate::new(&mut runtime.inner.isolate);
+    v8::scope!(let scope, &mut *isolate);
+    let context = v8::Local::new(scope, context);
+    let before = scope.get_heap_statistics().used_global_handles_size();
+    scope.set_default_context(context);
+    let after = scope.get_heap_statistics().used_global_handles_size();
+    after.saturating_sub(before)
 }
 
 /// How a runtime starts.
@@ -160,183 +217,169 @@ pub(crate) fn external_references(
     refs
 }
 
-impl Runtime {
-    /// Saves the heap as a startup snapshot (see [`crate::SnapshotBuilder`]); consumes the
-    /// runtime.
-    pub(crate) fn into_snapshot(mut self) -> Result<Vec<u8>, JsError> {
-        // A timer an unref'd one too: the restored runtime would know nothing of it, and give
-        // its id to the next timer.
-        if !self.event_loop.ops_idle() || self.event_loop.sources_pending() {
-            return Err(JsError::exception(
-                "Error",
-                "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: \
-                 run the event loop first, and clear the timers left",
-            ));
-        }
-        let ops_object = self.modules.ops_object();
-        let left = self.event_loop.left_marker();
-        let wrap = self.event_loop.async_wrap();
-        let track = self.event_loop.calls.track();
-        let classes = self.classes.clone();
-        let modules = self.modules.clone();
-        let context = (*self.context).clone();
-        let meta = {
-            let mut isolate = EnteredIsolate::new(&mut self.isolate);
-            let noop = isolate
-                .get_slot::<InterruptCheck>()
-                .map(|InterruptCheck(noop)| noop.clone());
-            let templates: Option<Vec<_>> = {
-                let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
-                classes
-                    .iter()
-                    .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
-                    .collect()
-            };
-            let (
-                Some(ops_object),
-                Some(left),
-                Some(wrap),
-                Some(track),
-                Some(noop),
-                Some(templates),
-            ) = (ops_object, left, wrap, track, noop, templates)
-            else {
-                return Err(JsError::exception("Error", "the runtime is not fully made"));
-            };
-            v8::scope!(let scope, &mut *isolate);
-            let context = v8::Local::new(scope, &context);
-            let scope = &mut v8::ContextScope::new(scope, context);
-            let handles = super::set_default_context(scope, context);
-            self.for_snapshot = SnapshotState::ContextSet { handles };
-            let keep = |scope: &mut v8::PinScope<'_, '_>, data: v8::Local<'_, v8::Data>| {
-                scope.add_context_data(context, data)
-            };
-            let ops_object = v8::Local::new(scope, ops_object);
-            let noop = v8::Local::new(scope, noop);
-            let left = v8::Local::new(scope, left);
-            let wrap = v8::Local::new(scope, wrap);
-            let track = v8::Local::new(scope, track);
-            let mut meta = Meta {
-                ops_object: keep(scope, ops_object.into()),
-                interrupt_check: keep(scope, noop.into()),
-                left_marker: keep(scope, left.into()),
-                async_wrap: keep(scope, wrap.into()),
-                call_track: keep(scope, track.into()),
-                made_ops: self.ops.made_ops(),
-                ..Meta::default()
-            };
-            for installed in &self.installed {
-                let installed = v8::Local::new(scope, installed);
-                meta.installed.push(keep(scope, installed.into()));
-            }
-            for template in templates {
-                let template = v8::Local::new(scope, template);
-                meta.class_templates.push(scope.add_isolate_data(template));
-            }
-            meta.modules = modules.snapshot_records(scope, |scope, module| {
-                scope.add_context_data(context, module)
-            })?;
-            meta
-        };
-        drop((context, modules));
-        let blob = self.take_blob()?;
-        let fingerprint = self
-            .fingerprint
-            .expect("a snapshot creator's fingerprint is made with it");
-        Ok(blob::seal(&blob, &meta, fingerprint))
+/// What Rust holds of the heap, added to the snapshot as data (see `blob.rs`): refused while
+/// anything is pending.
+fn snapshot_meta(runtime: &mut Runtime) -> Result<Meta, JsError> {
+    let event_loop = runtime.inner.event_loop.clone();
+    // A timer an unref'd one too: the restored runtime would know nothing of it, and give its
+    // id to the next timer.
+    if !event_loop.ops_idle() || event_loop.sources_pending() {
+        return Err(JsError::exception(
+            "Error",
+            "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: run \
+             the event loop first, and clear the timers left",
+        ));
     }
+    let modules = runtime.inner.modules.clone();
+    let ops_object = modules.ops_object();
+    let left = event_loop.left_marker();
+    let wrap = event_loop.async_wrap();
+    let track = event_loop.calls.track();
+    let context = (*runtime.inner.context).clone();
+    let made_ops = runtime.ops.made_ops();
+    let mut isolate = EnteredIsolate::new(&mut runtime.inner.isolate);
+    let noop = isolate
+        .get_slot::<InterruptCheck>()
+        .map(|InterruptCheck(noop)| noop.clone());
+    let templates: Option<Vec<_>> = {
+        let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
+        runtime
+            .classes
+            .iter()
+            .map(|class| slot.and_then(|slot| slot.0.get(&(class.type_id)()).cloned()))
+            .collect()
+    };
+    let (Some(ops_object), Some(left), Some(wrap), Some(track), Some(noop), Some(templates)) =
+        (ops_object, left, wrap, track, noop, templates)
+    else {
+        return Err(JsError::exception("Error", "the runtime is not fully made"));
+    };
+    v8::scope!(let scope, &mut *isolate);
+    let context = v8::Local::new(scope, &context);
+    let scope = &mut v8::ContextScope::new(scope, context);
+    let keep = |scope: &mut v8::PinScope<'_, '_>, data: v8::Local<'_, v8::Data>| {
+        scope.add_context_data(context, data)
+    };
+    let ops_object = v8::Local::new(scope, ops_object);
+    let noop = v8::Local::new(scope, noop);
+    let left = v8::Local::new(scope, left);
+    let wrap = v8::Local::new(scope, wrap);
+    let track = v8::Local::new(scope, track);
+    let mut meta = Meta {
+        ops_object: keep(scope, ops_object.into()),
+        interrupt_check: keep(scope, noop.into()),
+        left_marker: keep(scope, left.into()),
+        async_wrap: keep(scope, wrap.into()),
+        call_track: keep(scope, track.into()),
+        made_ops,
+        ..Meta::default()
+    };
+    for installed in &runtime.installed {
+        let installed = v8::Local::new(scope, installed);
+        meta.installed.push(keep(scope, installed.into()));
+    }
+    for template in templates {
+        let template = v8::Local::new(scope, template);
+        meta.class_templates.push(scope.add_isolate_data(template));
+    }
+    meta.modules = modules.snapshot_records(scope, |scope, module| {
+        scope.add_context_data(context, module)
+    })?;
+    Ok(meta)
 }
 
-impl Runtime {
-    /// Makes the snapshot creator's blob, which ends the isolate: the handles Rust holds go
-    /// first (a snapshot may hold none), then the isolate, taken out of the runtime, whose
-    /// other fields drop once V8 is done with their addresses.
-    ///
-    /// V8 stops the process rather than make a blob of a heap that the host still holds a
-    /// handle into, or that holds a class instance (whose value lives outside it), and a
-    /// snapshot creator can end only by making its blob. So both are looked for first, after
-    /// a full garbage collection; if either is found, the isolate is leaked (never disposed)
-    /// and the error says which.
-    pub(super) fn take_blob(&mut self) -> Result<v8::StartupData, JsError> {
-        self.shut_down_inspector();
-        self.event_loop.clear();
-        self.modules.clear();
-        self.event_loop.forget_sources();
-        self.installed.clear();
-        self.isolate_owned = false;
-        // SAFETY: dropped once: `isolate_owned` tells `Drop` it is gone.
-        unsafe { ManuallyDrop::drop(&mut self.context) };
-        for op_ctx in self.ops.ctxs.iter() {
-            op_ctx.static_str_cache.take();
-        }
-        self.isolate.remove_slot::<InterruptCheck>();
-        self.isolate
-            .remove_slot::<crate::class::templates::ClassTemplates>();
-        crate::structured::keys::forget_caches(&mut self.isolate);
-        // From here on, no `Held` reads the heap: it is the snapshot's, or leaked.
-        self.instances.heap_gone();
-        // SAFETY: the runtime's isolate, alive on its thread.
-        if !unsafe { crate::isolate::entry::take_back(&self.isolate) } {
-            // Another isolate is entered above this one: it cannot be exited, so it is leaked.
-            return Err(JsError::exception(
-                "Error",
-                "cannot snapshot while another isolate is entered above the builder's: its \
-                 isolate is leaked",
-            ));
-        }
-        if let Err(why) = self.holds_nothing_outside() {
-            // SAFETY: current with one entry (taken back above); exited so that it leaves
-            // the thread's stack of entered isolates as it found it, then never disposed.
-            unsafe { self.isolate.exit() };
-            return Err(JsError::exception(
-                "Error",
-                &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
-            ));
-        }
-        // A FinalizationRegistry whose target the last collection found dead is a heap V8
-        // refuses to serialize (it ends the process): the cleanup task V8 queued for it runs
-        // first. Then V8's tasks for the isolate go with it.
-        for _ in 0..16 {
-            if !self.event_loop.run_v8_tasks(&self.isolate) {
-                break;
-            }
-        }
-        self.event_loop.close_tasks(&self.isolate);
-        // SAFETY: taken once, as above; current, with one entry, which `create_blob` exits
-        // as it disposes of it.
-        let isolate = unsafe { ManuallyDrop::take(&mut self.isolate) };
-        isolate
-            .create_blob(v8::FunctionCodeHandling::Keep)
-            .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))
+/// Makes the snapshot creator's blob, which ends the isolate: the handles Rust holds go first
+/// (a snapshot may hold none), then the isolate, taken out of the runtime, whose other fields
+/// drop once V8 is done with their addresses. `handles`: what V8 keeps for the default
+/// context.
+///
+/// V8 stops the process rather than make a blob of a heap that the host still holds a handle
+/// into, or that holds a class instance (whose value lives outside it), and a snapshot creator
+/// can end only by making its blob. So both are looked for first, after a full garbage
+/// collection; if either is found, the isolate is leaked (never disposed) and the error says
+/// which.
+fn take_blob(mut runtime: Runtime, handles: usize) -> Result<v8::StartupData, JsError> {
+    let IsolateParts {
+        mut inspector,
+        context,
+        event_loop,
+        modules,
+        mut isolate,
+        instances,
+    } = runtime.inner.into_parts();
+    shut_down_inspector(&mut inspector, &mut isolate);
+    event_loop.clear();
+    modules.clear();
+    event_loop.forget_sources();
+    runtime.installed.clear();
+    drop(context);
+    for op_ctx in runtime.ops.ctxs.iter() {
+        op_ctx.static_str_cache.take();
     }
+    isolate.remove_slot::<InterruptCheck>();
+    isolate.remove_slot::<crate::class::templates::ClassTemplates>();
+    crate::structured::keys::forget_caches(&mut isolate);
+    // From here on, no `Held` reads the heap: it is the snapshot's, or leaked.
+    instances.heap_gone();
+    // SAFETY: the runtime's isolate, alive on its thread.
+    if !unsafe { crate::isolate::entry::take_back(&isolate) } {
+        // Another isolate is entered above this one: it cannot be exited, so it is leaked.
+        std::mem::forget(isolate);
+        return Err(JsError::exception(
+            "Error",
+            "cannot snapshot while another isolate is entered above the builder's: its \
+             isolate is leaked",
+        ));
+    }
+    if let Err(why) = holds_nothing_outside(&mut isolate, &instances, handles) {
+        // SAFETY: current with one entry (taken back above); exited so that it leaves the
+        // thread's stack of entered isolates as it found it, then never disposed.
+        unsafe { isolate.exit() };
+        std::mem::forget(isolate);
+        return Err(JsError::exception(
+            "Error",
+            &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
+        ));
+    }
+    // A FinalizationRegistry whose target the last collection found dead is a heap V8 refuses
+    // to serialize (it ends the process): the cleanup task V8 queued for it runs first. Then
+    // V8's tasks for the isolate go with it.
+    for _ in 0..16 {
+        if !event_loop.run_v8_tasks(&isolate) {
+            break;
+        }
+    }
+    event_loop.close_tasks(&isolate);
+    // Current, with one entry, which `create_blob` exits as it disposes of the isolate; the
+    // op contexts (the rest of `runtime`, dropped as this returns) outlive it.
+    isolate
+        .create_blob(v8::FunctionCodeHandling::Keep)
+        .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))
+}
 
-    /// After the runtime's own handles are gone: `Err` if the host still holds a handle into
-    /// the heap, or an instance of a class is alive.
-    fn holds_nothing_outside(&mut self) -> Result<(), String> {
-        self.isolate.low_memory_notification();
-        let instances = self.instances.live();
-        if instances > 0 {
-            return Err(format!(
-                "{instances} instance(s) of #[op] classes are alive (their values live outside \
-                 the heap): drop what refers to them before build()"
-            ));
-        }
-        let handles = self
-            .isolate
-            .get_heap_statistics()
-            .used_global_handles_size();
-        let own = match self.for_snapshot {
-            SnapshotState::ContextSet { handles } => handles,
-            SnapshotState::No | SnapshotState::Creator => 0,
-        };
-        if handles > own {
-            return Err(
-                "the host still holds handles it took from the builder (a v8::Global: the \
-                 value of execute_script, call, get_module_namespace...): drop them before \
-                 build()"
-                    .to_owned(),
-            );
-        }
-        Ok(())
+/// After the runtime's own handles are gone: `Err` if the host still holds a handle into the
+/// heap, or an instance of a class is alive. `own`: the handles V8 keeps for the default
+/// context.
+fn holds_nothing_outside(
+    isolate: &mut v8::OwnedIsolate,
+    instances: &crate::class::instance::Instances,
+    own: usize,
+) -> Result<(), String> {
+    isolate.low_memory_notification();
+    let live = instances.live();
+    if live > 0 {
+        return Err(format!(
+            "{live} instance(s) of #[op] classes are alive (their values live outside the \
+             heap): drop what refers to them before build()"
+        ));
     }
+    let handles = isolate.get_heap_statistics().used_global_handles_size();
+    if handles > own {
+        return Err(
+            "the host still holds handles it took from the builder (a v8::Global: the value of \
+             execute_script, call, get_module_namespace...): drop them before build()"
+                .to_owned(),
+        );
+    }
+    Ok(())
 }

@@ -546,3 +546,39 @@ fn a_finalization_registry_left_dirty_ends_no_process() {
         .is_err());
     drop(unbuilt);
 }
+
+/// A builder whose host JavaScript fails: an `Err`, the process kept (its isolate, a snapshot
+/// creator, cannot be disposed of as a runtime's).
+#[test]
+fn a_builder_whose_javascript_throws_is_an_error() {
+    init_test_flags();
+    let broken = runtime_core::Extension::new("broken").global(runtime_core::GlobalScript::new(
+        "<broken>",
+        "(function () { throw new Error('no install') })",
+    ));
+    let error = SnapshotBuilder::new(RuntimeOptions {
+        extensions: vec![broken],
+        ..Default::default()
+    })
+    .err()
+    .expect("an error");
+    assert!(error.to_string().contains("no install"), "{error}");
+
+    static THROWS: &[runtime_core::ExtensionSource] = &[runtime_core::ExtensionSource {
+        specifier: "ext:boot/throws.js",
+        code: "throw new TypeError('no boot')",
+    }];
+    let error = SnapshotBuilder::new(RuntimeOptions {
+        extensions: vec![runtime_core::Extension::new("boot").js(THROWS)],
+        ..Default::default()
+    })
+    .err()
+    .expect("an error");
+    assert!(error.to_string().contains("no boot"), "{error}");
+    // Both isolates gone or left: a runtime still works on this thread.
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    assert_eq!(
+        runtime.execute_script_to_string("x.js", "1 + 1").unwrap(),
+        "2"
+    );
+}
