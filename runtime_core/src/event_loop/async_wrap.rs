@@ -15,6 +15,132 @@
 //! and settles them by calling back into JavaScript; tried here, that measured slower per loop
 //! round trip than settling through the V8 API, though within this machine's run-to-run
 //! noise.)
+//!
+//! Here, the protocol whole: its state in the loop ([`Claims`]), the loop's steps (a call
+//! leaves an op, `claim` hands it its promise), the wrappers' installation and `claim` itself;
+//! the wrappers are `async_wrap.js`.
+
+use std::cell::RefCell;
+
+use super::pool::BoxedOp;
+use super::EventLoop;
+
+/// The claim protocol's state in one event loop: the op a call left, until its wrapper claims
+/// it with the promise it made, and the context's marker and `wrap` function.
+#[derive(Default)]
+pub(crate) struct Claims {
+    /// The op a call left, and whether it is done (deferred).
+    unclaimed: RefCell<Option<(BoxedOp, bool)>>,
+    /// What a call speaking [`AsyncCall::Value`] returns when it left an op to claim: an
+    /// object only the wrappers hold (set by [`AsyncWrap::install`]).
+    left_marker: RefCell<Option<v8::Global<v8::Object>>>,
+    /// The context's `wrap` function of async ops (set by [`AsyncWrap::install`]): an op's
+    /// function made after the runtime started is wrapped by it.
+    wrap: RefCell<Option<v8::Global<v8::Function>>>,
+}
+
+impl Claims {
+    /// Whether no op waits to be claimed.
+    pub(super) fn nothing_left(&self) -> bool {
+        self.unclaimed.borrow().is_none()
+    }
+
+    /// The op left unclaimed, if any.
+    pub(super) fn take_unclaimed(&self) -> Option<(BoxedOp, bool)> {
+        self.unclaimed.take()
+    }
+
+    /// Drops the op left unclaimed.
+    pub(super) fn cancel(&self) {
+        drop(self.unclaimed.take());
+    }
+
+    /// Drops the handles kept (the runtime is ending, or being made a snapshot of).
+    pub(super) fn forget(&self) {
+        drop(self.left_marker.take());
+        drop(self.wrap.take());
+    }
+
+    /// The marker the wrappers compare calls' values with (a snapshot keeps it).
+    pub(crate) fn left_marker(&self) -> Option<v8::Global<v8::Object>> {
+        self.left_marker.borrow().clone()
+    }
+
+    pub(crate) fn set_left_marker(&self, marker: v8::Global<v8::Object>) {
+        *self.left_marker.borrow_mut() = Some(marker);
+    }
+
+    /// The function that wraps async ops, for ops made later (a snapshot keeps it).
+    pub(crate) fn wrap(&self) -> Option<v8::Global<v8::Function>> {
+        self.wrap.borrow().clone()
+    }
+
+    pub(crate) fn set_wrap(&self, wrap: v8::Global<v8::Function>) {
+        *self.wrap.borrow_mut() = Some(wrap);
+    }
+}
+
+/// The protocol's steps on the loop's side: a call leaves an op, its wrapper claims it.
+impl EventLoop {
+    /// Leaves an op for its wrapper to claim, at once, in the same turn of JavaScript (see
+    /// [`async_wrap`]).
+    pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
+        let previous = self.claims.unclaimed.replace(Some((op, ready)));
+        self.run_unclaimed(previous);
+    }
+
+    /// As [`EventLoop::leave_unclaimed`], for a call speaking
+    /// [`AsyncCall::Value`](async_wrap::AsyncCall::Value): the value it returns to say so.
+    pub(crate) fn leave_marked<'s>(
+        &self,
+        scope: &mut v8::PinScope<'s, '_>,
+        op: BoxedOp,
+        ready: bool,
+    ) -> v8::Local<'s, v8::Value> {
+        self.leave_unclaimed(op, ready);
+        let marker = self.claims.left_marker.borrow();
+        let marker = marker
+            .as_ref()
+            .expect("set when the runtime installs its ops");
+        v8::Local::new(scope, marker).into()
+    }
+
+    /// An op whose wrapper never claimed it (cut short by termination or a stack overflow)
+    /// runs on in the loop, settling nothing.
+    pub(super) fn run_unclaimed(&self, unclaimed: Option<(BoxedOp, bool)>) {
+        if let Some((op, ready)) = unclaimed {
+            self.push(op, ready);
+        }
+    }
+
+    /// Hands `promise`, which the wrapper of the call that left an op made, to that op, for the
+    /// loop to settle. `false` when no op was left or `promise` is none.
+    pub(crate) fn claim(&self, isolate: &v8::Isolate, promise: v8::Local<'_, v8::Value>) -> bool {
+        if !promise.is_promise() {
+            return false;
+        }
+        let Some((mut op, ready)) = self.claims.unclaimed.take() else {
+            return false;
+        };
+        // SAFETY: checked above.
+        let settled = unsafe { v8::Local::<v8::Promise>::cast_unchecked(promise) }.state()
+            != v8::PromiseState::Pending;
+        // Settled already when its executor could not be called (the stack overflowed there:
+        // the constructor rejects with the `RangeError`): then the op runs on, settling
+        // nothing, as an op left unclaimed does. Settling the promise again would abort V8.
+        if !settled {
+            // SAFETY: a `Promise::Resolver` is the promise itself (V8's `Resolver::New` makes
+            // a `JSPromise`, `GetPromise` returns `this`, `Resolve`/`Reject` act on the
+            // `JSPromise`), and `promise` is one, checked above. Its executor kept no resolving
+            // function: only the loop settles it.
+            let resolver = unsafe { v8::Local::<v8::PromiseResolver>::cast_unchecked(promise) };
+            op.as_mut()
+                .keep_resolver(v8::Global::new(isolate, resolver));
+        }
+        self.push(op, ready);
+        true
+    }
+}
 
 /// How the raw call of an async op tells its JavaScript wrapper the outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,13 +186,15 @@ impl<'s> AsyncWrap<'s> {
             .get_function(scope)
             .expect("instantiating a function template cannot throw");
         let left = v8::Object::new(scope);
-        event_loop.set_left_marker(v8::Global::new(scope, left));
+        event_loop
+            .claims
+            .set_left_marker(v8::Global::new(scope, left));
         let receiver = v8::undefined(scope).into();
         let wrap = factory
             .call(scope, receiver, &[claim.into(), left.into()])
             .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
             .expect("the async machinery gives the wrapping function");
-        event_loop.set_async_wrap(v8::Global::new(scope, wrap));
+        event_loop.claims.set_wrap(v8::Global::new(scope, wrap));
         AsyncWrap(wrap)
     }
 
@@ -75,7 +203,7 @@ impl<'s> AsyncWrap<'s> {
         scope: &mut v8::PinScope<'s, '_>,
         event_loop: &crate::event_loop::EventLoop,
     ) -> Option<Self> {
-        let wrap = event_loop.async_wrap()?;
+        let wrap = event_loop.claims.wrap()?;
         Some(AsyncWrap(v8::Local::new(scope, wrap)))
     }
 

@@ -22,6 +22,7 @@ mod rejections;
 pub(crate) mod timer_heap;
 
 pub(crate) use pool::{BoxedOp, OpMemory, OpPool};
+pub(crate) use rejections::promise_reject_callback;
 
 /// When an async op's future is first polled and its promise settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +106,8 @@ pub(crate) struct EventLoop {
     ready: RefCell<Vec<BoxedOp>>,
     /// The batch being settled (kept to reuse its memory).
     batch: RefCell<Vec<BoxedOp>>,
-    /// The op a call left, until its wrapper claims it with the promise it made (see
-    /// [`async_wrap`]), and whether it is done (deferred).
-    unclaimed: RefCell<Option<(BoxedOp, bool)>>,
-    /// What a call speaking [`AsyncCall::Value`](async_wrap::AsyncCall::Value) returns when it
-    /// left an op to claim: an object only the wrappers hold (set by [`async_wrap::AsyncWrap::install`]).
-    left_marker: RefCell<Option<v8::Global<v8::Object>>>,
-    /// The context's `wrap` function of async ops (set by [`async_wrap::AsyncWrap::install`]):
-    /// an op's function made after the runtime started is wrapped by it.
-    async_wrap: RefCell<Option<v8::Global<v8::Function>>>,
+    /// The async-op claim protocol's state (see [`async_wrap`]).
+    pub(crate) claims: async_wrap::Claims,
     /// The waker of the last poll of the loop: woken when an op is added.
     waker: RefCell<Option<Waker>>,
     /// Promises rejected with no handler (yet), with their values.
@@ -259,83 +253,6 @@ impl EventLoop {
         }
     }
 
-    /// Leaves an op for its wrapper to claim, at once, in the same turn of JavaScript (see
-    /// [`async_wrap`]).
-    pub(crate) fn leave_unclaimed(&self, op: BoxedOp, ready: bool) {
-        let previous = self.unclaimed.replace(Some((op, ready)));
-        self.run_unclaimed(previous);
-    }
-
-    /// As [`EventLoop::leave_unclaimed`], for a call speaking
-    /// [`AsyncCall::Value`](async_wrap::AsyncCall::Value): the value it returns to say so.
-    pub(crate) fn leave_marked<'s>(
-        &self,
-        scope: &mut v8::PinScope<'s, '_>,
-        op: BoxedOp,
-        ready: bool,
-    ) -> v8::Local<'s, v8::Value> {
-        self.leave_unclaimed(op, ready);
-        let marker = self.left_marker.borrow();
-        let marker = marker
-            .as_ref()
-            .expect("set when the runtime installs its ops");
-        v8::Local::new(scope, marker).into()
-    }
-
-    /// Keeps the marker the wrappers compare calls' values with.
-    pub(crate) fn left_marker(&self) -> Option<v8::Global<v8::Object>> {
-        self.left_marker.borrow().clone()
-    }
-
-    pub(crate) fn set_left_marker(&self, marker: v8::Global<v8::Object>) {
-        *self.left_marker.borrow_mut() = Some(marker);
-    }
-
-    /// Keeps the function that wraps async ops (see `async_wrap`), for ops made later.
-    pub(crate) fn async_wrap(&self) -> Option<v8::Global<v8::Function>> {
-        self.async_wrap.borrow().clone()
-    }
-
-    pub(crate) fn set_async_wrap(&self, wrap: v8::Global<v8::Function>) {
-        *self.async_wrap.borrow_mut() = Some(wrap);
-    }
-
-    /// An op whose wrapper never claimed it (cut short by termination or a stack overflow)
-    /// runs on in the loop, settling nothing.
-    fn run_unclaimed(&self, unclaimed: Option<(BoxedOp, bool)>) {
-        if let Some((op, ready)) = unclaimed {
-            self.push(op, ready);
-        }
-    }
-
-    /// Hands `promise`, which the wrapper of the call that left an op made, to that op, for the
-    /// loop to settle. `false` when no op was left or `promise` is none.
-    pub(crate) fn claim(&self, isolate: &v8::Isolate, promise: v8::Local<'_, v8::Value>) -> bool {
-        if !promise.is_promise() {
-            return false;
-        }
-        let Some((mut op, ready)) = self.unclaimed.take() else {
-            return false;
-        };
-        // SAFETY: checked above.
-        let settled = unsafe { v8::Local::<v8::Promise>::cast_unchecked(promise) }.state()
-            != v8::PromiseState::Pending;
-        // Settled already when its executor could not be called (the stack overflowed there:
-        // the constructor rejects with the `RangeError`): then the op runs on, settling
-        // nothing, as an op left unclaimed does. Settling the promise again would abort V8.
-        if !settled {
-            // SAFETY: a `Promise::Resolver` is the promise itself (V8's `Resolver::New` makes
-            // a `JSPromise`, `GetPromise` returns `this`, `Resolve`/`Reject` act on the
-            // `JSPromise`), and `promise` is one, checked above. Its executor kept no resolving
-            // function: only the loop settles it.
-            let resolver = unsafe { v8::Local::<v8::PromiseResolver>::cast_unchecked(promise) };
-            op.as_mut()
-                .keep_resolver(v8::Global::new(isolate, resolver));
-        }
-        self.push(op, ready);
-        true
-    }
-
     /// Whether the loop has nothing left to do: no op pending or waiting to be settled, no
     /// source keeping it alive, and no task V8 queued (its turn runs it). A task V8 delayed
     /// (a timed `Atomics.waitAsync`) keeps nothing alive: it runs if the loop still runs
@@ -349,7 +266,7 @@ impl EventLoop {
     pub(crate) fn ops_idle(&self) -> bool {
         self.pending.borrow().is_empty()
             && self.ready.borrow().is_empty()
-            && self.unclaimed.borrow().is_none()
+            && self.claims.nothing_left()
             && !self
                 .sources
                 .borrow()
@@ -360,7 +277,7 @@ impl EventLoop {
     /// Drops every op pending or waiting to be settled (their futures' `Drop` runs; their
     /// promises never settle) and the unhandled rejections not yet reported.
     pub(crate) fn cancel_pending(&self) {
-        drop(self.unclaimed.take());
+        self.claims.cancel();
         let pending = std::mem::take(&mut *self.pending.borrow_mut());
         drop(pending);
         let ready = std::mem::take(&mut *self.ready.borrow_mut());
@@ -376,8 +293,7 @@ impl EventLoop {
             "the runtime was dropped (or made a snapshot) with the call in flight",
         ));
         self.cancel_pending();
-        drop(self.left_marker.take());
-        drop(self.async_wrap.take());
+        self.claims.forget();
         self.calls.clear_handles();
     }
 
@@ -391,7 +307,7 @@ impl EventLoop {
     ) -> Result<bool, JsError> {
         // A claim happens in the JavaScript turn of its call: an op still unclaimed now never
         // will be.
-        self.run_unclaimed(self.unclaimed.take());
+        self.run_unclaimed(self.claims.take_unclaimed());
         let mut settled = self.run_v8_tasks(scope);
         if settled && self.terminating(scope) {
             return Err(JsError::terminated_in(scope));
@@ -518,37 +434,7 @@ impl EventLoop {
     pub(crate) fn forget_unhandled(&self, promise: v8::Local<'_, v8::Promise>) {
         self.unhandled.borrow_mut().remove(promise);
     }
-}
 
-/// V8's report of promises rejected without a handler, and of handlers added later.
-pub(crate) extern "C" fn promise_reject_callback(message: v8::PromiseRejectMessage) {
-    // SAFETY: V8 calls this with a live message, inside the isolate.
-    v8::callback_scope!(unsafe scope, &message);
-    v8::scope!(let scope, scope);
-    let Some(event_loop) = scope.get_slot::<std::rc::Rc<EventLoop>>().cloned() else {
-        return;
-    };
-    let promise = message.get_promise();
-    match message.get_event() {
-        v8::PromiseRejectEvent::PromiseRejectWithNoHandler => {
-            let value = message
-                .get_value()
-                .unwrap_or_else(|| v8::undefined(scope).into());
-            let promise_global = v8::Global::new(scope, promise);
-            let value = v8::Global::new(scope, value);
-            event_loop
-                .unhandled
-                .borrow_mut()
-                .push(promise, promise_global, value);
-        }
-        v8::PromiseRejectEvent::PromiseHandlerAddedAfterReject => {
-            event_loop.forget_unhandled(promise);
-        }
-        _ => {}
-    }
-}
-
-impl EventLoop {
     /// Keeps the waker of the loop's poll (cloned only when it changes).
     pub(crate) fn set_waker(&self, waker: &Waker) {
         let mut kept = self.waker.borrow_mut();

@@ -92,3 +92,31 @@ impl UnhandledRejections {
         }
     }
 }
+
+/// V8's report of promises rejected without a handler, and of handlers added later.
+pub(crate) extern "C" fn promise_reject_callback(message: v8::PromiseRejectMessage) {
+    // SAFETY: V8 calls this with a live message, inside the isolate.
+    v8::callback_scope!(unsafe scope, &message);
+    v8::scope!(let scope, scope);
+    let Some(event_loop) = scope.get_slot::<std::rc::Rc<super::EventLoop>>().cloned() else {
+        return;
+    };
+    let promise = message.get_promise();
+    match message.get_event() {
+        v8::PromiseRejectEvent::PromiseRejectWithNoHandler => {
+            let value = message
+                .get_value()
+                .unwrap_or_else(|| v8::undefined(scope).into());
+            let promise_global = v8::Global::new(scope, promise);
+            let value = v8::Global::new(scope, value);
+            event_loop
+                .unhandled
+                .borrow_mut()
+                .push(promise, promise_global, value);
+        }
+        v8::PromiseRejectEvent::PromiseHandlerAddedAfterReject => {
+            event_loop.forget_unhandled(promise);
+        }
+        _ => {}
+    }
+}

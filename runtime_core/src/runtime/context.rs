@@ -158,10 +158,12 @@ pub(super) fn restore_context(
     }
     parts
         .event_loop
+        .claims
         .set_left_marker(v8::Global::new(scope, left));
     parts
         .event_loop
-        .set_async_wrap(v8::Global::new(scope, wrap));
+        .claims
+        .set_wrap(v8::Global::new(scope, wrap));
     parts
         .event_loop
         .calls

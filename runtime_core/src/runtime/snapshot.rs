@@ -232,8 +232,8 @@ fn snapshot_meta(runtime: &mut Runtime) -> Result<Meta, JsError> {
     }
     let modules = runtime.inner.modules.clone();
     let ops_object = modules.ops_object();
-    let left = event_loop.left_marker();
-    let wrap = event_loop.async_wrap();
+    let left = event_loop.claims.left_marker();
+    let wrap = event_loop.claims.wrap();
     let track = event_loop.calls.track();
     let context = (*runtime.inner.context).clone();
     let made_ops = runtime.ops.made_ops();
