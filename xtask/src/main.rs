@@ -25,6 +25,8 @@
 //! - `fuzz [--seconds N] [TARGET...]`: runs each fuzz target in `fuzz/` (all by default) for N
 //!   seconds (default 60) with cargo-fuzz (`cargo install cargo-fuzz`); not run by CI.
 
+#![deny(unsafe_code)]
+
 mod bench_build;
 mod bench_http;
 mod bench_web;
@@ -311,6 +313,9 @@ fn docs() {
         let edges = layers::edges(&root, layering);
         for violation in layers::violations(layering, &edges) {
             eprintln!("layers: {violation}");
+        }
+        for circle in circles::circles(&root, layering.src, layering.self_name) {
+            eprintln!("layers: {circle}");
         }
         let drawing = layers::drawing(layering, &edges);
         contributing = layers::replace_drawing(&contributing, layering, &drawing)
