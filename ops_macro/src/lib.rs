@@ -2,6 +2,8 @@
 //! `ops_macro_backend`, which tests call without a proc-macro boundary. Beside it, the derives
 //! and `inline_hot`, an attribute of runtime_core's own.
 
+#![deny(unsafe_code)]
+
 use proc_macro::TokenStream;
 
 /// Generates the slow path (`FunctionCallback`), the fast path (V8 Fast API function) where the

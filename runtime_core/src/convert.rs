@@ -1,6 +1,8 @@
 //! Number conversions shared by the slow path and documented in the crate root. The fast path
 //! gets the same results from V8 itself; the agreement tests compare the two.
 
+#![deny(unsafe_code)]
+
 /// ECMAScript `ToInt32`: truncate toward zero, wrap modulo 2^32; NaN and ±Infinity are 0.
 #[inline]
 pub fn to_int32(value: f64) -> i32 {

@@ -1,6 +1,8 @@
 //! Extensions: named groups of ops with an optional state initialiser, and the JavaScript
 //! that wraps them (classic scripts and ES modules shipped in the host's binary).
 
+#![deny(unsafe_code)]
+
 use crate::{ClassDecl, OpDecl, OpState};
 
 /// Fills the op state when a runtime is created.

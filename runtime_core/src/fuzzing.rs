@@ -1,6 +1,8 @@
 //! The pure conversions under the op paths, for the fuzz targets in `fuzz/` (feature
 //! `fuzzing`; not a stable API). Each is what an op path runs, minus V8.
 
+#![deny(unsafe_code)]
+
 pub use crate::convert::{to_int32, to_uint32, FromJsNumber};
 use crate::values::string_buffers::{self, Room};
 

@@ -4,6 +4,8 @@
 //! module only lays them out. `cargo xtask dts` lays out the same declarations the same way
 //! from the sources (`ops_macro_backend::declarations_of_file`): a test holds the two equal.
 
+#![deny(unsafe_code)]
+
 use std::collections::HashMap;
 
 use crate::values::ts_type::{TsForm, TsType};

@@ -2,6 +2,8 @@
 //! proxy, a host object, a shared buffer) is a `DataCloneError`; V8's stack checks make a
 //! structure too deep to clone a `RangeError`, not a crash.
 
+#![deny(unsafe_code)]
+
 use runtime_core::v8;
 use runtime_core::v8::{ValueDeserializerHelper, ValueSerializerHelper};
 use runtime_core::{op, Extension, GlobalScript, OpState, TerminationHandle};

@@ -1,6 +1,8 @@
 //! `crypto` (`crypto.js`): random values from a user-space CSPRNG (`rand`'s thread RNG:
 //! ChaCha, reseeded from the OS) and `subtle.digest` with RustCrypto's SHA families.
 
+#![deny(unsafe_code)]
+
 use rand::RngCore;
 use runtime_core::op;
 use runtime_core::v8;

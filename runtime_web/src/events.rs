@@ -1,6 +1,8 @@
 //! The groups that are JavaScript alone: the base every group builds on (`DOMException` and
 //! the WebIDL helpers, `webidl.js`), the events (`events.js`) and abort (`abort.js`).
 
+#![deny(unsafe_code)]
+
 use runtime_core::{Extension, GlobalScript};
 
 /// `DOMException`, and what the other groups' scripts share (`internals`).

@@ -6,6 +6,8 @@
 //! that hides even coarse timing of one's own code, which tenants measuring their handlers
 //! want, so the clock here moves, at a resolution that times no cache line.
 
+#![deny(unsafe_code)]
+
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use runtime_core::{op, Extension, GlobalScript, OpState};

@@ -17,6 +17,7 @@
 //! [`ir::webidl_definition`], then the emitters in [`derive`](mod@derive). [`expand`] runs
 //! them; tests call it (or the stages) directly.
 
+#![deny(unsafe_code)]
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
 
 pub mod codegen;

@@ -11,6 +11,8 @@
 //! snapshot of that context (the snapshot carries it). Its TypeScript declarations join the
 //! runtime's.
 
+#![deny(unsafe_code)]
+
 pub mod console;
 mod memory;
 mod timers;

@@ -8,6 +8,8 @@
 //! value`); an exception thrown on the way (a `valueOf`, a getter, an iterator) propagates
 //! unchanged.
 
+#![deny(unsafe_code)]
+
 mod numeric_types;
 mod sequences;
 mod string_types;
