@@ -27,6 +27,7 @@
 //! (The tables are generated from the macro's kind table by `cargo xtask docs`.)
 //!
 #![warn(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 #![doc = include_str!("kinds.md")]
 //!
 //! Anything else (a string, `undefined`, `null`, a boolean, a BigInt where a Number is

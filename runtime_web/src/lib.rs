@@ -29,6 +29,7 @@
     clippy::undocumented_unsafe_blocks,
     clippy::missing_safety_doc
 )]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod base64;
 mod blob;

@@ -130,12 +130,12 @@ pub(crate) fn throw_op_error(
 }
 
 /// A panic in the `Drop` of a value that V8 owned (a class instance collected, a pending
-/// op's future dropped by the event loop): nobody's call to throw into, so it is written to
-/// standard error, and the process goes on.
+/// op's future dropped by the event loop): nobody's call to throw into, so it is logged (the
+/// `log` crate, at `error`: the host's logger decides where it goes), and the process goes on.
 #[cold]
 pub(crate) fn report_drop_panic(what: &str, payload: &(dyn Any + Send)) {
     let message = panic_text(payload);
-    eprintln!("opwire: the Drop of {what} panicked (caught): {message}");
+    log::error!("opwire: the Drop of {what} panicked (caught): {message}");
 }
 
 /// The `FunctionCallback` of a constructor no script may call: a class's without a

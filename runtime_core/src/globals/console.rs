@@ -20,7 +20,9 @@ pub enum ConsoleLevel {
 /// Receives each console line, formatted, without its newline.
 pub type ConsoleFn = Rc<dyn Fn(ConsoleLevel, &str)>;
 
-/// The default console: standard output and standard error.
+/// The default console: standard output and standard error (the one place the library
+/// prints, because the host asked for it).
+#[allow(clippy::print_stdout, clippy::print_stderr)]
 pub fn stdio() -> ConsoleFn {
     Rc::new(|level, line| match level {
         ConsoleLevel::Log => println!("{line}"),
