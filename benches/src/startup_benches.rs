@@ -245,7 +245,7 @@ pub fn run(selected: &[&StartupBench], plan: &Plan) -> (Vec<BenchResult>, Vec<Pe
     // Rows take turns (the machine's drift falls on all), but each timed start follows an
     // untimed one of its own row: a start timed right after another row's paid for that row's
     // aftermath (its heap pages handed back, V8's background threads finishing its work), which
-    // made the bare isolate read 1.28 ms here against 1.00 ms run alone.
+    // made the bare isolate read markedly slower than run alone.
     let mut samples = vec![Vec::with_capacity(runs); starters.len()];
     for _ in 0..runs {
         for (start, samples) in starters.iter_mut().zip(&mut samples) {

@@ -8,7 +8,7 @@
 //! the starting task takes every request queued since it last ran in one go, so V8's code and
 //! data stay warm across them, and the loop then settles their ops in one turn. (Connection
 //! tasks starting their calls themselves, each between its own hyper and socket work, cost
-//! 28-33 µs of CPU per `/hello` request against 19-20 µs this way: BENCHMARKS.md.) The runtime
+//! about half again as much CPU per `/hello` request: BENCHMARKS.md.) The runtime
 //! lives in an `Rc` on the worker's thread; a borrow of it never spans an `await`.
 
 use std::cell::{Cell, RefCell};

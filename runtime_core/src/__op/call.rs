@@ -90,7 +90,7 @@ pub unsafe fn slow_call_isolate(info: *const v8::FunctionCallbackInfo, body: Slo
 // `#[inline]`, never `#[inline(always)]`: always-inlined into the op's `extern "C"` callback,
 // LLVM built the scope in a temporary and copied it into place, and that copy read a byte
 // `make_new_scope` had just stored with a wider load, which stalls on store forwarding (perf:
-// 77% of the callback's own samples on that load). Optimized as a function of its own first,
+// most of the callback's own samples on that load). Optimized as a function of its own first,
 // the scope is built in place (figures in BENCHMARKS.md).
 #[inline]
 pub unsafe fn slow_call_scoped(info: *const v8::FunctionCallbackInfo, body: SlowBody) -> bool {
