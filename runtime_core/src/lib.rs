@@ -105,7 +105,7 @@ pub use modules::{
     ModuleLoader, ModuleSource, ModuleType, NoModuleLoader, ResolutionKind, StaticModuleLoader,
 };
 pub use ops::metrics::{OpMetricsEvent, OpMetricsFactoryFn, OpMetricsFn, OpMetricsSource};
-pub use ops::stack_trace::{OpStackTraceFn, STACK_TRACE_FRAMES};
+pub use ops::stack_trace::OpStackTraceFn;
 pub use ops::state::OpState;
 pub use ops::{OpCallCounts, OpCtx, OpDecl};
 /// Derives [`FromV8`](trait@FromV8) for a struct (an object, or an array for a tuple struct) or an
@@ -122,19 +122,9 @@ pub use runtime::{EnteredIsolate, Runtime, RuntimeOptions};
 pub use typescript::typescript_declarations;
 pub use values::element::Element;
 pub use values::js_buffer::{DetachedBuffer, JsBuffer, V8Slice};
-pub use values::string_buffers::{
-    ByteString, STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE,
-};
+pub use values::string_buffers::ByteString;
 pub use values::ts_type::{TsType, TsTypes};
 pub use values::v8_traits::{FromV8, ToV8};
-
-/// TypeScript declarations of the built-in globals besides the ops: `console`, `setTimeout` and
-/// the other timers, `queueMicrotask`, `unrefTimer`/`refTimer` (a runtime's own
-/// `typescript_declarations` declare those it installed).
-pub const GLOBALS_DTS: &str = concat!(
-    include_str!("globals/console.d.ts"),
-    include_str!("globals/timers.d.ts")
-);
 
 #[doc = include_str!("op.md")]
 #[doc = include_str!("kinds.md")]

@@ -48,6 +48,8 @@ mod strings;
 mod ts_probe;
 mod typed_arrays;
 
+/// The string buffers' sizes, for the tests that cross their edges.
+pub use crate::values::string_buffers::{STRING_BUFFER_RETAIN_LIMIT, STRING_STACK_BUFFER_SIZE};
 pub use async_ops::*;
 pub use buffer_sources::*;
 pub use buffers::*;

@@ -10,11 +10,11 @@ use crate::isolate::source_maps::SourceMaps;
 use crate::{JsStackFrame, OpDecl};
 
 /// Told of every call of an op marked `#[op(stack_trace)]`, with the JavaScript stack that
-/// made it, innermost frame first.
+/// made it, innermost frame first (at most 16 frames).
 pub type OpStackTraceFn = Rc<dyn Fn(&OpDecl, &[JsStackFrame])>;
 
 /// The most frames captured per call.
-pub const STACK_TRACE_FRAMES: usize = 16;
+const STACK_TRACE_FRAMES: usize = 16;
 
 /// The current JavaScript stack, source-mapped.
 pub(crate) fn capture(scope: &mut v8::PinScope<'_, '_>) -> Vec<JsStackFrame> {

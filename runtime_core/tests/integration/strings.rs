@@ -10,7 +10,8 @@ use crate::common;
 use std::borrow::Cow;
 
 use common::{call_both_ways, counting_runtime, eval, DESCRIBE_JS};
-use runtime_core::{op, v8, ByteString, Extension, Runtime, STRING_STACK_BUFFER_SIZE};
+use runtime_core::__op::STRING_STACK_BUFFER_SIZE;
+use runtime_core::{op, v8, ByteString, Extension, Runtime};
 
 include!("../../../testdata/ops/strings.rs");
 
