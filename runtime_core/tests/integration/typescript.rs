@@ -5,6 +5,9 @@
 
 use crate::common;
 
+use super::embedding::{runtime_with, Request, Response};
+use runtime_core::{FromV8, ToV8};
+
 use runtime_core::{op, Extension, ExtensionSource, Runtime, RuntimeOptions};
 
 /// Doubles `x`.
@@ -149,5 +152,85 @@ export const all = [entries, meta, first, lock];\n";
             common::type_check(&tsc, "fixture-wrong", &dts, wrong).is_err(),
             "tsc accepted: {wrong}"
         );
+    }
+}
+
+/// Without the compiler, the TypeScript checks have nothing to check with: that is an error
+/// that says why, never a silent pass.
+#[test]
+fn a_compiler_that_cannot_be_installed_is_an_error() {
+    let prefix = std::env::temp_dir().join(format!("opwire-no-tsc-{}", std::process::id()));
+    let error = common::install_tsc(&prefix, "opwire-no-such-npm").unwrap_err();
+    assert!(
+        error.contains("npm could not install typescript"),
+        "{error}"
+    );
+    assert!(!prefix.join("node_modules/.bin/tsc").exists());
+}
+
+/// A handler typed with the host's derived types and the runtime's globals type-checks with
+/// `tsc --strict`; a misuse of either does not.
+#[test]
+fn a_typed_handler_checks_against_derived_types_and_globals() {
+    let Some(tsc) = common::tsc() else { return };
+    let rt = runtime_with(&[]);
+    let dts = format!(
+        "{}\n{}\n{}\n",
+        rt.typescript_declarations(),
+        <Request as ToV8>::TYPESCRIPT,
+        <Response as FromV8>::TYPESCRIPT,
+    );
+    let handler = "export async function handle(req: Request): Promise<Response> {
+  await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  const id = setInterval((n: number) => console.log(n), 10, 1);
+  clearInterval(id);
+  unrefTimer(setTimeout(() => {}, 5));
+  queueMicrotask(() => console.error(req.method));
+  return { status: ops.op_double(100), body: req.path };
+}
+";
+    if let Err(report) = common::type_check(&tsc, "handler", &dts, handler) {
+        panic!("tsc failed:\n{report}\n--- ops.d.ts\n{dts}");
+    }
+    for wrong in [
+        "export function f(req: Request): Response { return { status: '200', body: req.path }; }",
+        "export function f(req: Request): Response { return { status: 200, body: req.query }; }",
+        "setTimeout((n: number) => {}, 1, 'not a number');",
+    ] {
+        assert!(
+            common::type_check(&tsc, "handler-bad", &dts, wrong).is_err(),
+            "tsc accepted: {wrong}"
+        );
+    }
+}
+
+/// Every declaration file `cargo xtask dts` writes for the repository's own sources passes
+/// `tsc --noEmit --strict`.
+#[test]
+fn every_declaration_file_of_the_repository_type_checks() {
+    let Some(tsc) = common::tsc() else { return };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (dirs, files) = ops_macro_backend::DTS_SOURCES;
+    let mut sources: Vec<std::path::PathBuf> = files.iter().map(|file| root.join(file)).collect();
+    for dir in dirs {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|ext| ext == "rs") {
+                sources.push(path);
+            }
+        }
+    }
+    assert!(sources.len() > 10, "{sources:?}");
+    // One `tsc` run: each file's ops in a namespace of their own.
+    let mut all = String::new();
+    for (index, source) in sources.iter().enumerate() {
+        let text = std::fs::read_to_string(source).unwrap();
+        let (dts, errors) =
+            ops_macro_backend::declarations_of_file(&text, &format!("ops{index}")).unwrap();
+        assert!(errors.is_empty(), "{}: {errors:?}", source.display());
+        all.push_str(&format!("// {}\n{dts}\n", source.display()));
+    }
+    if let Err(report) = common::type_check(&tsc, "dts-all", &all, "export {};\n") {
+        panic!("tsc failed:\n{report}\n--- d.ts\n{all}");
     }
 }

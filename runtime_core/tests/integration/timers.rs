@@ -1,0 +1,169 @@
+//! Timers on a runtime's event loop: order, cancellation, a hundred thousand of them, what
+//! keeps the loop alive, another executor than tokio, a callback that throws, and async ops
+//! that use tokio when the host calls in from outside it.
+
+use super::embedding::runtime_with;
+use crate::common::{init_test_flags, tokio};
+
+#[test]
+fn timers_fire_in_deadline_order_and_cancel() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "timers.js",
+        "globalThis.out = [];
+         setTimeout(() => out.push('b'), 20);
+         setTimeout(() => out.push('a'), 0);
+         setTimeout((x, y) => out.push(x + y), 20, 'c', '!');
+         const gone = setTimeout(() => out.push('never'), 1);
+         clearTimeout(gone);
+         queueMicrotask(() => out.push('micro'));
+         let n = 0;
+         const every = setInterval(() => { out.push('i' + n); if (++n === 3) clearInterval(every); }, 1);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let out = rt.execute_script_to_string("o.js", "out.join()").unwrap();
+    assert!(out.starts_with("micro,a,"), "{out}");
+    // Same deadline: creation order. (The interval's ticks may land anywhere on a busy
+    // machine.)
+    let position = |item: &str| out.split(',').position(|x| x == item);
+    assert!(
+        position("b").unwrap() + 1 == position("c!").unwrap(),
+        "{out}"
+    );
+    for tick in ["i0", "i1", "i2"] {
+        assert!(out.contains(tick), "{out}");
+    }
+    assert!(!out.contains("never") && !out.contains("i3"), "{out}");
+}
+
+#[test]
+fn a_hundred_thousand_timers_fire_each_once_in_order_of_delay() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "many.js",
+        "globalThis.fired = [];
+         const ids = [];
+         for (let i = 0; i < 100000; i++) ids.push(setTimeout(() => fired.push(i), i % 10));
+         for (let i = 0; i < 100000; i += 4) clearTimeout(ids[i]);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let report = rt
+        .execute_script_to_string(
+            "check.js",
+            "const byDelay = new Map();
+             let ordered = true;
+             for (const i of fired) {
+               const last = byDelay.get(i % 10);
+               if (last !== undefined && last > i) ordered = false;
+               byDelay.set(i % 10, i);
+             }
+             [fired.length, new Set(fired).size, fired.some((i) => i % 4 === 0), ordered].join()",
+        )
+        .unwrap();
+    assert_eq!(report, "75000,75000,false,true");
+}
+
+#[test]
+fn a_pending_timer_keeps_the_loop_alive_and_an_unrefd_one_does_not() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "ref.js",
+        "globalThis.fired = '';
+         unrefTimer(setTimeout(() => { fired += 'unref'; }, 60000));
+         setTimeout(() => { fired += 'ref'; }, 30);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "ref");
+    // Only the unref'd one is left: the loop is done at once.
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "ref");
+}
+
+/// A waker that unparks the thread: an executor of ten lines, with no tokio in it.
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(std::sync::Arc::new(Unpark(std::thread::current())));
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut cx) {
+            return output;
+        }
+        std::thread::park();
+    }
+}
+
+#[test]
+fn timers_work_on_another_executor() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "plain.js",
+        "globalThis.fired = 0; setTimeout(() => fired++, 10); setTimeout(() => fired++, 20);",
+    )
+    .unwrap();
+    block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(rt.execute_script_to_string("f.js", "fired").unwrap(), "2");
+}
+
+#[test]
+fn a_timer_callback_that_throws_ends_the_loop_with_its_error() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "throw.js",
+        "setTimeout(() => { throw new TypeError('in a timer'); }, 1);",
+    )
+    .unwrap();
+    let err = tokio().block_on(rt.run_event_loop()).unwrap_err();
+    assert_eq!(err.message, "in a timer");
+}
+
+// ---- the host's executor -------------------------------------------------------------------
+
+#[test]
+fn async_ops_that_use_tokio_work_when_the_host_calls_in_from_outside_it() {
+    init_test_flags();
+    let tokio = tokio();
+    // Made inside the tokio runtime: the runtime keeps its handle.
+    let mut rt = {
+        let _entered = tokio.enter();
+        runtime_with(&[])
+    };
+    // Called from plain code: the eager poll of `op_sleep` makes a tokio timer.
+    let promise = rt
+        .execute_script("sleep.js", "ops.op_sleep(5).then(() => 'slept')")
+        .unwrap();
+    let value = tokio.block_on(rt.resolve(promise)).unwrap();
+    let text = rt
+        .try_with_scope(|scope| {
+            Some(runtime_core::v8::Local::new(scope, &value).to_rust_string_lossy(scope))
+        })
+        .unwrap();
+    assert_eq!(text, "slept");
+}
+
+#[test]
+fn a_zero_interval_does_not_starve_other_timers() {
+    let mut rt = runtime_with(&[]);
+    rt.execute_script(
+        "interval.js",
+        "globalThis.ticks = 0;
+         const every = setInterval(() => { ticks++; });
+         setTimeout(() => clearInterval(every), 20);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    let ticks: f64 = rt
+        .execute_script_to_string("t.js", "ticks")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ticks >= 1.0, "{ticks}");
+}
