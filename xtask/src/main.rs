@@ -31,6 +31,8 @@ mod bench_build;
 mod bench_http;
 mod bench_web;
 mod circles;
+#[cfg(test)]
+mod file_names;
 mod layer_paths;
 mod layers;
 
