@@ -41,11 +41,13 @@ pub(crate) struct Claims {
 
 impl Claims {
     /// Whether no op waits to be claimed.
+    #[inline]
     pub(super) fn nothing_left(&self) -> bool {
         self.unclaimed.borrow().is_none()
     }
 
     /// The op left unclaimed, if any.
+    #[inline]
     pub(super) fn take_unclaimed(&self) -> Option<(BoxedOp, bool)> {
         self.unclaimed.take()
     }

@@ -233,18 +233,22 @@ impl EventLoop {
     }
 
     /// Adds an op whose future is not done.
+    #[inline]
     fn push_pending(&self, op: BoxedOp) {
         self.pending.borrow_mut().push(op);
         self.wake();
     }
 
     /// Adds an op to settle on the next turn.
+    #[inline]
     fn push_ready(&self, op: BoxedOp) {
         self.ready.borrow_mut().push(op);
         self.wake();
     }
 
-    /// Adds an op, done (deferred) or not.
+    /// Adds an op, done (deferred) or not (inlined into the claim protocol's steps, in
+    /// `async_wrap.rs`, as it was when they were written here).
+    #[inline]
     pub(crate) fn push(&self, op: BoxedOp, ready: bool) {
         if ready {
             self.push_ready(op);
