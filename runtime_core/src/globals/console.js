@@ -1,4 +1,4 @@
-// `globalThis.console` over `print(line, toStderr)` and `inspect(value)`, internal ops
+// `globalThis.console` over `print(line, level)` and `inspect(value)`, internal ops
 // (scripts see only `console`). Evaluates to a function that installs it.
 (function (internalOps) {
   "use strict";
@@ -22,22 +22,23 @@
   // V8's own console reports each call to an inspector session (`Runtime.consoleAPICalled`)
   // and does nothing else: a runtime never inspected pays one builtin call.
   const v8Console = globalThis.console;
-  const method = (name, toStderr) => {
+  // `level`: the index of Rust's `ConsoleLevel`.
+  const method = (name, level) => {
     const report = v8Console[name];
     return (...args) => {
       apply(report, v8Console, args);
-      print(line(args), toStderr);
+      print(line(args), level);
     };
   };
 
   // As the web platform defines it: writable, configurable, not enumerable.
   Object.defineProperty(globalThis, "console", {
     value: {
-      log: method("log", false),
-      info: method("info", false),
-      debug: method("debug", false),
-      warn: method("warn", true),
-      error: method("error", true),
+      log: method("log", 0),
+      info: method("info", 1),
+      debug: method("debug", 2),
+      warn: method("warn", 3),
+      error: method("error", 4),
     },
     writable: true,
     configurable: true,

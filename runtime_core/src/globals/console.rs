@@ -8,13 +8,36 @@ use std::rc::Rc;
 use crate::GlobalScript;
 use crate::{op, Extension, OpState};
 
-/// Where a console line goes.
+/// Which method printed a console line: a host's sink can tell a warning from an error and
+/// `info` from `debug` (a log level each, as a logger has them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConsoleLevel {
-    /// `console.log`, `console.info`, `console.debug`.
+    /// `console.log`.
     Log,
-    /// `console.warn`, `console.error`.
+    /// `console.info`.
+    Info,
+    /// `console.debug`.
+    Debug,
+    /// `console.warn`.
+    Warn,
+    /// `console.error`.
     Error,
+}
+
+impl ConsoleLevel {
+    /// In the order `console.js` numbers them.
+    const ALL: [ConsoleLevel; 5] = [
+        ConsoleLevel::Log,
+        ConsoleLevel::Info,
+        ConsoleLevel::Debug,
+        ConsoleLevel::Warn,
+        ConsoleLevel::Error,
+    ];
+
+    /// Whether the default console writes it to standard error (`warn`, `error`), as Node does.
+    pub fn is_stderr(self) -> bool {
+        matches!(self, ConsoleLevel::Warn | ConsoleLevel::Error)
+    }
 }
 
 /// Receives each console line, formatted, without its newline.
@@ -24,9 +47,12 @@ pub type ConsoleFn = Rc<dyn Fn(ConsoleLevel, &str)>;
 /// prints, because the host asked for it).
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 pub fn stdio() -> ConsoleFn {
-    Rc::new(|level, line| match level {
-        ConsoleLevel::Log => println!("{line}"),
-        ConsoleLevel::Error => eprintln!("{line}"),
+    Rc::new(|level: ConsoleLevel, line| {
+        if level.is_stderr() {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
     })
 }
 
@@ -34,12 +60,12 @@ pub fn stdio() -> ConsoleFn {
 struct Sink(ConsoleFn);
 
 #[op(fast)]
-fn op_console_print(state: &OpState, #[string] line: &str, to_stderr: bool) {
-    let level = if to_stderr {
-        ConsoleLevel::Error
-    } else {
-        ConsoleLevel::Log
-    };
+fn op_console_print(state: &OpState, #[string] line: &str, level: u32) {
+    // Only `console.js` calls it, with its levels' numbers.
+    let level = ConsoleLevel::ALL
+        .get(level as usize)
+        .copied()
+        .unwrap_or(ConsoleLevel::Log);
     (state.borrow::<Sink>().0)(level, line);
 }
 

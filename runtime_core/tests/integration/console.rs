@@ -31,6 +31,7 @@ fn formats_as_node_does_for_common_values() {
              console.log({a: {b: {c: {d: 1}}}});
              class Point { constructor() { this.x = 1; } }
              console.info(new Point());
+             console.debug('details');
              console.warn('careful');
              console.error(new TypeError('bad').message);",
         )
@@ -49,8 +50,9 @@ fn formats_as_node_does_for_common_values() {
                 ConsoleLevel::Log,
                 "{ a: { b: { c: [Object] } } }".to_owned()
             ),
-            (ConsoleLevel::Log, "Point { x: 1 }".to_owned()),
-            (ConsoleLevel::Error, "careful".to_owned()),
+            (ConsoleLevel::Info, "Point { x: 1 }".to_owned()),
+            (ConsoleLevel::Debug, "details".to_owned()),
+            (ConsoleLevel::Warn, "careful".to_owned()),
             (ConsoleLevel::Error, "bad".to_owned()),
         ]
     );
