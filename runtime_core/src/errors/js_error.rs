@@ -17,6 +17,10 @@ pub enum JsErrorKind {
     /// held more than its [`memory_limit`](crate::RuntimeOptions::memory_limit): instead of the
     /// process dying of V8's out-of-memory error, the script stops and the runtime lives on.
     OutOfMemory,
+    /// The runtime diagnosed it for the host: no JavaScript threw it and none could catch it
+    /// (a call's promise that can never settle, a result that does not convert, a snapshot
+    /// refused, a main module not found). Displayed without "Uncaught".
+    Host,
 }
 
 /// A JavaScript exception that escaped a script, or the script's termination.
@@ -61,10 +65,18 @@ impl JsError {
         }
     }
 
+    /// A diagnosis of the runtime's for the host ([`JsErrorKind::Host`]).
+    pub(crate) fn host(class: &str, message: &str) -> Self {
+        Self {
+            kind: JsErrorKind::Host,
+            ..Self::exception(class, message)
+        }
+    }
+
     /// The error of a value a call into JavaScript gave or took (`what`: "the result", "an
     /// argument") that did not convert.
     pub(crate) fn conversion(what: &str, error: &crate::OpError) -> Self {
-        Self::exception(&error.class(), &format!("{what}: {}", error.message()))
+        Self::host(&error.class(), &format!("{what}: {}", error.message()))
     }
 
     /// The error of a script that V8 stopped: no exception value.
@@ -112,6 +124,8 @@ impl fmt::Display for JsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_terminated() {
             return write!(f, "{}", self.message);
+        } else if self.kind == JsErrorKind::Host {
+            write!(f, "{}: {}", self.class_name, self.message)?;
         } else if self.class_name.is_empty() {
             write!(f, "Uncaught {}", self.message)?;
         } else {

@@ -260,7 +260,7 @@ impl CallsInFlight {
             .borrow()
             .as_ref()
             .map(|track| v8::Local::new(scope, track))
-            .ok_or_else(|| JsError::exception("Error", "the runtime has no context"))?;
+            .ok_or_else(|| JsError::host("Error", "the runtime has no context"))?;
         // Adding a reaction reads the promise's `constructor` (its species), which a script
         // may have made a getter that throws.
         v8::tc_scope!(let try_catch, scope);
@@ -413,7 +413,7 @@ impl CallsInFlight {
 
 impl Drop for CallsInFlight {
     fn drop(&mut self) {
-        self.fail_all(&JsError::exception(
+        self.fail_all(&JsError::host(
             "Error",
             "the runtime was dropped with the call in flight",
         ));

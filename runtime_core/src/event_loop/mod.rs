@@ -292,7 +292,7 @@ impl EventLoop {
     /// Drops every pending op (their futures' `Drop` runs), and the handles the loop keeps;
     /// fails the calls in flight.
     pub(crate) fn clear(&self) {
-        self.calls.fail_all(&JsError::exception(
+        self.calls.fail_all(&JsError::host(
             "Error",
             "the runtime was dropped (or made a snapshot) with the call in flight",
         ));
@@ -475,7 +475,7 @@ impl EventLoop {
             Err(error) => (Poll::Ready(Err(error)), true),
             Ok(settled) if self.is_idle() => {
                 if !self.calls.is_empty() {
-                    self.calls.fail_all(&JsError::exception(
+                    self.calls.fail_all(&JsError::host(
                         "Error",
                         "the call's promise is still pending, but no op is: it never settles",
                     ));

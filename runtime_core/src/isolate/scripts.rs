@@ -102,9 +102,8 @@ fn run_script_cached<'s>(
     super::source_maps::SourceMaps::add_inline(scope, name, source);
     v8::tc_scope!(let try_catch, scope);
     let options = is_extension.then(|| extension_options(try_catch));
-    let source = v8::String::new(try_catch, source).ok_or_else(|| {
-        JsError::exception("RangeError", "script source is too long for a V8 string")
-    })?;
+    let source = v8::String::new(try_catch, source)
+        .ok_or_else(|| JsError::host("RangeError", "script source is too long for a V8 string"))?;
     let resource_name = v8::String::new(try_catch, name).expect("script name fits in a V8 string");
     let origin = v8::ScriptOrigin::new(
         try_catch,

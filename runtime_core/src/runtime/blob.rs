@@ -70,7 +70,7 @@ impl<'a> Trailer<'a> {
 /// Checks `blob` whole (its checksum, the V8 it was made by, what it was made for: the
 /// `expected` fingerprint) and splits it into V8's part and the restore data.
 pub(crate) fn open(blob: Cow<'static, [u8]>, expected: u64) -> Result<Restore, JsError> {
-    let refused = |why: &str| JsError::exception("Error", &format!("startup snapshot: {why}"));
+    let refused = |why: &str| JsError::host("Error", &format!("startup snapshot: {why}"));
     let corrupt = || refused("corrupt (its checksum does not match): make it again");
     let mut trailer = Trailer {
         blob: &blob,

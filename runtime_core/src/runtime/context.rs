@@ -59,7 +59,7 @@ pub(super) fn install(
         let internal_ops = internal_ops_object(scope, parts.ops, extension.internal_op_decls());
         let install = run_builtin_script(scope, global.name, global.script)?;
         let Ok(install) = v8::Local::<v8::Function>::try_from(install) else {
-            return Err(JsError::exception(
+            return Err(JsError::host(
                 "TypeError",
                 &format!(
                     "{}: the install script does not evaluate to a function",
@@ -125,7 +125,7 @@ pub(super) fn restore_context(
     parts: &Parts<'_>,
     meta: &Meta,
 ) -> Result<Made, JsError> {
-    let corrupt = || JsError::exception("Error", "startup snapshot: its data is missing");
+    let corrupt = || JsError::host("Error", "startup snapshot: its data is missing");
     let context = v8::Context::new(scope, Default::default());
     let scope = &mut v8::ContextScope::new(scope, context);
     let mut templates = crate::class::templates::ClassTemplates::default();

@@ -307,7 +307,7 @@ impl Runtime {
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
             let loaded = self.with_scope(|scope| load.poll(&modules, scope, &mut cx));
             let std::task::Poll::Ready(id) = loaded else {
-                return Err(JsError::exception(
+                return Err(JsError::host(
                     "Error",
                     &format!("{entry}: an extension's modules must load at once"),
                 ));
@@ -328,7 +328,7 @@ impl Runtime {
                         event_loop.forget_unhandled(promise);
                         Err(JsError::from_exception(scope, reason))
                     }
-                    v8::PromiseState::Pending => Err(JsError::exception(
+                    v8::PromiseState::Pending => Err(JsError::host(
                         "Error",
                         &format!("{entry}: an extension's module must not wait (top-level await)"),
                     )),

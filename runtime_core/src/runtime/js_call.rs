@@ -50,9 +50,7 @@ impl Runtime {
             let value = global.get(scope, key.into())?;
             Some(v8::Local::<v8::Function>::try_from(value).map(|f| v8::Global::new(scope, f)))
         })?
-        .map_err(|_| {
-            JsError::exception("TypeError", &format!("globalThis.{name} is not a function"))
-        })
+        .map_err(|_| JsError::host("TypeError", &format!("globalThis.{name} is not a function")))
     }
 
     /// Calls `function` with `args` (`this` undefined) and converts its result to `R` (any
@@ -170,7 +168,7 @@ impl Runtime {
             (None, outcome) => {
                 let error = outcome
                     .err()
-                    .unwrap_or_else(|| JsError::exception("Error", "the call returned nothing"));
+                    .unwrap_or_else(|| JsError::host("Error", "the call returned nothing"));
                 self.with_scope(|scope| event_loop.calls.start::<R>(scope, Err(error), &event_loop))
             }
         }
@@ -318,7 +316,7 @@ impl Runtime {
                 let key = v8::String::new(scope, step)?;
                 object = holder.get(scope, key.into())?;
             }
-            Some(Err(JsError::exception(
+            Some(Err(JsError::host(
                 "TypeError",
                 "a module method's path is empty",
             )))
@@ -346,7 +344,7 @@ fn read_method<'s>(
         }),
         // A getter that threw leaves its exception for the caller's `TryCatch`, which reports
         // it instead.
-        None => Err(JsError::exception(
+        None => Err(JsError::host(
             "TypeError",
             &format!("{path} is not a function"),
         )),
@@ -354,7 +352,7 @@ fn read_method<'s>(
 }
 
 fn not_an_object(path: &str, step: &str) -> JsError {
-    JsError::exception(
+    JsError::host(
         "TypeError",
         &format!("{path}: what holds {step} is not an object"),
     )

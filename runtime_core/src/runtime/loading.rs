@@ -29,9 +29,7 @@ impl Runtime {
         let modules = self.inner.modules.clone();
         let url = modules
             .resolve(specifier, &cwd_url(), kind)
-            .map_err(|error| {
-                JsError::exception("TypeError", &format!("Module not found: {error}"))
-            })?;
+            .map_err(|error| JsError::host("TypeError", &format!("Module not found: {error}")))?;
         let mut load =
             crate::modules::graph::GraphLoad::new(&modules, &url, ModuleType::JavaScript, kind);
         let id = self
@@ -86,7 +84,7 @@ impl Runtime {
             Some(v8::Local::<v8::Function>::try_from(value).map(|f| v8::Global::new(scope, f)))
         })?
         .map_err(|_| {
-            JsError::exception(
+            JsError::host(
                 "TypeError",
                 &format!("the module's export {name} is not a function"),
             )

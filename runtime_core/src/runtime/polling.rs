@@ -94,7 +94,7 @@ impl Runtime {
             };
             match looped {
                 Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
-                Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::exception(
+                Poll::Ready(Ok(())) => Poll::Ready(Err(JsError::host(
                     "Error",
                     "the promise is still pending, but no op is: it never settles",
                 ))),
@@ -114,7 +114,7 @@ impl Runtime {
     /// globals stays. Every call in flight ([`Runtime::start_call`]) fails.
     pub fn cancel_pending_work(&mut self) {
         let event_loop = self.inner.event_loop.clone();
-        event_loop.calls.fail_all(&JsError::exception(
+        event_loop.calls.fail_all(&JsError::host(
             "Error",
             "the call was cancelled (Runtime::cancel_pending_work)",
         ));

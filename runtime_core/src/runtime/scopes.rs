@@ -82,10 +82,7 @@ impl Runtime {
             if let Some(exception) = try_catch.exception() {
                 return Err(JsError::from_exception(try_catch, exception));
             }
-            Err(JsError::exception(
-                "Error",
-                "a V8 call failed without throwing",
-            ))
+            Err(JsError::host("Error", "a V8 call failed without throwing"))
         });
         match (result, spent) {
             (Err(error), _) | (Ok(_), Some(error)) => Err(error),

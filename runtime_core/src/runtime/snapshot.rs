@@ -68,7 +68,7 @@ impl SnapshotBuilder {
     /// A runtime to snapshot, made with `options` (`startup_snapshot` must be `None`).
     pub fn new(options: RuntimeOptions) -> Result<Self, JsError> {
         if options.startup_snapshot.is_some() {
-            return Err(JsError::exception(
+            return Err(JsError::host(
                 "Error",
                 "a snapshot is built from scratch: RuntimeOptions::startup_snapshot must be None",
             ));
@@ -76,7 +76,7 @@ impl SnapshotBuilder {
         if options.inspector {
             // What V8's inspector puts in the heap names native code no snapshot can hold:
             // building would stop the process.
-            return Err(JsError::exception(
+            return Err(JsError::host(
                 "Error",
                 "a snapshot builder has no inspector: RuntimeOptions::inspector must be false \
                  (a runtime made from the snapshot may have one)",
@@ -224,7 +224,7 @@ fn snapshot_meta(runtime: &mut Runtime) -> Result<Meta, JsError> {
     // A timer an unref'd one too: the restored runtime would know nothing of it, and give its
     // id to the next timer.
     if !event_loop.ops_idle() || event_loop.sources_pending() {
-        return Err(JsError::exception(
+        return Err(JsError::host(
             "Error",
             "cannot snapshot while ops, timers (unref'd ones too) or imports are pending: run \
              the event loop first, and clear the timers left",
@@ -252,7 +252,7 @@ fn snapshot_meta(runtime: &mut Runtime) -> Result<Meta, JsError> {
     let (Some(ops_object), Some(left), Some(wrap), Some(track), Some(noop), Some(templates)) =
         (ops_object, left, wrap, track, noop, templates)
     else {
-        return Err(JsError::exception("Error", "the runtime is not fully made"));
+        return Err(JsError::host("Error", "the runtime is not fully made"));
     };
     v8::scope!(let scope, &mut *isolate);
     let context = v8::Local::new(scope, &context);
@@ -325,7 +325,7 @@ fn take_blob(mut runtime: Runtime, handles: usize) -> Result<v8::StartupData, Js
     if !unsafe { crate::isolate::entry::take_back(&isolate) } {
         // Another isolate is entered above this one: it cannot be exited, so it is leaked.
         std::mem::forget(isolate);
-        return Err(JsError::exception(
+        return Err(JsError::host(
             "Error",
             "cannot snapshot while another isolate is entered above the builder's: its \
              isolate is leaked",
@@ -336,7 +336,7 @@ fn take_blob(mut runtime: Runtime, handles: usize) -> Result<v8::StartupData, Js
         // thread's stack of entered isolates as it found it, then never disposed.
         unsafe { isolate.exit() };
         std::mem::forget(isolate);
-        return Err(JsError::exception(
+        return Err(JsError::host(
             "Error",
             &format!("cannot snapshot: {why}; the builder's isolate is leaked"),
         ));
@@ -354,7 +354,7 @@ fn take_blob(mut runtime: Runtime, handles: usize) -> Result<v8::StartupData, Js
     // op contexts (the rest of `runtime`, dropped as this returns) outlive it.
     isolate
         .create_blob(v8::FunctionCodeHandling::Keep)
-        .ok_or_else(|| JsError::exception("Error", "V8 could not make the snapshot"))
+        .ok_or_else(|| JsError::host("Error", "V8 could not make the snapshot"))
 }
 
 /// After the runtime's own handles are gone: `Err` if the host still holds a handle into the

@@ -183,6 +183,32 @@ fn a_call_that_can_never_settle_fails_when_the_loop_goes_idle() {
     let call = rt.start_call::<()>(&forever, ());
     let error = tokio().block_on(rt.run_until(call)).unwrap().unwrap_err();
     assert!(error.message.contains("never settles"), "{}", error.message);
+    // The runtime's diagnosis, not the tenant's exception: no "Uncaught" (it read
+    // "Uncaught Error: ..." before).
+    assert_eq!(error.kind, runtime_core::JsErrorKind::Host);
+    assert!(
+        error.to_string().starts_with("Error: the call's promise"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_result_that_does_not_convert_is_the_hosts_diagnosis() {
+    let mut rt = runtime();
+    rt.execute_script(
+        "r.js",
+        "globalThis.answer = () => ({ status: 'not a number' })",
+    )
+    .unwrap();
+    #[derive(runtime_core::FromV8, Debug)]
+    struct Answer {
+        #[allow(dead_code)]
+        status: u16,
+    }
+    let answer = function(&mut rt, "answer");
+    let error = rt.call::<Answer>(&answer, ()).unwrap_err();
+    assert_eq!(error.kind, runtime_core::JsErrorKind::Host, "{error}");
+    assert!(!error.to_string().starts_with("Uncaught"), "{error}");
 }
 
 #[test]
