@@ -26,6 +26,12 @@ pub const DEFAULT_MAX_MODULE_SIZE: u64 = 16 << 20;
 /// root as written is refused before any system call, so that the error tells nothing of what
 /// exists there.
 ///
+/// Its URLs are the root's `file:` URLs unless [`FsModuleLoader::url_space`] gives it a space
+/// of the host's choosing (`file:///`, `tenant-a:/`): then what a tenant's modules, their
+/// `import.meta.url`, stacks and errors show is a URL of that space, and no host path reaches
+/// the tenant. A JavaScript module's `//# sourceMappingURL=` naming a file (`main.js.map`) is
+/// read through the same confinement, and its map kept: stacks point at the original source.
+///
 /// A process that can write to the root while a runtime loads from it (replacing a checked
 /// directory with a link between the check and the open) is outside what it guards against:
 /// give tenants no way to write there.
@@ -33,6 +39,8 @@ pub const DEFAULT_MAX_MODULE_SIZE: u64 = 16 << 20;
 pub struct FsModuleLoader {
     root: PathBuf,
     root_url: String,
+    /// The host's URL space for the root, if it chose one (else the root's `file:` URLs).
+    space: Option<url::Url>,
     max_size: u64,
 }
 
@@ -51,8 +59,32 @@ impl FsModuleLoader {
         Ok(Self {
             root,
             root_url,
+            space: None,
             max_size: DEFAULT_MAX_MODULE_SIZE,
         })
+    }
+
+    /// Serves the root as the URL space `base` (ending in `/`, hierarchical, without a query or
+    /// a fragment) instead of its `file:` URL: with `file:///`, the root's `lib/x.js` is
+    /// `file:///lib/x.js`; with `tenant-a:/`, `tenant-a:/lib/x.js`. A URL outside the space is
+    /// refused as a path outside the root is.
+    pub fn url_space(mut self, base: &str) -> std::io::Result<Self> {
+        let invalid = |why: &str| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("the URL space {base:?} {why}"),
+            )
+        };
+        let parsed = url::Url::parse(base).map_err(|_| invalid("is not a URL"))?;
+        if parsed.cannot_be_a_base() || !parsed.path().ends_with('/') {
+            return Err(invalid("must be a hierarchical URL ending in `/`"));
+        }
+        if parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(invalid("has a query or a fragment"));
+        }
+        self.root_url = parsed.to_string();
+        self.space = Some(parsed);
+        Ok(self)
     }
 
     /// Refuses modules larger than `bytes` (default [`DEFAULT_MAX_MODULE_SIZE`]).
@@ -66,7 +98,8 @@ impl FsModuleLoader {
         &self.root
     }
 
-    /// The root as a `file:` URL ending in `/`: what a host joins a main module's path to.
+    /// The root as a URL ending in `/` (its `file:` URL, or the space
+    /// [`FsModuleLoader::url_space`] gave it): what a host joins a main module's path to.
     pub fn root_url(&self) -> &str {
         &self.root_url
     }
@@ -75,9 +108,12 @@ impl FsModuleLoader {
 impl ModuleLoader for FsModuleLoader {
     fn load(&self, request: &LoadRequest) -> ModuleLoadFuture {
         let url = request.url.clone();
-        let root = self.root.clone();
-        let max_size = self.max_size;
-        let read = blocking::run(move || read_module(&url, &root, max_size));
+        let confined = Confined {
+            root: self.root.clone(),
+            space: self.space.clone(),
+            max_size: self.max_size,
+        };
+        let read = blocking::run(move || read_module(&url, &confined));
         Box::pin(async move {
             read.await.unwrap_or_else(|| {
                 Err(ModuleLoadError(
@@ -88,61 +124,139 @@ impl ModuleLoader for FsModuleLoader {
     }
 }
 
-/// Reads the module at `url` if it is a regular file under `root`.
-fn read_module(url: &str, root: &Path, max_size: u64) -> Result<ModuleSource, ModuleLoadError> {
-    let refused = |why: &str| ModuleLoadError(format!("{url}: {why}"));
-    let parsed = url::Url::parse(url).map_err(|_| refused("not a URL"))?;
-    if parsed.scheme() != "file" {
-        return Err(refused("not a file: URL"));
-    }
-    if parsed.host_str().is_some_and(|host| !host.is_empty()) {
-        return Err(refused("a file: URL with a host"));
-    }
-    // One URL per file: a query or fragment would make any number of modules of one file.
-    if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(refused("a file: URL with a query or fragment"));
-    }
-    // Each segment as the path will have it: none may smuggle a separator or a parent.
-    for segment in parsed.path_segments().into_iter().flatten() {
-        let decoded = percent_decode(segment);
-        if decoded.iter().any(|&b| b == b'/' || b == b'\\' || b == 0) || decoded == b".." {
-            return Err(refused("outside the loader's root"));
-        }
-    }
-    let path = parsed
-        .to_file_path()
-        .map_err(|()| refused("not a file path"))?;
-    // Outside the root as written (no `..` is left in it): refused before any system call,
-    // so the error says nothing of what exists there.
-    if !path.starts_with(root) {
-        return Err(refused("outside the loader's root"));
-    }
-    let real = std::fs::canonicalize(&path).map_err(|error| refused(&io_reason(&error)))?;
-    if !real.starts_with(root) {
-        return Err(refused("outside the loader's root"));
-    }
-    let file = open_regular(&real).map_err(|error| refused(&io_reason(&error)))?;
-    let reported = file.metadata().map(|meta| meta.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(reported.min(max_size) as usize);
-    file.take(max_size.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|error| refused(&io_reason(&error)))?;
-    if bytes.len() as u64 > max_size {
-        return Err(refused(&format!(
-            "larger than the loader's limit of {max_size} bytes"
-        )));
-    }
+/// What a read may reach: the root, the URL space that names it, a size.
+struct Confined {
+    root: PathBuf,
+    space: Option<url::Url>,
+    max_size: u64,
+}
+
+/// Reads the module at `url` if it is a regular file under the root, with the map its
+/// `//# sourceMappingURL=` names, if that is a file under the root too.
+fn read_module(url: &str, confined: &Confined) -> Result<ModuleSource, ModuleLoadError> {
+    let refused = |why: String| ModuleLoadError(format!("{url}: {why}"));
+    let parsed = url::Url::parse(url).map_err(|_| refused("not a URL".to_owned()))?;
+    let path = confined.path_of(&parsed).map_err(refused)?;
+    let bytes = confined.read(&path).map_err(refused)?;
     let json = path.extension().is_some_and(|ext| ext == "json");
     let code = match String::from_utf8(bytes) {
         Ok(text) => ModuleCode::Text(text.into()),
         Err(error) => ModuleCode::Bytes(error.into_bytes().into()),
     };
-    let module_type = if json {
-        ModuleType::Json
-    } else {
-        ModuleType::JavaScript
+    if json {
+        return Ok(ModuleSource::new(ModuleType::Json, code));
+    }
+    let map = match &code {
+        ModuleCode::Text(text) => map_file(text)
+            .and_then(|name| parsed.join(name).ok())
+            .and_then(|map_url| confined.path_of(&map_url).ok())
+            .and_then(|map_path| confined.read(&map_path).ok()),
+        ModuleCode::Bytes(_) => None,
     };
-    Ok(ModuleSource::new(module_type, code))
+    let source = ModuleSource::new(ModuleType::JavaScript, code);
+    Ok(match map {
+        Some(map) => source.with_source_map(map),
+        None => source,
+    })
+}
+
+/// The file a source's last `//# sourceMappingURL=` comment names, if it names one (not a
+/// `data:` URL, which the runtime reads from the source itself).
+fn map_file(source: &str) -> Option<&str> {
+    const COMMENT: &str = "//# sourceMappingURL=";
+    let start = source.rfind(COMMENT)? + COMMENT.len();
+    let name = source[start..].lines().next()?.trim();
+    (!name.is_empty() && !name.starts_with("data:")).then_some(name)
+}
+
+impl Confined {
+    /// The path under the root that `url` names, or why it names none. Nothing is looked up:
+    /// a URL outside the root as written is refused before any system call.
+    fn path_of(&self, url: &url::Url) -> Result<PathBuf, String> {
+        let refused = |why: &str| Err(why.to_owned());
+        // One URL per file: a query or fragment would make any number of modules of one file.
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(format!("a {}: URL with a query or fragment", url.scheme()));
+        }
+        // Each segment as the path will have it: none may smuggle a separator or a parent.
+        let mut segments = Vec::new();
+        for segment in url.path_segments().into_iter().flatten() {
+            let decoded = percent_decode(segment);
+            if decoded.iter().any(|&b| b == b'/' || b == b'\\' || b == 0)
+                || decoded == b".."
+                || decoded == b"."
+            {
+                return refused("outside the loader's root");
+            }
+            segments.push(decoded);
+        }
+        let path = match &self.space {
+            None => {
+                if url.scheme() != "file" {
+                    return refused("not a file: URL");
+                }
+                if url.host_str().is_some_and(|host| !host.is_empty()) {
+                    return refused("a file: URL with a host");
+                }
+                url.to_file_path()
+                    .map_err(|()| "not a file path".to_owned())?
+            }
+            Some(space) => {
+                let same_origin = url.scheme() == space.scheme()
+                    && url.host_str() == space.host_str()
+                    && url.port() == space.port();
+                if !same_origin || !url.path().starts_with(space.path()) {
+                    return refused("outside the loader's URL space");
+                }
+                let skip = space.path().split('/').filter(|s| !s.is_empty()).count();
+                let mut path = self.root.clone();
+                for segment in segments.iter().skip(skip) {
+                    path.push(os_segment(segment));
+                }
+                path
+            }
+        };
+        // Outside the root as written (no `..` is left in it).
+        if !path.starts_with(&self.root) {
+            return refused("outside the loader's root");
+        }
+        Ok(path)
+    }
+
+    /// The bytes of `path` if its real path is a regular file under the root, at most the
+    /// size limit.
+    fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
+        let real = std::fs::canonicalize(path).map_err(|error| io_reason(&error))?;
+        if !real.starts_with(&self.root) {
+            return Err("outside the loader's root".to_owned());
+        }
+        let file = open_regular(&real).map_err(|error| io_reason(&error))?;
+        let reported = file.metadata().map(|meta| meta.len()).unwrap_or(0);
+        let mut bytes = Vec::with_capacity(reported.min(self.max_size) as usize);
+        file.take(self.max_size.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|error| io_reason(&error))?;
+        if bytes.len() as u64 > self.max_size {
+            return Err(format!(
+                "larger than the loader's limit of {} bytes",
+                self.max_size
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+/// A decoded URL segment as a file name.
+fn os_segment(segment: &[u8]) -> std::ffi::OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::ffi::OsStr::from_bytes(segment).to_owned()
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8_lossy(segment).into_owned().into()
+    }
 }
 
 /// Opens `path` (canonical) if it is a regular file: without following a link, and without

@@ -35,6 +35,7 @@ mod stack_traces;
 mod strings;
 mod timers;
 mod typescript;
+mod url_spaces;
 mod webidl;
 
 /// V8 takes its flags once per process, before it starts, and this binary's tests race to start
