@@ -24,6 +24,8 @@ pub(crate) mod graph;
 pub(crate) mod loader;
 pub(crate) mod map;
 pub(crate) mod synthetic;
+#[cfg(feature = "typescript")]
+mod transpile;
 
 pub use fs_loader::{FsModuleLoader, DEFAULT_MAX_MODULE_SIZE};
 pub use loader::{
