@@ -120,6 +120,8 @@ pub struct Extension {
     state_init: Option<StateInit>,
     js: &'static [ExtensionSource],
     esm: &'static [ExtensionSource],
+    /// Modules made at run time ([`Extension::esm_module`]): specifier and source.
+    esm_made: Vec<(String, String)>,
     esm_public: &'static [&'static str],
     esm_entry_point: Option<&'static str>,
     esm_typescript: &'static [ExtensionSource],
@@ -156,6 +158,7 @@ impl Extension {
             state_init: None,
             js: &[],
             esm: &[],
+            esm_made: Vec::new(),
             esm_public: &[],
             esm_entry_point: None,
             esm_typescript: &[],
@@ -179,6 +182,15 @@ impl Extension {
     /// when [`RuntimeOptions::expose_ops`](crate::RuntimeOptions::expose_ops) hides them.
     pub fn esm(mut self, sources: &'static [ExtensionSource]) -> Self {
         self.esm = sources;
+        self
+    }
+
+    /// An ES module made at run time, as [`Extension::esm`]'s are shipped: a per-tenant
+    /// wrapper or configuration the host generates (its source need not be `'static`).
+    /// Private to `ext:` modules unless [`Extension::esm_public`] lists its specifier; it may
+    /// be the [`Extension::esm_entry_point`].
+    pub fn esm_module(mut self, specifier: impl Into<String>, code: impl Into<String>) -> Self {
+        self.esm_made.push((specifier.into(), code.into()));
         self
     }
 
@@ -234,6 +246,10 @@ impl Extension {
 
     pub(crate) fn esm_sources(&self) -> &'static [ExtensionSource] {
         self.esm
+    }
+
+    pub(crate) fn made_esm_sources(&self) -> &[(String, String)] {
+        &self.esm_made
     }
 
     pub(crate) fn entry_point(&self) -> Option<&'static str> {

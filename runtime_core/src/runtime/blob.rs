@@ -201,6 +201,12 @@ pub(crate) fn fingerprint(
             feed(source.code.as_bytes());
             feed(&[extension.is_public_esm(source.specifier) as u8]);
         }
+        // A module made at run time is held to the snapshot too: another tenant's is refused.
+        for (specifier, code) in extension.made_esm_sources() {
+            feed(specifier.as_bytes());
+            feed(code.as_bytes());
+            feed(&[extension.is_public_esm(specifier) as u8]);
+        }
         feed(extension.entry_point().unwrap_or("").as_bytes());
     }
     hasher.digest()

@@ -208,6 +208,13 @@ impl Runtime {
                     extension.is_public_esm(source.specifier),
                 );
             }
+            for (specifier, code) in extension.made_esm_sources() {
+                modules.add_ext_module(
+                    specifier.clone(),
+                    crate::modules::ModuleSource::js(code.clone()),
+                    extension.is_public_esm(specifier),
+                );
+            }
         }
         let runtime = Self {
             inner: IsolateState {

@@ -58,6 +58,9 @@ pub struct RuntimeOptions {
     /// Whether user code sees the ops object (`globalThis[ops_object_name]`). `false` removes
     /// it once the extensions' JavaScript has run: their glue still reaches the ops, through
     /// `import { op_x } from "ext:core/ops"` or what its scripts kept.
+    /// [`Runtime::typescript_declarations`](crate::Runtime::typescript_declarations) then
+    /// leaves the ops out (user code cannot reach them); the glue's own declarations come from
+    /// [`Extension::typescript_declarations`](crate::Extension::typescript_declarations).
     pub expose_ops: bool,
     /// Makes the inspector ([`Runtime::inspector`](crate::Runtime::inspector)) with the runtime,
     /// before any script of the embedder's runs: a debugger sees every script and module. One

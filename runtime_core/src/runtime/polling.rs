@@ -9,6 +9,11 @@ impl Runtime {
     /// Runs one turn of the event loop: settles the async ops that are done (their promises'
     /// handlers run), and is `Ready` once no op is pending. `Err` with the first promise
     /// rejected with no handler (its stack kept).
+    ///
+    /// `cx`'s waker stays with the runtime after any return, `Ready` included: an op that
+    /// finishes later, a timer, a call started with [`Runtime::start_call`] or a termination
+    /// wakes it. A host that polls the loop beside its own work (a server's task) can go idle
+    /// on `Ready(Ok(()))` and be woken when there is work again; each poll replaces the waker.
     pub fn poll_event_loop(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), JsError>> {
         let event_loop = self.inner.event_loop.clone();
         event_loop.set_waker(cx.waker());

@@ -390,3 +390,35 @@ fn a_promise_abandoned_by_its_awaiter_does_not_fail_the_next_turn() {
         .unwrap();
     tokio.block_on(rt.run_event_loop()).unwrap();
 }
+
+/// A module the host makes per tenant (`Extension::esm_module`), its source no `'static`: each
+/// runtime runs its own.
+#[test]
+fn an_extension_ships_a_module_made_at_run_time() {
+    for tenant in ["alpha", "beta"] {
+        let config = format!("export const tenant = {tenant:?};");
+        let extension = Extension::new("tenant")
+            .esm_module("ext:tenant/config.js", config)
+            .esm_module(
+                "ext:tenant/main.js",
+                String::from(
+                    "import { tenant } from 'ext:tenant/config.js'; globalThis.out = tenant;",
+                ),
+            )
+            .esm_entry_point("ext:tenant/main.js");
+        let mut rt = Runtime::new(RuntimeOptions {
+            extensions: vec![extension],
+            ..Default::default()
+        });
+        assert_eq!(rt.execute_script_to_string("o.js", "out").unwrap(), tenant);
+        // Private: user code cannot import it.
+        rt.execute_script(
+            "i.js",
+            "import('ext:tenant/config.js').then(() => globalThis.seen = 'imported', (e) => globalThis.seen = e.message)",
+        )
+        .unwrap();
+        tokio().block_on(rt.run_event_loop()).unwrap();
+        let seen = rt.execute_script_to_string("s.js", "seen").unwrap();
+        assert_ne!(seen, "imported");
+    }
+}
