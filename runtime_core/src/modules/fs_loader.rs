@@ -43,6 +43,7 @@ pub struct FsModuleLoader {
     space: Option<url::Url>,
     max_size: u64,
     /// Whether `.ts`, `.mts` and `.tsx` files are transpiled (the `typescript` feature).
+    #[cfg(feature = "typescript")]
     typescript: bool,
 }
 
@@ -63,6 +64,7 @@ impl FsModuleLoader {
             root_url,
             space: None,
             max_size: DEFAULT_MAX_MODULE_SIZE,
+            #[cfg(feature = "typescript")]
             typescript: false,
         })
     }
@@ -125,6 +127,7 @@ impl ModuleLoader for FsModuleLoader {
             root: self.root.clone(),
             space: self.space.clone(),
             max_size: self.max_size,
+            #[cfg(feature = "typescript")]
             typescript: self.typescript,
         };
         let read = blocking::run(move || read_module(&url, &confined));
@@ -143,6 +146,7 @@ struct Confined {
     root: PathBuf,
     space: Option<url::Url>,
     max_size: u64,
+    #[cfg(feature = "typescript")]
     typescript: bool,
 }
 
