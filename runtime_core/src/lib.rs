@@ -77,6 +77,8 @@ mod ops;
 mod runtime;
 #[cfg(feature = "serde")]
 pub mod serde;
+#[cfg(feature = "tokio")]
+pub mod serve;
 pub mod structured;
 mod typescript;
 mod v8_raw;

@@ -33,6 +33,7 @@ pub const RUNTIME_CORE: Layering = Layering {
     name: "runtime_core",
     src: "runtime_core/src",
     layers: &[
+        &["serve"],
         &["runtime", "fuzzing"],
         &["globals", "inspector"],
         &["extension", "__op"],

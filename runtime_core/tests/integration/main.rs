@@ -30,6 +30,7 @@ mod metrics;
 mod robustness;
 mod runtime;
 mod serde;
+mod serving;
 mod snapshot;
 mod stack_traces;
 mod strings;

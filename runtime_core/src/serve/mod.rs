@@ -1,0 +1,384 @@
+//! Serving many calls as API: a [`Server`] owns a runtime and serves calls to one of its
+//! functions (a module's export, say), many in flight together, each answered when it settles.
+//! What every host that serves requests needs, and what it would otherwise rebuild worse:
+//!
+//! - **A limit per entry into JavaScript** (`entry_limit`): a call whose JavaScript keeps the
+//!   thread (a loop) is terminated by a watchdog thread, which a loop V8 runs cannot starve.
+//!   Termination stops the whole runtime: every call in flight fails with
+//!   [`ServeError::Terminated`], which names the call whose entry ran too long (or says it
+//!   was a turn of the event loop), and the runtime is **replaced** (the host's `make`: from a
+//!   startup snapshot, typically) before the next call.
+//! - **A limit per call** (`call_timeout`): a call that waits too long is answered
+//!   [`ServeError::TimedOut`]; its JavaScript is forgotten, not stopped (its timers and ops are
+//!   the runtime's, shared with the other calls).
+//! - **Backpressure** (`max_in_flight`): past it a call is refused at once
+//!   ([`ServeError::Overloaded`]), nothing run.
+//! - **Metrics** ([`ServeMetrics`]): calls, outcomes, terminations, replacements, time in
+//!   JavaScript.
+//!
+//! A server lives on one thread (a runtime does): the host runs [`Server::run`] (which drives
+//! the event loop) beside the calls, on a tokio `LocalSet` or any single-threaded executor
+//! with tokio's timers.
+
+mod watchdog;
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::fmt;
+use std::rc::Rc;
+use std::task::{Poll, Waker};
+use std::time::{Duration, Instant};
+
+use crate::{FromV8, JsArgs, JsError, Runtime};
+use watchdog::Watchdog;
+
+/// What a server makes a runtime with, and the function it serves: called once at
+/// [`Server::new`] and after every termination.
+pub type MakeRuntime = Box<dyn Fn() -> Result<(Runtime, v8::Global<v8::Function>), JsError>>;
+
+/// A server's limits.
+#[derive(Clone, Copy, Debug)]
+pub struct ServeOptions {
+    /// Calls in flight at most; more are refused at once.
+    pub max_in_flight: usize,
+    /// How long a call may take, from its start to its answer.
+    pub call_timeout: Duration,
+    /// How long one entry into JavaScript (a call's start, a turn of the loop) may keep the
+    /// thread before the runtime is terminated.
+    pub entry_limit: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self {
+            max_in_flight: 1024,
+            call_timeout: Duration::from_secs(30),
+            entry_limit: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Why a call got no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServeError {
+    /// `max_in_flight` calls were in flight: refused, nothing ran.
+    Overloaded,
+    /// It did not settle within `call_timeout`.
+    TimedOut,
+    /// The runtime was terminated while the call was in flight, and replaced. `by`: the call
+    /// whose entry passed `entry_limit` (this one's own id, or another's), `None` when it was
+    /// a turn of the event loop or the runtime's memory; `error` says how it stopped.
+    Terminated {
+        /// The call (its [`Server::call`] id) that ran too long, if one did.
+        by: Option<u64>,
+        /// The termination, as the runtime reported it.
+        error: Box<JsError>,
+    },
+    /// It threw or rejected, or its result did not convert.
+    Failed(Box<JsError>),
+    /// There is no runtime: making one failed, with this error.
+    NoRuntime(Box<JsError>),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Overloaded => write!(f, "refused: the server has its most calls in flight"),
+            ServeError::TimedOut => write!(f, "the call did not settle in time"),
+            ServeError::Terminated {
+                by: Some(by),
+                error,
+            } => write!(
+                f,
+                "the runtime was terminated while the call was in flight: call {by} ran too \
+                 long ({error})"
+            ),
+            ServeError::Terminated { by: None, error } => write!(
+                f,
+                "the runtime was terminated while the call was in flight, in a turn of its \
+                 event loop ({error})"
+            ),
+            ServeError::Failed(error) => write!(f, "{error}"),
+            ServeError::NoRuntime(error) => write!(f, "no runtime: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// What a server did, since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServeMetrics {
+    /// Calls asked for.
+    pub calls: u64,
+    /// Calls answered with a value.
+    pub settled: u64,
+    /// Calls that threw or rejected.
+    pub failed: u64,
+    /// Calls past `call_timeout`.
+    pub timed_out: u64,
+    /// Calls refused for `max_in_flight`.
+    pub overloaded: u64,
+    /// Terminations of the runtime.
+    pub terminations: u64,
+    /// Runtimes made after a termination.
+    pub replacements: u64,
+    /// Time spent inside JavaScript (calls' starts and the loop's turns).
+    pub time_in_js: Duration,
+}
+
+/// Serves calls to one function of a runtime it owns; see the [module](self). Cheap to clone
+/// (one server, many handles); not `Send`.
+#[derive(Clone)]
+pub struct Server {
+    inner: Rc<Inner>,
+}
+
+struct Inner {
+    make: MakeRuntime,
+    current: RefCell<Option<Current>>,
+    options: ServeOptions,
+    /// Counts runtimes: a call knows which one it started in.
+    generation: Cell<u64>,
+    next_id: Cell<u64>,
+    in_flight: Cell<usize>,
+    metrics: Cell<ServeMetrics>,
+    /// Per generation terminated, the call whose entry ran too long (the last few).
+    culprits: RefCell<VecDeque<(u64, Option<u64>)>>,
+    /// The waker of [`Server::run`]: woken when a call starts or the runtime is replaced.
+    driver: RefCell<Option<Waker>>,
+    closed: Cell<bool>,
+}
+
+/// The runtime being served.
+struct Current {
+    runtime: Runtime,
+    function: v8::Global<v8::Function>,
+    watchdog: Watchdog,
+}
+
+/// How many terminated generations a server remembers the culprits of.
+const CULPRITS_KEPT: usize = 16;
+
+impl Server {
+    /// A server of the runtime `make` makes (now, and after each termination).
+    pub fn new(make: MakeRuntime, options: ServeOptions) -> Result<Self, JsError> {
+        let (runtime, function) = make()?;
+        let current = Current {
+            watchdog: Watchdog::new(runtime.termination_handle()),
+            runtime,
+            function,
+        };
+        Ok(Self {
+            inner: Rc::new(Inner {
+                make,
+                current: RefCell::new(Some(current)),
+                options,
+                generation: Cell::new(0),
+                next_id: Cell::new(0),
+                in_flight: Cell::new(0),
+                metrics: Cell::new(ServeMetrics::default()),
+                culprits: RefCell::new(VecDeque::new()),
+                driver: RefCell::new(None),
+                closed: Cell::new(false),
+            }),
+        })
+    }
+
+    /// Calls the function with `args` and awaits its value (a promise's, once it settles),
+    /// converted to `R`. [`Server::run`] must be running for it to settle.
+    pub async fn call<R: for<'s> FromV8<'s> + 'static>(
+        &self,
+        args: impl JsArgs,
+    ) -> Result<R, ServeError> {
+        let inner = &self.inner;
+        inner.count(|metrics| metrics.calls += 1);
+        if inner.in_flight.get() >= inner.options.max_in_flight {
+            inner.count(|metrics| metrics.overloaded += 1);
+            return Err(ServeError::Overloaded);
+        }
+        inner.ensure_runtime()?;
+        let id = inner.next_id.get() + 1;
+        inner.next_id.set(id);
+        let generation = inner.generation.get();
+        let call = inner
+            .enter(Some(id), |runtime, function| {
+                runtime.start_call::<R>(function, args)
+            })
+            .ok_or_else(|| ServeError::NoRuntime(JsError::host("Error", "no runtime").into()))?;
+        inner.wake_driver();
+        inner.in_flight.set(inner.in_flight.get() + 1);
+        let _in_flight = InFlight(inner);
+        match tokio::time::timeout(inner.options.call_timeout, call).await {
+            Err(_) => {
+                inner.count(|metrics| metrics.timed_out += 1);
+                Err(ServeError::TimedOut)
+            }
+            Ok(Ok(value)) => {
+                inner.count(|metrics| metrics.settled += 1);
+                Ok(value)
+            }
+            // Terminated, or failed as its runtime was replaced for another's termination.
+            Ok(Err(error)) if error.is_terminated() || generation != inner.generation.get() => {
+                inner.replace(generation);
+                Err(ServeError::Terminated {
+                    by: inner.culprit(generation),
+                    error: error.into(),
+                })
+            }
+            Ok(Err(error)) => {
+                inner.count(|metrics| metrics.failed += 1);
+                Err(ServeError::Failed(error.into()))
+            }
+        }
+    }
+
+    /// Drives the runtime's event loop, under the entry limit, until [`Server::close`]: the
+    /// calls settle here. A termination in a turn replaces the runtime; a promise rejected with
+    /// no handler is logged, and serving goes on.
+    pub async fn run(&self) {
+        let inner = &self.inner;
+        while !inner.closed.get() {
+            let generation = inner.generation.get();
+            let error = std::future::poll_fn(|cx| {
+                if inner.closed.get() {
+                    return Poll::Ready(None);
+                }
+                *inner.driver.borrow_mut() = Some(cx.waker().clone());
+                match inner.enter(None, |runtime, _| runtime.poll_event_loop(cx)) {
+                    Some(Poll::Ready(Err(error))) => Poll::Ready(Some(error)),
+                    // Idle, pending, or no runtime: a call started, an op done, a runtime made
+                    // wakes it.
+                    _ => Poll::Pending,
+                }
+            })
+            .await;
+            match error {
+                Some(error) if error.is_terminated() => inner.replace(generation),
+                Some(error) => {
+                    log::warn!("opwire: a promise was rejected with no handler: {error}")
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Ends [`Server::run`]; calls in flight stay until the server is dropped.
+    pub fn close(&self) {
+        self.inner.closed.set(true);
+        self.inner.wake_driver();
+    }
+
+    /// What the server did so far.
+    pub fn metrics(&self) -> ServeMetrics {
+        self.inner.metrics.get()
+    }
+
+    /// Calls in flight now.
+    pub fn in_flight(&self) -> usize {
+        self.inner.in_flight.get()
+    }
+}
+
+/// One call in flight, counted down however its future ends (dropped included).
+struct InFlight<'a>(&'a Inner);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.set(self.0.in_flight.get() - 1);
+    }
+}
+
+impl Inner {
+    fn count(&self, change: impl FnOnce(&mut ServeMetrics)) {
+        let mut metrics = self.metrics.get();
+        change(&mut metrics);
+        self.metrics.set(metrics);
+    }
+
+    /// Runs `f` on the runtime under the watchdog, on behalf of call `by` (`None`: the loop);
+    /// `None` when there is no runtime. A termination the watchdog requested is withdrawn if
+    /// no call spent it, and its culprit kept.
+    fn enter<T>(
+        &self,
+        by: Option<u64>,
+        f: impl FnOnce(&mut Runtime, &v8::Global<v8::Function>) -> T,
+    ) -> Option<T> {
+        let mut current = self.current.borrow_mut();
+        let current = current.as_mut()?;
+        current.watchdog.arm(self.options.entry_limit);
+        let started = Instant::now();
+        let value = f(&mut current.runtime, &current.function);
+        let fired = current.watchdog.disarm();
+        self.count(|metrics| metrics.time_in_js += started.elapsed());
+        if fired {
+            current.runtime.termination_handle().cancel();
+            let mut culprits = self.culprits.borrow_mut();
+            culprits.push_back((self.generation.get(), by));
+            if culprits.len() > CULPRITS_KEPT {
+                culprits.pop_front();
+            }
+        }
+        Some(value)
+    }
+
+    /// The call whose entry ran too long in `generation`, if the watchdog stopped one.
+    fn culprit(&self, generation: u64) -> Option<u64> {
+        self.culprits
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(terminated, _)| *terminated == generation)
+            .and_then(|(_, by)| *by)
+    }
+
+    /// A runtime, made again if the last making failed.
+    fn ensure_runtime(&self) -> Result<(), ServeError> {
+        if self.current.borrow().is_some() {
+            return Ok(());
+        }
+        let (runtime, function) =
+            (self.make)().map_err(|error| ServeError::NoRuntime(error.into()))?;
+        *self.current.borrow_mut() = Some(Current {
+            watchdog: Watchdog::new(runtime.termination_handle()),
+            runtime,
+            function,
+        });
+        self.wake_driver();
+        Ok(())
+    }
+
+    /// Replaces the runtime of `generation` (unless a call that saw the same termination did
+    /// already). Its calls in flight have failed: the termination failed them all.
+    fn replace(&self, generation: u64) {
+        if self.generation.get() != generation {
+            return;
+        }
+        self.generation.set(generation + 1);
+        self.count(|metrics| metrics.terminations += 1);
+        let made = match (self.make)() {
+            Ok((runtime, function)) => {
+                self.count(|metrics| metrics.replacements += 1);
+                Some(Current {
+                    watchdog: Watchdog::new(runtime.termination_handle()),
+                    runtime,
+                    function,
+                })
+            }
+            Err(error) => {
+                log::warn!("opwire: a server's runtime could not be made again: {error}");
+                None
+            }
+        };
+        // Dropped outside the borrow: its calls' futures may be dropped with it.
+        let old = self.current.replace(made);
+        drop(old);
+        self.wake_driver();
+    }
+
+    fn wake_driver(&self) {
+        if let Some(waker) = self.driver.borrow().as_ref() {
+            waker.wake_by_ref();
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `serve::Server`: calls in flight together, each answered when it settles; a call past its
+//! entry limit terminates the runtime, every call in flight is told which call it was, and the
+//! runtime is replaced; a call past its timeout is answered alone; backpressure; metrics.
+
+use std::future::Future;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use runtime_core::serve::{MakeRuntime, ServeError, ServeOptions, Server};
+use runtime_core::{Runtime, RuntimeOptions};
+
+use crate::common::init_test_flags;
+
+const HANDLER: &str = "globalThis.handle = async (kind, ms) => {
+  if (kind === 'spin') { for (;;) {} }
+  if (kind === 'wait') { await new Promise((resolve) => setTimeout(resolve, ms)); return ms; }
+  if (kind === 'throw') throw new Error('bad request');
+  return 1;
+};";
+
+fn make() -> MakeRuntime {
+    Box::new(|| {
+        let mut runtime = Runtime::try_new(RuntimeOptions::default())?;
+        runtime.execute_script("handler.js", HANDLER)?;
+        let function = runtime.global_function("handle")?;
+        Ok((runtime, function))
+    })
+}
+
+fn server(options: ServeOptions) -> Server {
+    init_test_flags();
+    Server::new(make(), options).unwrap()
+}
+
+/// Runs `serving` with the server's loop driven beside it, on one thread.
+fn serve<F: Future>(server: &Server, serving: impl FnOnce(Server) -> F) -> F::Output {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&tokio, async {
+        let driven = server.clone();
+        let driver = tokio::task::spawn_local(async move { driven.run().await });
+        let output = serving(server.clone()).await;
+        server.close();
+        driver.await.unwrap();
+        output
+    })
+}
+
+#[test]
+fn many_calls_in_flight_settle_each_with_its_value() {
+    let server = server(ServeOptions::default());
+    let answers = serve(&server, |server| async move {
+        let calls = (0..50u32).map(|i| {
+            let server = server.clone();
+            async move { server.call::<u32>(("wait", (i * 7) % 20)).await }
+        });
+        join_all(calls).await
+    });
+    for (i, answer) in answers.into_iter().enumerate() {
+        assert_eq!(answer, Ok((i as u32 * 7) % 20));
+    }
+    let metrics = server.metrics();
+    assert_eq!((metrics.calls, metrics.settled), (50, 50));
+    assert!(metrics.time_in_js > Duration::ZERO);
+    assert_eq!(server.in_flight(), 0);
+}
+
+#[test]
+fn a_call_past_its_entry_limit_is_named_to_every_call_in_flight_and_serving_goes_on() {
+    let server = server(ServeOptions {
+        entry_limit: Duration::from_millis(50),
+        call_timeout: Duration::from_secs(60),
+        ..ServeOptions::default()
+    });
+    let (answers, after) = serve(&server, |server| async move {
+        // Ids 1..=3 wait on timers; id 4 spins in its start.
+        let mut calls: Vec<_> = (0..3)
+            .map(|_| {
+                let server = server.clone();
+                Box::pin(async move { server.call::<u32>(("wait", 60_000)).await })
+                    as std::pin::Pin<Box<dyn Future<Output = _>>>
+            })
+            .collect();
+        let spinner = server.clone();
+        calls.push(Box::pin(
+            async move { spinner.call::<u32>(("spin", 0)).await },
+        ));
+        let answers = join_all(calls).await;
+        let after = server.call::<u32>(("ok", 0)).await;
+        (answers, after)
+    });
+    for answer in &answers {
+        match answer {
+            Err(ServeError::Terminated { by, error }) => {
+                assert_eq!(*by, Some(4), "{answer:?}");
+                assert!(error.is_terminated(), "{error}");
+            }
+            other => panic!("expected a termination naming call 4, got {other:?}"),
+        }
+    }
+    assert!(answers[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string()
+        .contains("call 4 ran too long"));
+    // A new runtime serves the next call.
+    assert_eq!(after, Ok(1));
+    let metrics = server.metrics();
+    assert_eq!((metrics.terminations, metrics.replacements), (1, 1));
+}
+
+#[test]
+fn a_call_that_waits_too_long_is_answered_alone() {
+    let server = server(ServeOptions {
+        call_timeout: Duration::from_millis(100),
+        ..ServeOptions::default()
+    });
+    let (slow, fast) = serve(&server, |server| async move {
+        let slow = server.call::<u32>(("wait", 60_000));
+        let fast = server.call::<u32>(("wait", 5));
+        futures_util::future::join(slow, fast).await
+    });
+    assert_eq!(slow, Err(ServeError::TimedOut));
+    assert_eq!(fast, Ok(5));
+    let metrics = server.metrics();
+    assert_eq!(
+        (metrics.timed_out, metrics.settled, metrics.terminations),
+        (1, 1, 0)
+    );
+}
+
+#[test]
+fn calls_past_the_bound_are_refused_and_failures_are_the_calls_own() {
+    let server = server(ServeOptions {
+        max_in_flight: 2,
+        ..ServeOptions::default()
+    });
+    let (answers, thrown) = serve(&server, |server| async move {
+        let calls = (0..3).map(|_| {
+            let server = server.clone();
+            async move { server.call::<u32>(("wait", 20)).await }
+        });
+        let answers = join_all(calls).await;
+        let thrown = server.call::<u32>(("throw", 0)).await;
+        (answers, thrown)
+    });
+    assert_eq!(answers[0], Ok(20));
+    assert_eq!(answers[1], Ok(20));
+    assert_eq!(answers[2], Err(ServeError::Overloaded));
+    match thrown {
+        Err(ServeError::Failed(error)) => assert!(error.message.contains("bad request")),
+        other => panic!("{other:?}"),
+    }
+    let metrics = server.metrics();
+    assert_eq!((metrics.overloaded, metrics.failed), (1, 1));
+}
