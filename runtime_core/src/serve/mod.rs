@@ -25,11 +25,12 @@ mod watchdog;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
+use std::future::Future;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
-use crate::{FromV8, JsArgs, JsError, Runtime};
+use crate::{CallInFlight, FromV8, JsArgs, JsError, Runtime};
 use watchdog::Watchdog;
 
 /// What a server makes a runtime with, and the function it serves: called once at
@@ -191,6 +192,26 @@ impl Server {
         &self,
         args: impl JsArgs,
     ) -> Result<R, ServeError> {
+        self.start(args)?.await
+    }
+
+    /// Starts a call now and returns the future of its answer, which borrows nothing: a host
+    /// that starts the calls queued since it last ran in one go keeps V8's code and data warm
+    /// across them, and awaits each where it answers. `Err` at once when refused.
+    pub fn start<R: for<'s> FromV8<'s> + 'static>(
+        &self,
+        args: impl JsArgs,
+    ) -> Result<ServedCall<R>, ServeError> {
+        self.start_with(|_| args)
+    }
+
+    /// As [`Server::start`], with `prepare` run on the runtime first, inside the call's entry:
+    /// what the call's JavaScript will find (a request filed in its op state), and its
+    /// arguments. The runtime it is given is the one the call runs in.
+    pub fn start_with<R: for<'s> FromV8<'s> + 'static, A: JsArgs>(
+        &self,
+        prepare: impl FnOnce(&mut Runtime) -> A,
+    ) -> Result<ServedCall<R>, ServeError> {
         let inner = &self.inner;
         inner.count(|metrics| metrics.calls += 1);
         if inner.in_flight.get() >= inner.options.max_in_flight {
@@ -203,34 +224,17 @@ impl Server {
         let generation = inner.generation.get();
         let call = inner
             .enter(Some(id), |runtime, function| {
+                let args = prepare(runtime);
                 runtime.start_call::<R>(function, args)
             })
             .ok_or_else(|| ServeError::NoRuntime(JsError::host("Error", "no runtime").into()))?;
         inner.wake_driver();
         inner.in_flight.set(inner.in_flight.get() + 1);
-        let _in_flight = InFlight(inner);
-        match tokio::time::timeout(inner.options.call_timeout, call).await {
-            Err(_) => {
-                inner.count(|metrics| metrics.timed_out += 1);
-                Err(ServeError::TimedOut)
-            }
-            Ok(Ok(value)) => {
-                inner.count(|metrics| metrics.settled += 1);
-                Ok(value)
-            }
-            // Terminated, or failed as its runtime was replaced for another's termination.
-            Ok(Err(error)) if error.is_terminated() || generation != inner.generation.get() => {
-                inner.replace(generation);
-                Err(ServeError::Terminated {
-                    by: inner.culprit(generation),
-                    error: error.into(),
-                })
-            }
-            Ok(Err(error)) => {
-                inner.count(|metrics| metrics.failed += 1);
-                Err(ServeError::Failed(error.into()))
-            }
-        }
+        Ok(ServedCall {
+            call: tokio::time::timeout(inner.options.call_timeout, call),
+            in_flight: InFlight(inner.clone()),
+            generation,
+        })
     }
 
     /// Drives the runtime's event loop, under the entry limit, until [`Server::close`]: the
@@ -280,10 +284,59 @@ impl Server {
     }
 }
 
-/// One call in flight, counted down however its future ends (dropped included).
-struct InFlight<'a>(&'a Inner);
+/// A call a [`Server`] started: the future of its answer ([`Server::start`]).
+#[must_use = "a call's answer is only seen by awaiting it"]
+pub struct ServedCall<R> {
+    call: tokio::time::Timeout<CallInFlight<R>>,
+    in_flight: InFlight,
+    /// The runtime it started in.
+    generation: u64,
+}
 
-impl Drop for InFlight<'_> {
+impl<R> Future for ServedCall<R> {
+    type Output = Result<R, ServeError>;
+
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        // SAFETY: nothing is moved out of `self`: `call` is pinned again below, the other
+        // fields are only read.
+        let this = unsafe { self.get_unchecked_mut() };
+        // SAFETY: `call` is pinned with `self` (structural pinning): it is never moved out or
+        // replaced, and `ServedCall` has no `Drop` of its own.
+        let call = unsafe { std::pin::Pin::new_unchecked(&mut this.call) };
+        let Poll::Ready(outcome) = call.poll(cx) else {
+            return Poll::Pending;
+        };
+        let inner = &this.in_flight.0;
+        let generation = this.generation;
+        Poll::Ready(match outcome {
+            Err(_) => {
+                inner.count(|metrics| metrics.timed_out += 1);
+                Err(ServeError::TimedOut)
+            }
+            Ok(Ok(value)) => {
+                inner.count(|metrics| metrics.settled += 1);
+                Ok(value)
+            }
+            // Terminated, or failed as its runtime was replaced for another's termination.
+            Ok(Err(error)) if error.is_terminated() || generation != inner.generation.get() => {
+                inner.replace(generation);
+                Err(ServeError::Terminated {
+                    by: inner.culprit(generation),
+                    error: error.into(),
+                })
+            }
+            Ok(Err(error)) => {
+                inner.count(|metrics| metrics.failed += 1);
+                Err(ServeError::Failed(error.into()))
+            }
+        })
+    }
+}
+
+/// One call in flight, counted down however its future ends (dropped included).
+struct InFlight(Rc<Inner>);
+
+impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.set(self.0.in_flight.get() - 1);
     }

@@ -15,6 +15,7 @@ const HANDLER: &str = "globalThis.handle = async (kind, ms) => {
   if (kind === 'spin') { for (;;) {} }
   if (kind === 'wait') { await new Promise((resolve) => setTimeout(resolve, ms)); return ms; }
   if (kind === 'throw') throw new Error('bad request');
+  if (kind === 'filed') return globalThis.filed[ms];
   return 1;
 };";
 
@@ -156,4 +157,27 @@ fn calls_past_the_bound_are_refused_and_failures_are_the_calls_own() {
     }
     let metrics = server.metrics();
     assert_eq!((metrics.overloaded, metrics.failed), (1, 1));
+}
+
+/// Calls started in one go (as a server starts the requests queued since it last ran), each
+/// prepared on its runtime first, awaited where they answer.
+#[test]
+fn calls_started_in_one_go_are_prepared_on_their_runtime() {
+    let server = server(ServeOptions::default());
+    let answers = serve(&server, |server| async move {
+        let started: Vec<_> = (0..3u32)
+            .map(|i| {
+                server
+                    .start_with::<u32, _>(|runtime| {
+                        let file = format!("(globalThis.filed ??= [])[{i}] = {};", i * 10);
+                        runtime.execute_script("file.js", &file).unwrap();
+                        ("filed", i)
+                    })
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(server.in_flight(), 3);
+        join_all(started).await
+    });
+    assert_eq!(answers, [Ok(0), Ok(10), Ok(20)]);
 }
