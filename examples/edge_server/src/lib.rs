@@ -281,10 +281,14 @@ fn run_worker(
         while connections.get() > 0 && Instant::now() < grace {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        if let Some(slowest) = worker.and_then(|worker| worker.replacements().into_iter().max()) {
+        if let Some(metrics) = worker
+            .map(|worker| worker.metrics())
+            .filter(|metrics| metrics.replacements > 0)
+        {
             eprintln!(
-                "edge-js: runtimes replaced; the slowest replacement took {:.2} ms",
-                slowest.as_secs_f64() * 1e3
+                "edge-js: {} runtime(s) replaced; the slowest replacement took {:.2} ms",
+                metrics.replacements,
+                metrics.slowest_replacement.as_secs_f64() * 1e3
             );
         }
         Ok(())

@@ -65,8 +65,9 @@ impl JsError {
         }
     }
 
-    /// A diagnosis of the runtime's for the host ([`JsErrorKind::Host`]).
-    pub(crate) fn host(class: &str, message: &str) -> Self {
+    /// A diagnosis for the host ([`JsErrorKind::Host`]): the runtime's, or a host's own (a
+    /// `serve::MakeRuntime` that could not make its runtime, say).
+    pub fn host(class: &str, message: &str) -> Self {
         Self {
             kind: JsErrorKind::Host,
             ..Self::exception(class, message)

@@ -124,6 +124,8 @@ pub struct ServeMetrics {
     pub terminations: u64,
     /// Runtimes made after a termination.
     pub replacements: u64,
+    /// The longest a replacement took to make.
+    pub slowest_replacement: Duration,
     /// Time spent inside JavaScript (calls' starts and the loop's turns).
     pub time_in_js: Duration,
 }
@@ -409,9 +411,14 @@ impl Inner {
         }
         self.generation.set(generation + 1);
         self.count(|metrics| metrics.terminations += 1);
+        let started = Instant::now();
         let made = match (self.make)() {
             Ok((runtime, function)) => {
-                self.count(|metrics| metrics.replacements += 1);
+                let took = started.elapsed();
+                self.count(|metrics| {
+                    metrics.replacements += 1;
+                    metrics.slowest_replacement = metrics.slowest_replacement.max(took);
+                });
                 Some(Current {
                     watchdog: Watchdog::new(runtime.termination_handle()),
                     runtime,
