@@ -203,7 +203,9 @@ impl fmt::Display for ModuleLoadError {
 
 impl std::error::Error for ModuleLoadError {}
 
-/// What [`ModuleLoader::load`] returns.
+/// What [`ModuleLoader::load`] returns: `Box::pin(async move { .. })` around the loader's own
+/// work, or `Box::pin(std::future::ready(result))` for a source at hand. (Boxed so that a
+/// loader is a trait object: a runtime holds `Rc<dyn ModuleLoader>`.)
 pub type ModuleLoadFuture = Pin<Box<dyn Future<Output = Result<ModuleSource, ModuleLoadError>>>>;
 
 /// Resolves and loads modules (deno_core's `ModuleLoader`, without its extras).

@@ -145,7 +145,7 @@ struct Inner {
     generation: Cell<u64>,
     next_id: Cell<u64>,
     in_flight: Cell<usize>,
-    metrics: Cell<ServeMetrics>,
+    metrics: RefCell<ServeMetrics>,
     /// Per generation terminated, the call whose entry ran too long (the last few).
     culprits: RefCell<VecDeque<(u64, Option<u64>)>>,
     /// The waker of [`Server::run`]: woken when a call starts or the runtime is replaced.
@@ -180,7 +180,7 @@ impl Server {
                 generation: Cell::new(0),
                 next_id: Cell::new(0),
                 in_flight: Cell::new(0),
-                metrics: Cell::new(ServeMetrics::default()),
+                metrics: RefCell::new(ServeMetrics::default()),
                 culprits: RefCell::new(VecDeque::new()),
                 driver: RefCell::new(None),
                 closed: Cell::new(false),
@@ -230,7 +230,8 @@ impl Server {
                 runtime.start_call::<R>(function, args)
             })
             .ok_or_else(|| ServeError::NoRuntime(JsError::host("Error", "no runtime").into()))?;
-        inner.wake_driver();
+        // No wake of the driver: what the call waits on (an op, a timer) wakes the loop, as a
+        // call started on a bare runtime does; a wake per call would be a turn per call.
         inner.in_flight.set(inner.in_flight.get() + 1);
         Ok(ServedCall {
             call: tokio::time::timeout(inner.options.call_timeout, call),
@@ -277,7 +278,7 @@ impl Server {
 
     /// What the server did so far.
     pub fn metrics(&self) -> ServeMetrics {
-        self.inner.metrics.get()
+        *self.inner.metrics.borrow()
     }
 
     /// Calls in flight now.
@@ -346,9 +347,7 @@ impl Drop for InFlight {
 
 impl Inner {
     fn count(&self, change: impl FnOnce(&mut ServeMetrics)) {
-        let mut metrics = self.metrics.get();
-        change(&mut metrics);
-        self.metrics.set(metrics);
+        change(&mut self.metrics.borrow_mut());
     }
 
     /// Runs `f` on the runtime under the watchdog, on behalf of call `by` (`None`: the loop);
@@ -361,11 +360,11 @@ impl Inner {
     ) -> Option<T> {
         let mut current = self.current.borrow_mut();
         let current = current.as_mut()?;
-        current.watchdog.arm(self.options.entry_limit);
-        let started = Instant::now();
+        let armed = current.watchdog.arm(self.options.entry_limit);
         let value = f(&mut current.runtime, &current.function);
         let fired = current.watchdog.disarm();
-        self.count(|metrics| metrics.time_in_js += started.elapsed());
+        let spent = current.watchdog.since(armed);
+        self.count(|metrics| metrics.time_in_js += spent);
         if fired {
             current.runtime.termination_handle().cancel();
             let mut culprits = self.culprits.borrow_mut();

@@ -61,9 +61,17 @@ impl Watchdog {
         }
     }
 
-    pub(super) fn arm(&self, limit: Duration) {
-        let at = (self.start.elapsed() + limit).as_nanos().max(1) as u64;
+    /// Arms the deadline `limit` from now; returns now (for [`Watchdog::since`]).
+    pub(super) fn arm(&self, limit: Duration) -> Duration {
+        let now = self.start.elapsed();
+        let at = (now + limit).as_nanos().max(1) as u64;
         self.deadline.store(at, Ordering::Release);
+        now
+    }
+
+    /// The time since `armed` (what [`Watchdog::arm`] returned): one reading of the clock.
+    pub(super) fn since(&self, armed: Duration) -> Duration {
+        self.start.elapsed().saturating_sub(armed)
     }
 
     /// Disarms. If the watchdog took the deadline first, waits until its termination was
