@@ -2,29 +2,14 @@
 //! transpiled by `FsModuleLoader::typescript`, their stacks pointing at the TypeScript lines,
 //! and what a broken module says. A binary of its own: only built with its feature.
 
-use std::path::PathBuf;
+#[path = "common/mod.rs"]
+mod common;
+
 use std::rc::Rc;
 
+use common::{tenant_dir, tokio};
 use runtime_core::modules::FsModuleLoader;
 use runtime_core::{Runtime, RuntimeOptions};
-
-fn tenant_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("opwire-ts-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    for (path, contents) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, contents).unwrap();
-    }
-    dir
-}
-
-fn tokio() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// Loads `main` with `loader`, evaluates it, and returns `globalThis.out`, or the error.
 fn run(loader: FsModuleLoader, main: &str) -> Result<String, String> {

@@ -248,3 +248,16 @@ pub fn settle_and_read_out(runtime: &mut Runtime) -> String {
         .execute_script_to_string("out", "globalThis.out")
         .unwrap()
 }
+
+/// A fresh directory of `files` (path, contents) under the temporary directory, named for
+/// `name` and this process.
+pub fn tenant_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("opwire-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    for (path, contents) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    dir
+}

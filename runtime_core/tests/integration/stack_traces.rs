@@ -157,7 +157,7 @@ fn a_syntax_error_displays_where_it_is() {
 
 /// A map of `generated`'s lines onto `main.ts`: generated line `n` (0-based) comes from
 /// original line `10 * n + 9` at column 4.
-fn map_to_typescript(lines: u32) -> Vec<u8> {
+pub(super) fn map_to_typescript(lines: u32) -> Vec<u8> {
     let mut builder = SourceMapBuilder::new(Some("main.js"));
     for line in 0..lines {
         for column in [0, 2, 8, 16, 24] {

@@ -2,24 +2,12 @@
 //! chooses, so modules, `import.meta.url`, stacks and errors never show where the files are;
 //! and a `.map` file beside a module is read through the same confinement.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::rc::Rc;
 
-use crate::common::{init_test_flags, tokio};
+use crate::common::{init_test_flags, tenant_dir, tokio};
 use runtime_core::modules::FsModuleLoader;
 use runtime_core::{Runtime, RuntimeOptions};
-
-/// A fresh directory of `files` (path, contents).
-fn tenant_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("opwire-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    for (path, contents) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, contents).unwrap();
-    }
-    dir
-}
 
 fn runtime(loader: FsModuleLoader) -> Runtime {
     init_test_flags();
@@ -131,25 +119,8 @@ fn a_bad_url_space_is_refused() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A map of generated line `n` (0-based) onto `../src/main.ts` line `10 * n + 9`, column 4.
 fn map_to_typescript(lines: u32) -> String {
-    let mut builder = sourcemap::SourceMapBuilder::new(Some("main.js"));
-    for line in 0..lines {
-        for column in [0, 2, 8, 16, 24] {
-            builder.add(
-                line,
-                column,
-                10 * line + 9,
-                4,
-                Some("../src/main.ts"),
-                None,
-                false,
-            );
-        }
-    }
-    let mut json = Vec::new();
-    builder.into_sourcemap().to_writer(&mut json).unwrap();
-    String::from_utf8(json).unwrap()
+    String::from_utf8(super::stack_traces::map_to_typescript(lines)).unwrap()
 }
 
 #[test]
