@@ -50,12 +50,15 @@ fn devtools_finds_the_target_and_debugs_it_over_a_websocket() {
     tokio.block_on(runtime.mod_evaluate(id)).unwrap();
     let on_event = runtime.module_function(id, "onEvent").unwrap();
 
-    let server = InspectorServer::start(runtime.inspector(), "127.0.0.1:0", "plugin").unwrap();
+    let server =
+        InspectorServer::start_for(runtime.inspector(), "127.0.0.1:0", "plugin", PLUGIN).unwrap();
     let (status, body) = get(server.address(), "/json/list", "127.0.0.1");
     assert_eq!(status, "HTTP/1.1 200 OK");
     let list: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(list[0]["webSocketDebuggerUrl"], server.websocket_url());
     assert_eq!(list[0]["title"], "plugin");
+    // The main module's URL, as the host named it (it showed "file://" whatever it was).
+    assert_eq!(list[0]["url"], PLUGIN);
     let (status, _) = get(server.address(), "/json/list", "rebound.example:9229");
     assert_eq!(status, "HTTP/1.1 403 Forbidden");
 

@@ -50,6 +50,18 @@ impl InspectorServer {
         address: impl ToSocketAddrs,
         title: &str,
     ) -> io::Result<Self> {
+        // What a debugger shows for a target that names no file.
+        Self::start_for(inspector, address, title, "file://")
+    }
+
+    /// As [`InspectorServer::start`], the target's `url` in the debugger's list being `url`
+    /// (the main module's, in the tenant's own URL space: never a host path it did not pick).
+    pub fn start_for(
+        inspector: Inspector,
+        address: impl ToSocketAddrs,
+        title: &str,
+        url: &str,
+    ) -> io::Result<Self> {
         let listener = TcpListener::bind(address)?;
         let address = listener.local_addr()?;
         let id = target_id()?;
@@ -57,6 +69,7 @@ impl InspectorServer {
         let target = Target {
             id: id.clone(),
             title: title.to_owned(),
+            url: url.to_owned(),
             address,
         };
         let stopped = stop.clone();
@@ -104,6 +117,8 @@ impl Drop for InspectorServer {
 struct Target {
     id: String,
     title: String,
+    /// The target's URL in the list.
+    url: String,
     address: SocketAddr,
 }
 
@@ -189,10 +204,11 @@ fn serve(stream: TcpStream, inspector: &Inspector, target: &Target) -> io::Resul
     match path {
         "/json" | "/json/list" => {
             let list = format!(
-                "[{{\"description\":\"opwire runtime\",\"devtoolsFrontendUrl\":\"devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws={address}/{id}\",\"id\":\"{id}\",\"title\":{title},\"type\":\"node\",\"url\":\"file://\",\"webSocketDebuggerUrl\":\"ws://{address}/{id}\"}}]",
+                "[{{\"description\":\"opwire runtime\",\"devtoolsFrontendUrl\":\"devtools://devtools/bundled/js_app.html?experiments=true&v8only=true&ws={address}/{id}\",\"id\":\"{id}\",\"title\":{title},\"type\":\"node\",\"url\":{url},\"webSocketDebuggerUrl\":\"ws://{address}/{id}\"}}]",
                 address = target.address,
                 id = target.id,
                 title = json_string(&target.title),
+                url = json_string(&target.url),
             );
             respond(stream, "200 OK", "application/json", &list)
         }
