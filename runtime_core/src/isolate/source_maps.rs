@@ -205,12 +205,17 @@ fn parsed_size(map: &sourcemap::DecodedMap, depth: usize) -> usize {
     }
 }
 
-/// The `data:` URL of a source's last `//# sourceMappingURL=` comment, if it is one.
-fn inline_map(source: &str) -> Option<&str> {
+/// The URL of a source's last `//# sourceMappingURL=` comment, if it has one.
+pub(crate) fn source_mapping_url(source: &str) -> Option<&str> {
     const COMMENT: &str = "//# sourceMappingURL=";
     let start = source.rfind(COMMENT)? + COMMENT.len();
     let url = source[start..].lines().next()?.trim();
-    url.starts_with("data:application/json").then_some(url)
+    (!url.is_empty()).then_some(url)
+}
+
+/// The `data:` URL of a source's last `//# sourceMappingURL=` comment, if it is one.
+fn inline_map(source: &str) -> Option<&str> {
+    source_mapping_url(source).filter(|url| url.starts_with("data:application/json"))
 }
 
 /// A map's source name as a URL, relative to the file the map is of.

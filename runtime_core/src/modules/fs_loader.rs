@@ -191,10 +191,7 @@ fn read_module(url: &str, confined: &Confined) -> Result<ModuleSource, ModuleLoa
 /// The file a source's last `//# sourceMappingURL=` comment names, if it names one (not a
 /// `data:` URL, which the runtime reads from the source itself).
 fn map_file(source: &str) -> Option<&str> {
-    const COMMENT: &str = "//# sourceMappingURL=";
-    let start = source.rfind(COMMENT)? + COMMENT.len();
-    let name = source[start..].lines().next()?.trim();
-    (!name.is_empty() && !name.starts_with("data:")).then_some(name)
+    crate::isolate::source_maps::source_mapping_url(source).filter(|url| !url.starts_with("data:"))
 }
 
 impl Confined {
