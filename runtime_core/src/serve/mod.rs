@@ -160,18 +160,24 @@ struct Current {
     watchdog: Watchdog,
 }
 
+impl Current {
+    /// What `make` made, with a watchdog of its own.
+    fn new((runtime, function): (Runtime, v8::Global<v8::Function>)) -> Self {
+        Self {
+            watchdog: Watchdog::new(runtime.termination_handle()),
+            runtime,
+            function,
+        }
+    }
+}
+
 /// How many terminated generations a server remembers the culprits of.
 const CULPRITS_KEPT: usize = 16;
 
 impl Server {
     /// A server of the runtime `make` makes (now, and after each termination).
     pub fn new(make: MakeRuntime, options: ServeOptions) -> Result<Self, JsError> {
-        let (runtime, function) = make()?;
-        let current = Current {
-            watchdog: Watchdog::new(runtime.termination_handle()),
-            runtime,
-            function,
-        };
+        let current = Current::new(make()?);
         Ok(Self {
             inner: Rc::new(Inner {
                 make,
@@ -391,13 +397,8 @@ impl Inner {
         if self.current.borrow().is_some() {
             return Ok(());
         }
-        let (runtime, function) =
-            (self.make)().map_err(|error| ServeError::NoRuntime(error.into()))?;
-        *self.current.borrow_mut() = Some(Current {
-            watchdog: Watchdog::new(runtime.termination_handle()),
-            runtime,
-            function,
-        });
+        let made = (self.make)().map_err(|error| ServeError::NoRuntime(error.into()))?;
+        *self.current.borrow_mut() = Some(Current::new(made));
         self.wake_driver();
         Ok(())
     }
@@ -412,17 +413,13 @@ impl Inner {
         self.count(|metrics| metrics.terminations += 1);
         let started = Instant::now();
         let made = match (self.make)() {
-            Ok((runtime, function)) => {
+            Ok(made) => {
                 let took = started.elapsed();
                 self.count(|metrics| {
                     metrics.replacements += 1;
                     metrics.slowest_replacement = metrics.slowest_replacement.max(took);
                 });
-                Some(Current {
-                    watchdog: Watchdog::new(runtime.termination_handle()),
-                    runtime,
-                    function,
-                })
+                Some(Current::new(made))
             }
             Err(error) => {
                 log::warn!("opwire: a server's runtime could not be made again: {error}");
