@@ -128,35 +128,13 @@ fn use_items(
     for item in &file.items {
         let syn::Item::Use(item) = item else { continue };
         for (path, name) in layer_paths::use_paths(&item.tree, Vec::new()) {
-            let Some(whole) = absolute(&path, module, self_name, children) else {
+            let Some((whole, _)) = layer_paths::absolute(&path, module, self_name, children) else {
                 continue;
             };
             items.insert(name.unwrap_or_else(|| "*".to_owned()), whole);
         }
     }
     items
-}
-
-/// `path` from the crate root, if it leads into the crate.
-fn absolute(
-    path: &[String],
-    module: &[String],
-    self_name: Option<&str>,
-    children: &BTreeSet<String>,
-) -> Option<ModulePath> {
-    let first = path.first()?;
-    if first == "crate" || Some(first.as_str()) == self_name {
-        return Some(path[1..].to_vec());
-    }
-    if first == "super" || first == "self" {
-        let ups = path.iter().take_while(|s| *s == "super").count();
-        let kept = module.len().checked_sub(ups)?;
-        let rest = path[ups..].iter().skip_while(|s| *s == "self").cloned();
-        return Some(module[..kept].iter().cloned().chain(rest).collect());
-    }
-    children
-        .contains(first)
-        .then(|| module.iter().chain(path).cloned().collect())
 }
 
 struct Resolver<'a> {

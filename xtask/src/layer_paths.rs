@@ -102,6 +102,31 @@ pub fn use_paths(tree: &syn::UseTree, prefix: Vec<String>) -> Vec<(Vec<String>, 
     }
 }
 
+/// `path`, named in `module`, from the crate root, if it leads into the crate: through
+/// `crate::` (or the crate's own name), `super::`/`self::`, or one of `children`, the module's
+/// own child modules; and whether it went through a child (it then stays in the module's own
+/// tree).
+pub fn absolute(
+    path: &[String],
+    module: &[String],
+    self_name: Option<&str>,
+    children: &BTreeSet<String>,
+) -> Option<(Vec<String>, bool)> {
+    let first = path.first()?;
+    if first == "crate" || Some(first.as_str()) == self_name {
+        return Some((path[1..].to_vec(), false));
+    }
+    if first == "super" || first == "self" {
+        let ups = path.iter().take_while(|s| *s == "super").count();
+        let kept = module.len().checked_sub(ups)?;
+        let rest = path[ups..].iter().skip_while(|s| *s == "self").cloned();
+        return Some((module[..kept].iter().cloned().chain(rest).collect(), false));
+    }
+    children
+        .contains(first)
+        .then(|| (module.iter().chain(path).cloned().collect(), true))
+}
+
 struct Reader<'a> {
     /// The module being read, from the crate root (inline `mod`s pushed while inside).
     module: Vec<String>,
@@ -116,25 +141,23 @@ impl Reader<'_> {
     /// Records `segments` if they lead into the crate from outside the current top-level
     /// module's own tree, or anywhere through `crate::`.
     fn path(&mut self, segments: &[String]) {
-        let Some(first) = segments.first() else {
-            return;
-        };
-        let absolute: Vec<String> = if first == "crate" || Some(first.as_str()) == self.self_name {
-            segments[1..].to_vec()
-        } else if first == "super" || first == "self" {
-            let ups = segments.iter().take_while(|s| *s == "super").count();
-            let Some(kept) = self.module.len().checked_sub(ups) else {
-                return;
-            };
-            let rest = segments[ups..].iter().skip_while(|s| *s == "self").cloned();
-            self.module[..kept].iter().cloned().chain(rest).collect()
-        } else if self.depth == 0 && self.children.contains(first) && segments.len() > 1 {
-            let whole = self.module.iter().chain(segments).cloned().collect();
-            self.names.full.push(whole);
-            return;
+        let no_children = BTreeSet::new();
+        let children = if self.depth == 0 {
+            self.children
         } else {
+            &no_children
+        };
+        let Some((absolute, via_child)) =
+            absolute(segments, &self.module, self.self_name, children)
+        else {
             return;
         };
+        if via_child {
+            if segments.len() > 1 {
+                self.names.full.push(absolute);
+            }
+            return;
+        }
         if let Some(top) = absolute.first() {
             self.names
                 .paths
