@@ -7,7 +7,7 @@ mod common;
 
 use std::rc::Rc;
 
-use common::{tenant_dir, tokio};
+use common::{run_main, tenant_dir};
 use runtime_core::modules::FsModuleLoader;
 use runtime_core::{Runtime, RuntimeOptions};
 
@@ -17,15 +17,7 @@ fn run(loader: FsModuleLoader, main: &str) -> Result<String, String> {
         module_loader: Some(Rc::new(loader)),
         ..Default::default()
     });
-    let tokio = tokio();
-    let id = tokio
-        .block_on(rt.load_main_module(main))
-        .map_err(|error| error.to_string())?;
-    tokio
-        .block_on(rt.mod_evaluate(id))
-        .map_err(|error| error.to_string())?;
-    rt.execute_script_to_string("out.js", "globalThis.out")
-        .map_err(|error| error.to_string())
+    run_main(&mut rt, main, "")
 }
 
 const MAIN: &str = "import { Color, Store } from './lib/store.ts';

@@ -261,3 +261,24 @@ pub fn tenant_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     }
     dir
 }
+
+/// Loads and evaluates `main`, then runs `script` (if any) and the event loop:
+/// `globalThis.out` as a string, or the first error's text.
+pub fn run_main(rt: &mut Runtime, main: &str, script: &str) -> Result<String, String> {
+    let tokio = tokio();
+    let id = tokio
+        .block_on(rt.load_main_module(main))
+        .map_err(|error| error.to_string())?;
+    tokio
+        .block_on(rt.mod_evaluate(id))
+        .map_err(|error| error.to_string())?;
+    if !script.is_empty() {
+        rt.execute_script("run.js", script)
+            .map_err(|error| error.to_string())?;
+    }
+    tokio
+        .block_on(rt.run_event_loop())
+        .map_err(|error| error.to_string())?;
+    rt.execute_script_to_string("out.js", "globalThis.out")
+        .map_err(|error| error.to_string())
+}

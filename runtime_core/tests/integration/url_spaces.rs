@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::rc::Rc;
 
-use crate::common::{init_test_flags, tenant_dir, tokio};
+use crate::common::{init_test_flags, run_main as run, tenant_dir};
 use runtime_core::modules::FsModuleLoader;
 use runtime_core::{Runtime, RuntimeOptions};
 
@@ -15,24 +15,6 @@ fn runtime(loader: FsModuleLoader) -> Runtime {
         module_loader: Some(Rc::new(loader)),
         ..Default::default()
     })
-}
-
-/// Loads and evaluates `main`, then runs `script`: its value as a string, or the error's text.
-fn run(rt: &mut Runtime, main: &str, script: &str) -> Result<String, String> {
-    let tokio = tokio();
-    let id = tokio
-        .block_on(rt.load_main_module(main))
-        .map_err(|error| error.to_string())?;
-    tokio
-        .block_on(rt.mod_evaluate(id))
-        .map_err(|error| error.to_string())?;
-    rt.execute_script("run.js", script)
-        .map_err(|error| error.to_string())?;
-    tokio
-        .block_on(rt.run_event_loop())
-        .map_err(|error| error.to_string())?;
-    rt.execute_script_to_string("out.js", "globalThis.out")
-        .map_err(|error| error.to_string())
 }
 
 const MAIN: &str = "import { fail } from './lib/fail.js';
