@@ -183,6 +183,18 @@ pub fn install_tsc(prefix: &std::path::Path, npm: &str) -> Result<std::path::Pat
     Ok(tsc)
 }
 
+/// A fresh, empty directory under the temporary directory, named for `name`, this process and
+/// a sequence number: tests run in parallel in one process, and two that chose one name shared
+/// (and overwrote) one directory before.
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("opwire-{name}-{}-{n}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs `tsc --strict` over `dts` and `usage`: `Err` with its report when they do not check.
 pub fn type_check(tsc: &std::path::Path, name: &str, dts: &str, usage: &str) -> Result<(), String> {
     type_check_with(tsc, name, dts, usage, "es2022")
@@ -196,8 +208,7 @@ pub fn type_check_with(
     usage: &str,
     lib: &str,
 ) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!("opwire-tsc-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir(&format!("tsc-{name}"));
     std::fs::write(dir.join("ops.d.ts"), dts).unwrap();
     std::fs::write(dir.join("usage.ts"), usage).unwrap();
     let output = std::process::Command::new(tsc)
@@ -252,8 +263,7 @@ pub fn settle_and_read_out(runtime: &mut Runtime) -> String {
 /// A fresh directory of `files` (path, contents) under the temporary directory, named for
 /// `name` and this process.
 pub fn tenant_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("opwire-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let dir = scratch_dir(name);
     for (path, contents) in files {
         let path = dir.join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

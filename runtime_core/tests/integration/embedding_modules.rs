@@ -5,7 +5,7 @@
 use super::embedding::{evaluated, runtime_with};
 use std::rc::Rc;
 
-use crate::common::{init_test_flags, tokio};
+use crate::common::{self, init_test_flags, tokio};
 use runtime_core::modules::{FsModuleLoader, ModuleSource};
 use runtime_core::{Runtime, RuntimeOptions};
 
@@ -275,7 +275,7 @@ fn module_errors_name_the_module_and_the_line() {
 #[test]
 fn the_file_system_loader_loads_the_files_under_its_root() {
     init_test_flags();
-    let dir = std::env::temp_dir().join(format!("opwire-modules-{}", std::process::id()));
+    let dir = common::scratch_dir("modules");
     std::fs::create_dir_all(dir.join("lib")).unwrap();
     std::fs::write(dir.join("main.js"), "import { x } from './lib/x.js'; import data from './lib/d.json' with { type: 'json' }; globalThis.out = x + data.y;").unwrap();
     std::fs::write(dir.join("lib/x.js"), "export const x = 40;").unwrap();

@@ -105,8 +105,7 @@ struct Tenant {
 
 impl Tenant {
     fn new(name: &str) -> Self {
-        let base = std::env::temp_dir().join(format!("opwire-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
+        let base = common::scratch_dir(name);
         let root = base.join("tenant");
         std::fs::create_dir_all(root.join("lib")).unwrap();
         std::fs::write(base.join("secret.json"), r#"{"secret": "hunter2"}"#).unwrap();

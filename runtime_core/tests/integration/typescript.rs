@@ -76,6 +76,19 @@ fn a_tenants_handler_type_checks_against_what_the_runtime_gives_it() {
     }
 }
 
+/// Tests run in parallel in one process: two type checks that chose one name wrote into one
+/// directory, and one checked the other's files (before: both calls gave the same path, and
+/// `a_tenants_handler_type_checks_against_what_the_runtime_gives_it` failed in CI, checking
+/// another test's `handler`).
+#[test]
+fn two_scratch_directories_of_one_name_are_two() {
+    let (a, b) = (common::scratch_dir("same"), common::scratch_dir("same"));
+    assert_ne!(a, b);
+    assert!(a.is_dir() && b.is_dir());
+    std::fs::remove_dir_all(a).ok();
+    std::fs::remove_dir_all(b).ok();
+}
+
 mod fixture {
     // The testdata's own imports.
     use runtime_core::{op, v8, FromV8, OpError, ToV8, Trace};
