@@ -92,6 +92,14 @@ impl JsError {
         }
     }
 
+    /// This stop's error with the stack it stopped in (innermost frame first): where a loop
+    /// spun, or what allocated when the heap ran out.
+    pub(crate) fn stopped_at(mut self, frames: Vec<JsStackFrame>) -> Self {
+        self.location = frames.iter().find_map(JsStackFrame::location).map(Box::new);
+        self.frames = frames;
+        self
+    }
+
     /// The error of a script stopped for want of memory: the heap reached its limit, or the
     /// heap and the buffers together passed the runtime's memory budget.
     pub(crate) fn out_of_memory(cause: OutOfMemory) -> Self {
@@ -124,7 +132,7 @@ impl JsError {
 impl fmt::Display for JsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_terminated() {
-            return write!(f, "{}", self.message);
+            write!(f, "{}", self.message)?;
         } else if self.kind == JsErrorKind::Host {
             write!(f, "{}: {}", self.class_name, self.message)?;
         } else if self.class_name.is_empty() {

@@ -7,6 +7,7 @@
 //! an isolate's thread (`tasks.rs`).
 
 pub(crate) mod alarms;
+pub(crate) mod current_stack;
 pub(crate) mod entry;
 pub(crate) mod heap_limit;
 pub(crate) mod memory_budget;

@@ -1,6 +1,7 @@
 //! Stopping a runtime's JavaScript from any thread, and from inside an op, now or at a
 //! deadline; and waking whatever the runtime waits on so that it stops at once.
 
+use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::Waker;
@@ -14,10 +15,11 @@ pub(crate) use crate::errors::OutOfMemory;
 /// Stops the JavaScript a [`crate::Runtime`] is running, from any thread (a watchdog) or from
 /// inside an op. Cheap to clone; `Send` and `Sync`.
 ///
-/// The script under way stops at V8's next interrupt check (a loop iteration or a function
+/// The script under way stops at V8's next interrupt checks (a loop iteration or a function
 /// entry; at once when called from an op's slow path) and its `execute_script` returns a
 /// [`crate::JsError`] whose [`kind`](crate::JsError::kind) is
-/// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated). Whatever the runtime waits
+/// [`JsErrorKind::Terminated`](crate::JsErrorKind::Terminated), with the stack it was
+/// stopped in as its `frames` (where a loop spun). Whatever the runtime waits
 /// on is woken: a `run_event_loop`, `call_and_await`, `mod_evaluate` or module load that
 /// waits on a timer, an async op or a loader ends with the same error within milliseconds.
 /// The request is then spent: the runtime runs the next call normally. A request made while
@@ -101,13 +103,35 @@ impl TerminationHandle {
     }
 
     /// Sets the flag and asks V8 (under the lock); before the isolate exists, the flag alone
-    /// stops the first script.
+    /// stops the first script. V8 is asked for an interrupt, not for termination: it acts on
+    /// a termination before any interrupt at the same check, and the stack would be gone
+    /// before anything could read it. The interrupt reads the stack, then terminates
+    /// ([`locate_and_stop`]); a runtime entered with a request pending stops at once
+    /// ([`TerminationHandle::stop_pending`]).
     fn request(&self) -> bool {
         self.shared.requested.store(true, Ordering::SeqCst);
         self.shared
             .isolate
             .get()
-            .is_none_or(|isolate| isolate.terminate_execution())
+            .is_none_or(|isolate| isolate.request_interrupt(locate_and_stop, std::ptr::null_mut()))
+    }
+
+    /// On entering the runtime: a request made while it ran nothing stops what comes at its
+    /// start (it has no stack to report).
+    #[ops_macro::inline_hot]
+    pub(crate) fn stop_pending(&self, isolate: &mut v8::Isolate) {
+        if self.is_requested() {
+            self.stop_now(isolate);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn stop_now(&self, isolate: &mut v8::Isolate) {
+        let _requests = self.requests();
+        if self.is_requested() {
+            isolate.terminate_execution();
+        }
     }
 
     /// Withdraws a request no call has spent yet (one made while nothing ran, say): the next
@@ -115,12 +139,13 @@ impl TerminationHandle {
     /// `cancel_terminate_execution`.)
     pub fn cancel(&self) -> bool {
         let mut requests = self.requests();
-        requests.by_deadline = 0;
-        self.withdraw()
+        self.withdraw(&mut requests)
     }
 
     /// Withdraws the pending request (under the lock).
-    fn withdraw(&self) -> bool {
+    fn withdraw(&self, requests: &mut Requests) -> bool {
+        requests.by_deadline = 0;
+        requests.stopped_at = Vec::new();
         if let Some(isolate) = self.shared.isolate.get() {
             isolate.cancel_terminate_execution();
         }
@@ -182,8 +207,7 @@ impl TerminationHandle {
         deadline.disarmed.store(true, Ordering::SeqCst);
         let made = deadline.request.load(Ordering::SeqCst);
         if made != 0 && requests.by_deadline == made && self.is_requested() {
-            requests.by_deadline = 0;
-            self.withdraw();
+            self.withdraw(&mut requests);
         }
     }
 
@@ -205,9 +229,10 @@ impl TerminationHandle {
         self.request()
     }
 
-    /// The error of a call this handle's request stopped.
+    /// The error of a call this handle's request stopped, with the stack it stopped in.
     pub(crate) fn error(&self) -> crate::JsError {
-        error_of(self.shared.out_of_memory.load(Ordering::SeqCst))
+        let stopped_at = self.requests().stopped_at.clone();
+        error_of(self.shared.out_of_memory.load(Ordering::SeqCst)).stopped_at(stopped_at)
     }
 
     /// Whether a request is pending (made and not yet spent by a finished script).
@@ -226,6 +251,7 @@ impl TerminationHandle {
         }
         let mut requests = self.requests();
         requests.by_deadline = 0;
+        let stopped_at = std::mem::take(&mut requests.stopped_at);
         isolate.cancel_terminate_execution();
         let out_of_memory = self
             .shared
@@ -234,7 +260,7 @@ impl TerminationHandle {
         self.shared
             .requested
             .swap(false, Ordering::SeqCst)
-            .then(|| error_of(out_of_memory))
+            .then(|| error_of(out_of_memory).stopped_at(stopped_at))
     }
 }
 
@@ -264,6 +290,49 @@ struct Requests {
     last_id: u64,
     /// The id of the deadline request pending, 0 if the pending request (if any) is another's.
     by_deadline: u64,
+    /// The stack the pending request stopped the script in, once [`locate_and_stop`] read it.
+    stopped_at: Vec<crate::JsStackFrame>,
+}
+
+/// V8's interrupt for a request: reads the stack the script is in, then terminates it (V8
+/// acts at its next check), unless the request was withdrawn or spent meanwhile (an
+/// interrupt left from a spent request runs at the next entry, and does nothing).
+unsafe extern "C" fn locate_and_stop(isolate: v8::UnsafeRawIsolatePtr, _data: *mut c_void) {
+    let mut isolate = isolate;
+    // SAFETY: V8 passes the isolate it interrupts, on the isolate's thread, with its
+    // JavaScript on the stack and a handle scope of V8's open.
+    let isolate = unsafe { v8::Isolate::ref_from_raw_isolate_ptr_mut(&mut isolate) };
+    let Some(handle) = isolate.get_slot::<TerminationHandle>().cloned() else {
+        return;
+    };
+    if !handle.is_requested() {
+        return;
+    }
+    let Some(context) = isolate
+        .get_slot::<InterruptCheck>()
+        .map(|check| check.context.clone())
+    else {
+        return; // while the runtime is being made: the flag stops its first script
+    };
+    // Outside the lock: reading the stack allocates, and a collection may call back into
+    // `terminate_out_of_memory`, which takes it.
+    let frames = {
+        // SAFETY: inside V8's interrupt, as above: the callback scope opens no handle scope,
+        // the one made here is nested in V8's.
+        v8::callback_scope!(unsafe scope, &mut *isolate);
+        v8::scope!(let scope, scope);
+        let context = v8::Local::new(scope, context);
+        let scope = &mut v8::ContextScope::new(scope, context);
+        let mut frames = super::current_stack::capture(scope);
+        // The runtime's interrupt check (after an op that asked) is not the script's.
+        frames.retain(|frame| frame.file_name.as_deref() != Some(INTERRUPT_CHECK_SCRIPT));
+        frames
+    };
+    let mut requests = handle.requests();
+    if handle.is_requested() {
+        requests.stopped_at = frames;
+        isolate.terminate_execution();
+    }
 }
 
 /// A deadline's side of the handle's lock.
@@ -310,21 +379,35 @@ impl std::fmt::Debug for TerminationHandle {
     }
 }
 
+/// The name of the script that makes [`InterruptCheck`]'s function.
+pub(crate) const INTERRUPT_CHECK_SCRIPT: &str = "<interrupt check>";
+
 /// A JavaScript function that does nothing: calling it makes V8 check for interrupts, so a
 /// termination requested during an op takes effect when the op returns, not later.
-pub(crate) struct InterruptCheck(pub(crate) v8::Global<v8::Function>);
+pub(crate) struct InterruptCheck {
+    pub(crate) noop: v8::Global<v8::Function>,
+    /// The runtime's context: a request's interrupt reads the stack in it.
+    pub(crate) context: v8::Global<v8::Context>,
+}
 
 /// Lets V8 act on pending interrupts now (calling a JavaScript function checks for them on
 /// entry). Returns `false` if that terminated execution: a termination requested during a
 /// script that finished before V8 checked (e.g. `isolate.terminate_execution()` called by an
 /// op, with no loop or call after it) stops that script, not the next one.
 pub(crate) fn check_interrupts(scope: &mut v8::PinScope<'_, '_>) -> bool {
-    let Some(InterruptCheck(noop)) = scope.get_slot::<InterruptCheck>() else {
+    let Some(InterruptCheck { noop, .. }) = scope.get_slot::<InterruptCheck>() else {
         return true; // while the runtime is being made
     };
     let noop = v8::Local::new(scope, noop);
     let receiver = v8::undefined(scope).into();
-    noop.call(scope, receiver, &[]).is_some()
+    if noop.call(scope, receiver, &[]).is_none() {
+        return false;
+    }
+    // A request's interrupt ran at that check and asked V8 to terminate at the next.
+    let requested = scope
+        .get_slot::<TerminationHandle>()
+        .is_some_and(TerminationHandle::is_requested);
+    !requested || noop.call(scope, receiver, &[]).is_some()
 }
 
 /// Here, not with `JsError`, because it reads the isolate's `TerminationHandle`.

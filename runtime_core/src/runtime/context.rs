@@ -96,10 +96,14 @@ pub(super) fn install(
             wrap,
         );
     }
-    let noop = run_builtin_script(scope, "<interrupt check>", "(function () {})")
-        .ok()
-        .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
-        .expect("a function expression evaluates to a function");
+    let noop = run_builtin_script(
+        scope,
+        crate::isolate::termination::INTERRUPT_CHECK_SCRIPT,
+        "(function () {})",
+    )
+    .ok()
+    .and_then(|value| v8::Local::<v8::Function>::try_from(value).ok())
+    .expect("a function expression evaluates to a function");
     parts
         .modules
         .set_ops_module(v8::Global::new(scope, ops_object), ops_exports(parts));

@@ -181,7 +181,10 @@ impl Runtime {
             .map(|global| global.typescript)
             .filter(|typescript| !typescript.is_empty())
             .collect();
-        isolate.set_slot(InterruptCheck(made.interrupt_check));
+        isolate.set_slot(InterruptCheck {
+            noop: made.interrupt_check,
+            context: made.context.clone(),
+        });
         isolate.set_slot(event_loop.clone());
         isolate.set_promise_reject_callback(crate::event_loop::promise_reject_callback);
         isolate.set_slot(modules.clone());

@@ -44,6 +44,7 @@ impl Runtime {
             .map(tokio::runtime::Handle::enter);
         let termination = &self.termination;
         let mut isolate = EnteredIsolate::new(&mut self.inner.isolate);
+        termination.stop_pending(&mut isolate);
         let result = {
             v8::scope!(let scope, &mut *isolate);
             let context = v8::Local::new(scope, &*self.inner.context);

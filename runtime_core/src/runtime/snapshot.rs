@@ -240,7 +240,7 @@ fn snapshot_meta(runtime: &mut Runtime) -> Result<Meta, JsError> {
     let mut isolate = EnteredIsolate::new(&mut runtime.inner.isolate);
     let noop = isolate
         .get_slot::<InterruptCheck>()
-        .map(|InterruptCheck(noop)| noop.clone());
+        .map(|InterruptCheck { noop, .. }| noop.clone());
     let templates: Option<Vec<_>> = {
         let slot = isolate.get_slot::<crate::class::templates::ClassTemplates>();
         runtime

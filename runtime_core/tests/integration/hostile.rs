@@ -610,11 +610,25 @@ fn a_script_that_exhausts_the_heap_ends_with_out_of_memory_and_the_runtime_lives
         let err = rt
             .execute_script(
                 "hog.js",
-                "{ const hoard = []; for (;;) hoard.push(new Array(100000).fill(Math.random())); }",
+                "function hoard(all) { for (;;) all.push(new Array(100000).fill(Math.random())); }\n\
+                 hoard([]);",
             )
             .unwrap_err();
         assert_eq!(err.kind, JsErrorKind::OutOfMemory, "round {round}: {err}");
         assert!(err.is_terminated());
+        // What allocated when the heap ran out (before: no frames).
+        let names: Vec<_> = err
+            .frames
+            .iter()
+            .map(|f| f.function_name.as_deref())
+            .collect();
+        assert!(names.contains(&Some("hoard")), "round {round}: {err}");
+        assert!(
+            err.location
+                .as_deref()
+                .is_some_and(|at| at.file_name == "hog.js"),
+            "{err}"
+        );
         assert_eq!(
             rt.execute_script_to_string("after.js", "1 + 1").unwrap(),
             "2"

@@ -428,7 +428,19 @@ fn a_watchdog_stops_a_runaway_loop_and_the_runtime_goes_on() {
         watchdog.join().unwrap();
         assert_eq!(err.kind, JsErrorKind::Terminated);
         assert!(err.is_terminated());
-        assert_eq!(err.to_string(), "execution terminated");
+        // Where it spun (before: no frames, no location).
+        let location = err.location.as_deref().map(ToString::to_string);
+        assert!(
+            location
+                .as_deref()
+                .is_some_and(|at| at.starts_with("spin.js:1:")),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("execution terminated\n    at spin.js:1:"),
+            "{err}"
+        );
         assert!(!runtime.termination_handle().is_requested());
         // Usable afterwards: the next script runs to the end.
         assert_eq!(run(&mut runtime, "spins > 0 && ops.op_add(1, 1)"), "2");
@@ -445,6 +457,9 @@ fn termination_from_an_op_stops_the_script_where_the_op_returns() {
         )
         .unwrap_err();
     assert!(err.is_terminated(), "{err:?}");
+    // Stopped in the op's caller: the runtime's own interrupt check is not a frame of it.
+    let at = err.location.as_deref().map(ToString::to_string);
+    assert!(at.is_some_and(|at| at.starts_with("stop.js:1:")), "{err:?}");
     assert_eq!(
         run(&mut runtime, "typeof before + ' ' + typeof after"),
         "number undefined"

@@ -98,6 +98,12 @@ fn a_call_past_its_entry_limit_is_named_to_every_call_in_flight_and_serving_goes
             Err(ServeError::Terminated { by, error }) => {
                 assert_eq!(*by, Some(4), "{answer:?}");
                 assert!(error.is_terminated(), "{error}");
+                // And where it spun (before: no location).
+                let at = error.location.as_deref().map(ToString::to_string);
+                assert!(
+                    at.is_some_and(|at| at.starts_with("handler.js:2:")),
+                    "{error:?}"
+                );
             }
             other => panic!("expected a termination naming call 4, got {other:?}"),
         }
