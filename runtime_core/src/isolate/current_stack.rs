@@ -1,5 +1,6 @@
 //! The JavaScript stack as it is now, as an error's frames: for an op's stack trace callback,
-//! and for where a terminated script was stopped.
+//! for where a terminated script was stopped, and for where an `import()` that failed later
+//! was called.
 
 use super::source_maps::SourceMaps;
 use crate::JsStackFrame;
@@ -9,9 +10,23 @@ const STACK_TRACE_FRAMES: usize = 16;
 
 /// The current JavaScript stack, source-mapped.
 pub(crate) fn capture(scope: &mut v8::PinScope<'_, '_>) -> Vec<JsStackFrame> {
-    let Some(trace) = v8::StackTrace::current_stack_trace(scope, STACK_TRACE_FRAMES) else {
-        return Vec::new();
-    };
+    match v8::StackTrace::current_stack_trace(scope, STACK_TRACE_FRAMES) {
+        Some(trace) => read(scope, trace),
+        None => Vec::new(),
+    }
+}
+
+/// The current JavaScript stack as V8 keeps it, read later with [`read`] (if ever: reading
+/// it costs its strings).
+pub(crate) fn keep<'s>(scope: &mut v8::PinScope<'s, '_>) -> Option<v8::Local<'s, v8::StackTrace>> {
+    v8::StackTrace::current_stack_trace(scope, STACK_TRACE_FRAMES)
+}
+
+/// A stack V8 kept, as source-mapped frames.
+pub(crate) fn read(
+    scope: &mut v8::PinScope<'_, '_>,
+    trace: v8::Local<'_, v8::StackTrace>,
+) -> Vec<JsStackFrame> {
     let text = |scope: &mut v8::PinScope<'_, '_>, name: Option<v8::Local<'_, v8::String>>| {
         name.map(|name| name.to_rust_string_lossy(scope))
             .filter(|name| !name.is_empty())

@@ -80,6 +80,24 @@ pub(crate) fn prepare_stack_trace<'s>(
     v8::String::new(scope, &stack).map_or_else(|| v8::undefined(scope).into(), Into::into)
 }
 
+/// Gives `error` (made with no JavaScript on the stack) the stack `frames`: its `stack` text
+/// and the frames [`kept_frames`] reads.
+pub(crate) fn give_stack<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Object>,
+    frames: &[JsStackFrame],
+) {
+    keep_frames(scope, error, frames);
+    let stack = format_stack(&header(scope, error.into()), frames);
+    let (Some(key), Some(stack)) = (
+        v8::String::new(scope, "stack"),
+        v8::String::new(scope, &stack),
+    ) else {
+        return;
+    };
+    let _ = error.set(scope, key.into(), stack.into());
+}
+
 /// The frames [`prepare_stack_trace`] kept on `error`, if its stack was formatted.
 pub(crate) fn kept_frames(
     scope: &mut v8::PinScope<'_, '_>,

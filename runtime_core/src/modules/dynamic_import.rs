@@ -19,6 +19,9 @@ use crate::JsError;
 struct DynamicImport {
     load: GraphLoad,
     resolver: v8::Global<v8::PromiseResolver>,
+    /// Where `import()` was called: its error, made later with no JavaScript on the stack,
+    /// gets these frames.
+    importer: Option<v8::Global<v8::StackTrace>>,
 }
 
 /// The `import()` calls of one runtime whose graphs are loading: a loop source, found by
@@ -48,9 +51,12 @@ pub(crate) fn dynamic_import_callback<'s>(
             let Some(imports) = scope.get_slot::<Rc<DynamicImports>>().cloned() else {
                 return Some(promise);
             };
+            let importer = crate::isolate::current_stack::keep(scope)
+                .map(|trace| v8::Global::new(scope, trace));
             imports.loading.borrow_mut().push(DynamicImport {
                 load,
                 resolver: v8::Global::new(scope, resolver),
+                importer,
             });
             if let Some(event_loop) = scope.get_slot::<Rc<crate::event_loop::EventLoop>>() {
                 event_loop.wake();
@@ -139,7 +145,13 @@ impl DynamicImports {
                 .and_then(|id| Ok((id, map.evaluate(scope, id)?)));
             match outcome {
                 Ok((id, evaluated)) => settle_with_namespace(scope, resolver, map, id, evaluated),
-                Err(error) => reject_with(scope, resolver, &error),
+                Err(error) => {
+                    let importer = import.importer.as_ref().map(|trace| {
+                        let trace = v8::Local::new(scope, trace);
+                        crate::isolate::current_stack::read(scope, trace)
+                    });
+                    reject_from(scope, resolver, &error, importer.as_deref());
+                }
             }
             false
         });
@@ -226,9 +238,27 @@ fn reject_with(
     resolver: v8::Local<'_, v8::PromiseResolver>,
     error: &JsError,
 ) {
+    reject_from(scope, resolver, error, None);
+}
+
+/// Rejects an `import()` with `error`; one with no frames of its own (a module not found, a
+/// loader's refusal) gets the `importer`'s, where `import()` was called.
+fn reject_from(
+    scope: &mut v8::PinScope<'_, '_>,
+    resolver: v8::Local<'_, v8::PromiseResolver>,
+    error: &JsError,
+    importer: Option<&[crate::JsStackFrame]>,
+) {
     if error.is_terminated() {
         return; // nothing runs on: the promise is never looked at
     }
     let exception = exception_of(scope, error);
+    if let (Some(frames), Ok(object), true) = (
+        importer,
+        v8::Local::<v8::Object>::try_from(exception),
+        error.frames.is_empty(),
+    ) {
+        crate::isolate::stack_formatter::give_stack(scope, object, frames);
+    }
     let _ = resolver.reject(scope, exception);
 }

@@ -142,3 +142,25 @@ fn a_map_file_outside_the_root_is_not_read() {
     assert!(!out.contains("main.ts"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A refused `import()` names where it was called: the module is loaded after the call
+/// returned, with no JavaScript on the stack, and its error had no frames (before: only
+/// `TypeError: ... not found`, no line of the importer).
+#[test]
+fn a_refused_import_has_the_importers_frames() {
+    const MAIN: &str = "async function load(name) {\n  return import(`./${name}.js`);\n}\n\
+                        globalThis.out = 'main ran';\n\
+                        export const pending = load('missing').catch((e) => {\n  \
+                          globalThis.out = e.stack;\n});\n";
+    let dir = tenant_dir("refused-import", &[("main.js", MAIN)]);
+    let loader = FsModuleLoader::new(&dir)
+        .unwrap()
+        .url_space("tenant-a:/")
+        .unwrap();
+    let mut rt = runtime(loader);
+    let out = run(&mut rt, "tenant-a:/main.js", "").unwrap();
+    assert!(out.contains("missing.js"), "{out}");
+    assert!(out.contains("\n    at load (tenant-a:/main.js:2:"), "{out}");
+    assert_no_host_path(&out, &dir);
+    std::fs::remove_dir_all(&dir).ok();
+}
