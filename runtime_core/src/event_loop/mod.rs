@@ -20,6 +20,7 @@ mod pending;
 mod pool;
 mod rejections;
 pub(crate) mod timer_heap;
+pub(crate) mod work_owner;
 
 pub(crate) use pool::{BoxedOp, OpMemory, OpPool};
 pub(crate) use rejections::promise_reject_callback;

@@ -12,6 +12,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::task::Context;
 use std::time::{Duration, Instant};
 
+use crate::event_loop::work_owner::{self, WorkOwner};
 use crate::isolate::alarms::{self, AlarmId};
 use crate::JsError;
 
@@ -20,6 +21,9 @@ struct Timer {
     seq: u64,
     repeat: Option<Duration>,
     refed: bool,
+    /// The call it was set on behalf of (see `crate::event_loop::work_owner`), if any: it fires
+    /// on that call's behalf, and is cancelled with that call's work.
+    owner: Option<WorkOwner>,
 }
 
 /// One runtime's timers (in its op state and on its event loop).
@@ -63,7 +67,7 @@ impl Drop for Wake {
 }
 
 impl Timers {
-    pub(crate) fn start(&self, delay_ms: f64, repeat: bool) -> u32 {
+    pub(crate) fn start(&self, delay_ms: f64, repeat: bool, owner: Option<WorkOwner>) -> u32 {
         let delay = Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
         let mut id = self.next_id.get().wrapping_add(1).max(1);
         // After 2^32 timers, ids come round: skip the ones still live.
@@ -84,6 +88,7 @@ impl Timers {
                 seq,
                 repeat: repeat.then_some(delay),
                 refed: true,
+                owner,
             },
         );
         self.refed.set(self.refed.get() + 1);
@@ -124,6 +129,31 @@ impl Timers {
         }
     }
 
+    /// Cancels the timers set on behalf of `owner` (their callbacks are forgotten, in
+    /// JavaScript too); returns how many.
+    pub(crate) fn cancel_owned(&self, scope: &mut v8::PinScope<'_, '_>, owner: WorkOwner) -> usize {
+        let owned: Vec<u32> = self
+            .timers
+            .borrow()
+            .iter()
+            .filter(|(_, timer)| timer.owner == Some(owner))
+            .map(|(id, _)| *id)
+            .collect();
+        let Some(fire) = self.fire.borrow().clone() else {
+            return 0;
+        };
+        let fire = v8::Local::new(scope, fire);
+        for &id in &owned {
+            self.cancel(id);
+            v8::tc_scope!(let try_catch, scope);
+            let receiver = v8::undefined(try_catch).into();
+            // `fire(-id)` forgets one timer; it runs no script's code.
+            let forget = v8::Number::new(try_catch, -f64::from(id)).into();
+            let _ = fire.call(try_catch, receiver, &[forget]);
+        }
+        owned.len()
+    }
+
     /// Cancels every timer (their callbacks are forgotten, in JavaScript too).
     pub(crate) fn cancel_all(&self, scope: &mut v8::PinScope<'_, '_>) {
         self.timers.borrow_mut().clear();
@@ -156,8 +186,9 @@ impl Timers {
         *self.fire.borrow_mut() = Some(fire);
     }
 
-    /// The next timer due by `now`, taken off the heap (an interval is scheduled again).
-    fn next_due(&self, now: Instant) -> Option<u32> {
+    /// The next timer due by `now`, taken off the heap (an interval is scheduled again), and
+    /// its owner.
+    fn next_due(&self, now: Instant) -> Option<(u32, Option<WorkOwner>)> {
         loop {
             let Reverse((deadline, seq, id)) = *self.heap.borrow().peek()?;
             if deadline > now {
@@ -168,6 +199,7 @@ impl Timers {
             let Some(timer) = timers.get_mut(&id).filter(|timer| timer.seq == seq) else {
                 continue; // cancelled, or scheduled again since
             };
+            let owner = timer.owner;
             match timer.repeat {
                 Some(interval) => {
                     drop(timers);
@@ -186,7 +218,7 @@ impl Timers {
                     }
                 }
             }
-            return Some(id);
+            return Some((id, owner));
         }
     }
 
@@ -257,7 +289,7 @@ impl crate::event_loop::LoopSource for Timers {
         }
         let now = Instant::now();
         let mut fired = false;
-        while let Some(id) = self.next_due(now) {
+        while let Some((id, owner)) = self.next_due(now) {
             let Some(fire) = self.fire.borrow().clone() else {
                 break;
             };
@@ -266,7 +298,14 @@ impl crate::event_loop::LoopSource for Timers {
             v8::tc_scope!(let try_catch, scope);
             let receiver = v8::undefined(try_catch).into();
             let id = v8::Integer::new_from_unsigned(try_catch, id).into();
-            if fire.call(try_catch, receiver, &[id]).is_none() {
+            // On its owner's behalf: what its callback sets (a timer, an await) is the
+            // owner's too.
+            let fired_as = owner.map(|owner| work_owner::enter(try_catch, owner));
+            let called = fire.call(try_catch, receiver, &[id]);
+            if fired_as.is_some() {
+                work_owner::leave(try_catch);
+            }
+            if called.is_none() {
                 if try_catch.has_terminated() || try_catch.is_execution_terminating() {
                     return Err(JsError::terminated_in(try_catch));
                 }

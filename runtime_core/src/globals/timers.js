@@ -63,10 +63,15 @@
     if (typeof id === "number" && timers[id] !== undefined) op_timer_ref(id, true);
   });
 
-  // `fire(0)`: every timer was cancelled from Rust (`Runtime::cancel_pending_work`).
+  // `fire(0)`: every timer was cancelled from Rust (`Runtime::cancel_pending_work`);
+  // `fire(-id)`: that one was (`Runtime::cancel_work_of`).
   return function fire(id) {
     if (id === 0) {
       timers = create(null);
+      return;
+    }
+    if (id < 0) {
+      delete timers[-id];
       return;
     }
     const timer = timers[id];

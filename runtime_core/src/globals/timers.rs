@@ -8,9 +8,16 @@ use crate::event_loop::timer_heap::Timers;
 use crate::GlobalScript;
 use crate::{op, Extension, OpState};
 
-#[op(fast)]
-fn op_timer_start(state: &OpState, delay: f64, repeat: bool) -> u32 {
-    state.borrow::<Rc<Timers>>().start(delay, repeat)
+/// Slow: it reads whose behalf the script runs on (a fast call can make no handle).
+#[op]
+fn op_timer_start(
+    scope: &mut v8::PinScope<'_, '_>,
+    state: &OpState,
+    delay: f64,
+    repeat: bool,
+) -> u32 {
+    let owner = crate::event_loop::work_owner::current(scope);
+    state.borrow::<Rc<Timers>>().start(delay, repeat, owner)
 }
 
 #[op(fast)]

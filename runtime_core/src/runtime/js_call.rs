@@ -151,10 +151,54 @@ impl Runtime {
         function: &impl Callee,
         args: impl JsArgs,
     ) -> CallInFlight<R> {
+        self.start_call_on_behalf(None, function, args)
+    }
+
+    /// As [`Runtime::start_call`], on behalf of `owner` (the host's id of the call): the
+    /// timers the call sets, in its first part or after an `await`, and those their callbacks
+    /// set, are its work, which [`Runtime::cancel_work_of`] cancels when the host gives up on
+    /// the call (it timed out; its client went away). `serve::Server` starts every call so.
+    pub fn start_call_as<R: for<'s> FromV8<'s> + 'static>(
+        &mut self,
+        owner: std::num::NonZeroU64,
+        function: &impl Callee,
+        args: impl JsArgs,
+    ) -> CallInFlight<R> {
+        self.start_call_on_behalf(Some(owner), function, args)
+    }
+
+    /// Cancels the work of the call started on behalf of `owner`
+    /// ([`Runtime::start_call_as`]): its timers, forgotten in JavaScript too. Its ops run to
+    /// their end (an op's future is the host's code, which the runtime cannot stop halfway
+    /// safely) and their results go to promises nothing waits on. Returns how many timers.
+    pub fn cancel_work_of(&mut self, owner: std::num::NonZeroU64) -> usize {
+        let Some(timers) = self
+            .state
+            .borrow()
+            .try_borrow::<std::rc::Rc<crate::event_loop::timer_heap::Timers>>()
+            .cloned()
+        else {
+            return 0;
+        };
+        self.with_scope(|scope| timers.cancel_owned(scope, owner))
+    }
+
+    fn start_call_on_behalf<R: for<'s> FromV8<'s> + 'static>(
+        &mut self,
+        owner: Option<std::num::NonZeroU64>,
+        function: &impl Callee,
+        args: impl JsArgs,
+    ) -> CallInFlight<R> {
+        use crate::event_loop::work_owner;
         let event_loop = self.inner.event_loop.clone();
         let mut call = None;
         let called = self.try_with_scope(|scope| {
-            let value = match call_in(scope, function, args)? {
+            let on_behalf = owner.map(|owner| work_owner::enter(scope, owner));
+            let called = call_in(scope, function, args);
+            if on_behalf.is_some() {
+                work_owner::leave(scope);
+            }
+            let value = match called? {
                 Ok(value) => value,
                 Err(error) => return Some(Err(error)),
             };

@@ -9,8 +9,10 @@
 //!   was a turn of the event loop), and the runtime is **replaced** (the host's `make`: from a
 //!   startup snapshot, typically) before the next call.
 //! - **A limit per call** (`call_timeout`): a call that waits too long is answered
-//!   [`ServeError::TimedOut`]; its JavaScript is forgotten, not stopped (its timers and ops are
-//!   the runtime's, shared with the other calls).
+//!   [`ServeError::TimedOut`], and its timers are cancelled (those it set, directly or after
+//!   an `await`, and those their callbacks set: [`Runtime::cancel_work_of`]), as are a call's
+//!   whose answer the host stopped awaiting (its client went away). Its ops run to their end,
+//!   their results dropped.
 //! - **Backpressure** (`max_in_flight`): past it a call is refused at once
 //!   ([`ServeError::Overloaded`]), nothing run.
 //! - **Metrics** ([`ServeMetrics`]): calls, outcomes, terminations, replacements, time in
@@ -120,6 +122,8 @@ pub struct ServeMetrics {
     pub timed_out: u64,
     /// Calls refused for `max_in_flight`.
     pub overloaded: u64,
+    /// Timers of calls given up on (timed out, or their answer dropped), cancelled.
+    pub timers_cancelled: u64,
     /// Terminations of the runtime.
     pub terminations: u64,
     /// Runtimes made after a termination.
@@ -229,11 +233,12 @@ impl Server {
         inner.ensure_runtime()?;
         let id = inner.next_id.get() + 1;
         inner.next_id.set(id);
+        let owner = std::num::NonZeroU64::new(id).expect("ids start at 1");
         let generation = inner.generation.get();
         let call = inner
             .enter(Some(id), |runtime, function| {
                 let args = prepare(runtime);
-                runtime.start_call::<R>(function, args)
+                runtime.start_call_as::<R>(owner, function, args)
             })
             .ok_or_else(|| ServeError::NoRuntime(JsError::host("Error", "no runtime").into()))?;
         // No wake of the driver: what the call waits on (an op, a timer) wakes the loop, as a
@@ -241,8 +246,12 @@ impl Server {
         inner.in_flight.set(inner.in_flight.get() + 1);
         Ok(ServedCall {
             call: tokio::time::timeout(inner.options.call_timeout, call),
-            in_flight: InFlight(inner.clone()),
-            generation,
+            in_flight: InFlight {
+                inner: inner.clone(),
+                owner,
+                generation,
+                answered: false,
+            },
         })
     }
 
@@ -298,8 +307,6 @@ impl Server {
 pub struct ServedCall<R> {
     call: tokio::time::Timeout<CallInFlight<R>>,
     in_flight: InFlight,
-    /// The runtime it started in.
-    generation: u64,
 }
 
 impl<R> Future for ServedCall<R> {
@@ -315,8 +322,10 @@ impl<R> Future for ServedCall<R> {
         let Poll::Ready(outcome) = call.poll(cx) else {
             return Poll::Pending;
         };
-        let inner = &this.in_flight.0;
-        let generation = this.generation;
+        // Settled, failed or terminated: nothing of it is left to cancel.
+        this.in_flight.answered = outcome.is_ok();
+        let inner = &this.in_flight.inner;
+        let generation = this.in_flight.generation;
         Poll::Ready(match outcome {
             Err(_) => {
                 inner.count(|metrics| metrics.timed_out += 1);
@@ -342,12 +351,31 @@ impl<R> Future for ServedCall<R> {
     }
 }
 
-/// One call in flight, counted down however its future ends (dropped included).
-struct InFlight(Rc<Inner>);
+/// One call in flight, counted down however its future ends (dropped included); its work
+/// cancelled unless it was answered (timed out, or dropped unanswered).
+struct InFlight {
+    inner: Rc<Inner>,
+    owner: std::num::NonZeroU64,
+    /// The runtime it started in.
+    generation: u64,
+    answered: bool,
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.in_flight.set(self.0.in_flight.get() - 1);
+        let inner = &self.inner;
+        inner.in_flight.set(inner.in_flight.get() - 1);
+        if self.answered || inner.generation.get() != self.generation {
+            return;
+        }
+        // (Borrowed only while a server's own code enters the runtime: a future dropped
+        // there, as a replacement drops the old runtime's, has nothing to cancel.)
+        if let Ok(mut current) = inner.current.try_borrow_mut() {
+            if let Some(current) = current.as_mut() {
+                let cancelled = current.runtime.cancel_work_of(self.owner);
+                inner.count(|metrics| metrics.timers_cancelled += cancelled as u64);
+            }
+        }
     }
 }
 

@@ -16,6 +16,11 @@ const HANDLER: &str = "globalThis.handle = async (kind, ms) => {
   if (kind === 'wait') { await new Promise((resolve) => setTimeout(resolve, ms)); return ms; }
   if (kind === 'throw') throw new Error('bad request');
   if (kind === 'filed') return globalThis.filed[ms];
+  if (kind === 'late') {
+    await null;
+    setTimeout(() => { globalThis.late = (globalThis.late ?? 0) + 1; }, ms);
+    return new Promise(() => {});
+  }
   return 1;
 };";
 
@@ -137,6 +142,67 @@ fn a_call_that_waits_too_long_is_answered_alone() {
         (metrics.timed_out, metrics.settled, metrics.terminations),
         (1, 1, 0)
     );
+}
+
+/// A call that timed out leaves no timer behind, nor one whose answer the host stopped
+/// awaiting (its client went away): the timers they set after an `await` are cancelled.
+/// Before, they stayed queued, to fire for calls already answered.
+#[test]
+fn a_timed_out_or_dropped_calls_timers_are_cancelled() {
+    let server = server(ServeOptions {
+        call_timeout: Duration::from_millis(100),
+        ..ServeOptions::default()
+    });
+    let (late, after) = serve(&server, |server| async move {
+        let late = server.call::<u32>(("late", 60_000)).await;
+        let after = server.metrics().timers_cancelled;
+        drop(server.start::<u32>(("late", 60_000)).unwrap());
+        (late, after)
+    });
+    assert_eq!(late, Err(ServeError::TimedOut));
+    assert_eq!(after, 1);
+    assert_eq!(server.metrics().timers_cancelled, 2);
+    assert_eq!(server.in_flight(), 0);
+}
+
+/// What a call sets on its own behalf (directly, after an `await`, from its timers'
+/// callbacks) is its work; another's is not.
+#[test]
+fn a_calls_timers_are_its_work_and_cancelled_with_it() {
+    init_test_flags();
+    let mut runtime = Runtime::new(RuntimeOptions::default());
+    runtime
+        .execute_script(
+            "work.js",
+            "globalThis.work = async () => {
+               setTimeout(() => {}, 60000);
+               await null;
+               setInterval(() => {}, 60000);
+               await new Promise((resolve) => setTimeout(() => {
+                 setTimeout(() => {}, 60000);
+                 resolve();
+               }, 0));
+               setTimeout(() => {}, 60000);
+               return 4;
+             };
+             globalThis.others = setTimeout(() => {}, 60000);",
+        )
+        .unwrap();
+    let work = runtime.global_function("work").unwrap();
+    let owner = std::num::NonZeroU64::new(7).unwrap();
+    let call = runtime.start_call_as::<u32>(owner, &work, ());
+    let tokio = crate::common::tokio();
+    assert_eq!(tokio.block_on(runtime.run_until(call)).unwrap(), Ok(4));
+    assert_eq!(runtime.cancel_work_of(owner), 4);
+    assert_eq!(runtime.cancel_work_of(owner), 0);
+    // Only the script's own timer is left: cleared, the loop has nothing to wait for.
+    runtime
+        .execute_script("clear.js", "clearTimeout(others)")
+        .unwrap();
+    let finished = tokio.block_on(async {
+        tokio::time::timeout(Duration::from_secs(30), runtime.run_event_loop()).await
+    });
+    assert!(matches!(finished, Ok(Ok(()))), "{finished:?}");
 }
 
 #[test]
