@@ -15,7 +15,6 @@
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::task::Poll;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -79,9 +78,7 @@ impl Handler {
             Runtime::try_new(options(&self.directory, Some(self.snapshot))?).map_err(described)?;
         // The module is in the snapshot's map: found there at once, not loaded or evaluated
         // again (so a replacement is made without awaiting anything).
-        let module = ready_now(runtime.load_main_module(&self.url))
-            .ok_or("the handler module was not in the snapshot")?
-            .map_err(described)?;
+        let module = runtime.loaded_module(&self.url).map_err(described)?;
         let handle = runtime
             .module_function(module, "handle")
             .map_err(described)?;
@@ -92,16 +89,6 @@ impl Handler {
 /// A `JsError` with its stack, for a message.
 fn described(error: JsError) -> String {
     format!("{error}\n{}", error.stack.as_deref().unwrap_or(""))
-}
-
-/// The output of a future that is ready at its first poll.
-fn ready_now<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match future.as_mut().poll(&mut cx) {
-        Poll::Ready(output) => Some(output),
-        Poll::Pending => None,
-    }
 }
 
 fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeOptions, String> {

@@ -16,6 +16,23 @@ impl Runtime {
         Ok(id)
     }
 
+    /// The module `specifier` names, if this runtime has it already (its startup snapshot's,
+    /// or one loaded before), without loading or running anything: how a host that makes
+    /// runtimes from a snapshot on demand (a `serve::MakeRuntime`) finds its handler's module,
+    /// with no future to await. A `TypeError` when the runtime does not have it.
+    pub fn loaded_module(&mut self, specifier: &str) -> Result<ModuleId, JsError> {
+        let modules = self.inner.modules.clone();
+        let url = modules
+            .resolve(specifier, &cwd_url(), ResolutionKind::MainModule)
+            .map_err(|error| JsError::host("TypeError", &format!("Module not found: {error}")))?;
+        modules.id(&url, &ModuleType::JavaScript).ok_or_else(|| {
+            JsError::host(
+                "TypeError",
+                &format!("{url} is not loaded in this runtime, nor in its snapshot"),
+            )
+        })
+    }
+
     /// Loads and links a module graph that is not the main one.
     pub async fn load_side_module(&mut self, specifier: &str) -> Result<ModuleId, JsError> {
         self.load_module(specifier, ResolutionKind::Import).await

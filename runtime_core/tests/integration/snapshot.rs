@@ -138,6 +138,16 @@ fn a_restored_runtime_has_the_bootstrap_heap_and_its_modules() {
         rt.execute_script_to_string("c.js", "second").unwrap(),
         "2 file:///app/state.js"
     );
+    // Found without loading, as a host's `MakeRuntime` finds its handler (no future to
+    // await); a module the runtime does not have is an error, not a load.
+    let id = rt.loaded_module("file:///app/state.js").unwrap();
+    let next = rt.module_function(id, "next").unwrap();
+    assert_eq!(rt.call::<u32>(&next, ()).unwrap(), 3);
+    let missing = rt.loaded_module("file:///app/other.js").unwrap_err();
+    assert!(
+        missing.message.contains("not loaded in this runtime"),
+        "{missing}"
+    );
 }
 
 #[test]
