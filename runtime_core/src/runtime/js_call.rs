@@ -258,8 +258,18 @@ fn call_in<'s>(
         None => v8::undefined(scope).into(),
     };
     // A termination requested while the function ran is spent when the call returns, and
-    // makes it `Terminated` (see `try_with_scope`).
-    function.call(scope, receiver, args.as_ref()).map(Ok)
+    // makes it `Terminated` (see `try_with_scope`); one V8 had not acted on when the function
+    // returned (its interrupt reads the stack first: `TerminationHandle`) is the call's
+    // outcome too, never its value.
+    let value = function.call(scope, receiver, args.as_ref())?;
+    let requested = scope
+        .get_slot::<crate::TerminationHandle>()
+        .is_some_and(crate::TerminationHandle::is_requested);
+    Some(if requested {
+        Err(JsError::terminated_in(scope))
+    } else {
+        Ok(value)
+    })
 }
 
 /// What [`Runtime::call`], [`Runtime::call_and_await`] and [`Runtime::start_call`] call: a

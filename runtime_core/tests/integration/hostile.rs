@@ -640,3 +640,34 @@ fn a_script_that_exhausts_the_heap_ends_with_out_of_memory_and_the_runtime_lives
     let err = rt.execute_script("spin.js", "for (;;) {}").unwrap_err();
     assert_eq!(err.kind, JsErrorKind::Terminated);
 }
+
+/// A builtin that allocates without checking for interrupts (`JSON.stringify` of a huge
+/// string) runs on past the heap's limit until it returns; a call whose function then returns
+/// at once is still stopped out of memory, its value never its outcome: `call` and
+/// `start_call` alike (a function's return checks for no interrupt; the interrupt that reads
+/// the stack runs at the next check).
+#[test]
+fn a_call_stopped_out_of_memory_in_its_last_builtin_has_no_value() {
+    let mut rt = runtime_with(RuntimeOptions {
+        memory_limit: Some(64 << 20),
+        ..Default::default()
+    });
+    rt.execute_script(
+        "huge.js",
+        "globalThis.huge = () => JSON.stringify('x'.repeat(2 ** 26)).length;",
+    )
+    .unwrap();
+    let huge = rt.global_function("huge").unwrap();
+    let err = rt.call::<f64>(&huge, ()).unwrap_err();
+    assert_eq!(err.kind, JsErrorKind::OutOfMemory, "{err}");
+    let call = rt.start_call::<f64>(&huge, ());
+    let outcome = tokio().block_on(rt.run_until(call)).unwrap();
+    assert!(
+        matches!(&outcome, Err(err) if err.kind == JsErrorKind::OutOfMemory),
+        "{outcome:?}"
+    );
+    assert_eq!(
+        rt.execute_script_to_string("after.js", "1 + 1").unwrap(),
+        "2"
+    );
+}
