@@ -1,32 +1,39 @@
 //! A host for other people's plugins, on `runtime_core`: each tenant is an ES module in a
-//! directory of its own, run in a runtime of its own that
+//! directory of its own, served by a [`Server`] of its own (one runtime), which
 //!
-//! - loads only what is under that directory (`FsModuleLoader::new(dir)`),
+//! - loads only what is under that directory, seen as `plugin:/` (`FsModuleLoader::new(dir)`
+//!   with `url_space`: no host path reaches the tenant or its errors),
 //! - sees the host's API (`ext:host/api.js`) and not the raw ops (`expose_ops: false`),
 //! - holds at most [`MEMORY_LIMIT`] of memory, heap and buffers together (`memory_limit`),
-//! - and gets [`DEADLINE`] per call, and to load (`TerminationHandle::terminate_at`), waiting
-//!   or not.
+//! - and gets [`DEADLINE`] per call (`call_timeout`: a call that waits is answered and its
+//!   timers cancelled) and per entry into JavaScript (`entry_limit`: a call that spins is
+//!   terminated, and the runtime replaced), and to load.
 //!
-//! A call that fails or is stopped is reported; what it left pending is cancelled
-//! (`Runtime::cancel_pending_work`), and the tenant serves the next call.
+//! A tenant's module is loaded once, into a startup snapshot: the server makes its runtime,
+//! and each replacement, from that heap, with nothing to load or run again.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use runtime_core::modules::FsModuleLoader;
+use runtime_core::serve::{MakeRuntime, ServeError, ServeOptions, Server};
 use runtime_core::{
-    op, v8, Extension, ExtensionSource, JsError, JsErrorKind, Runtime, RuntimeOptions,
+    op, Extension, ExtensionSource, JsError, JsErrorKind, Runtime, RuntimeOptions, SnapshotBuilder,
 };
 
 /// Each tenant's memory budget: its heap and its buffers, together.
 pub const MEMORY_LIMIT: usize = 64 << 20;
 
-/// How long a call may run, spinning or waiting.
+/// How long a call may take, and one entry into JavaScript (a spin).
 pub const DEADLINE: Duration = Duration::from_millis(250);
 
 /// The module a tenant's directory holds, exporting `handle(event)`.
 pub const ENTRY: &str = "plugin.js";
+
+/// The URL space a tenant's directory is served as.
+const URL_SPACE: &str = "plugin:/";
 
 /// What the host gives tenants: `log(line)`, over an op they cannot reach themselves.
 static HOST_API: [ExtensionSource; 1] = [ExtensionSource::new(
@@ -38,13 +45,14 @@ export function log(line) {
 "#,
 )];
 
-/// The lines tenants logged, in the op state.
-#[derive(Default)]
-struct Log(Vec<String>);
+/// The lines a tenant logged: the host's, shared with each runtime made for the tenant (in
+/// its op state).
+#[derive(Clone, Default)]
+struct Log(Rc<RefCell<Vec<String>>>);
 
 #[op]
-fn op_host_log(state: &mut runtime_core::OpState, #[string] line: String) {
-    state.borrow_mut::<Log>().0.push(line);
+fn op_host_log(state: &runtime_core::OpState, #[string] line: String) {
+    state.borrow::<Log>().0.borrow_mut().push(line);
 }
 
 /// How a call ended.
@@ -54,55 +62,37 @@ pub enum Outcome {
     Answered(String),
     /// It threw (or its module did not load): the error's class and message.
     Failed(String),
-    /// It ran past its deadline, and was terminated.
+    /// It ran past its deadline: it spun and was terminated, or it waited and was answered.
     StoppedAtDeadline,
     /// It held more than its memory budget, and was terminated.
     StoppedOutOfMemory,
 }
 
-/// A tenant: its runtime, and its handler if its module loaded.
+/// A tenant: its server, if its module loaded.
 pub struct Tenant {
     name: String,
-    runtime: Runtime,
-    handler: Result<v8::Global<v8::Function>, String>,
+    server: Result<Server, String>,
+    log: Log,
 }
 
 impl Tenant {
-    /// The tenant in `dir`, its module loaded and evaluated (an error is kept, and reported by
-    /// each call).
+    /// The tenant in `dir`: its module loaded and evaluated into a snapshot (under the
+    /// deadline and the memory budget; an error is kept, and reported by each call), and its
+    /// server started. Must run inside a tokio `LocalSet`: the server's loop is a local task.
     pub async fn load(dir: &Path) -> std::io::Result<Self> {
-        let loader = FsModuleLoader::new(dir)?;
-        let entry = format!("{}{ENTRY}", loader.root_url());
-        let mut runtime = Runtime::new(RuntimeOptions {
-            extensions: vec![Extension::new("host")
-                .ops(&[op_host_log::DECL])
-                .esm(&HOST_API)
-                .esm_public(&["ext:host/api.js"])
-                .state(|state| {
-                    state.put(Log::default());
-                })],
-            module_loader: Some(Rc::new(loader)),
-            expose_ops: false,
-            memory_limit: Some(MEMORY_LIMIT),
-            console: None,
-            ..Default::default()
-        });
-        // Loading runs the module's top level: under the same deadline as a call.
-        let deadline = runtime
-            .termination_handle()
-            .terminate_at(Instant::now() + DEADLINE);
-        let handler = load_handler(&mut runtime, &entry)
-            .await
-            .map_err(|error| describe(&error));
-        drop(deadline);
         let name = dir
             .file_name()
             .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
-        Ok(Self {
-            name,
-            runtime,
-            handler,
-        })
+        let log = Log::default();
+        let server = match snapshot(dir, &log).await? {
+            Ok(snapshot) => serve(dir.to_path_buf(), snapshot, log.clone()),
+            Err(error) => Err(describe(&error)),
+        };
+        if let Ok(server) = &server {
+            let driven = server.clone();
+            tokio::task::spawn_local(async move { driven.run().await });
+        }
+        Ok(Self { name, server, log })
     }
 
     /// The tenant's name (its directory's).
@@ -110,44 +100,104 @@ impl Tenant {
         &self.name
     }
 
-    /// Calls `handle({ name, attack })` under the tenant's deadline.
-    pub async fn call(&mut self, name: &str, attack: bool) -> Outcome {
-        let handler = match &self.handler {
-            Ok(handler) => handler.clone(),
+    /// Calls `handle({ name, attack })`.
+    pub async fn call(&self, name: &str, attack: bool) -> Outcome {
+        let server = match &self.server {
+            Ok(server) => server,
             Err(error) => return Outcome::Failed(error.clone()),
         };
         let event = Event {
             name: name.to_owned(),
             attack,
         };
-        let deadline = self
-            .runtime
-            .termination_handle()
-            .terminate_at(Instant::now() + DEADLINE);
-        let answered = self
-            .runtime
-            .call_and_await::<String>(&handler, (event,))
-            .await;
-        drop(deadline);
-        let outcome = match answered {
+        match server.call::<String>((event,)).await {
             Ok(answer) => Outcome::Answered(answer),
-            Err(error) if error.kind == JsErrorKind::OutOfMemory => Outcome::StoppedOutOfMemory,
-            Err(error) if error.is_terminated() => Outcome::StoppedAtDeadline,
-            Err(error) => Outcome::Failed(describe(&error)),
-        };
-        if !matches!(outcome, Outcome::Answered(_)) {
-            // Whatever the call left (a timer an hour away, an op) never runs on.
-            self.runtime.cancel_pending_work();
+            Err(ServeError::TimedOut) => Outcome::StoppedAtDeadline,
+            Err(ServeError::Terminated { error, .. }) if error.kind == JsErrorKind::OutOfMemory => {
+                Outcome::StoppedOutOfMemory
+            }
+            Err(ServeError::Terminated { .. }) => Outcome::StoppedAtDeadline,
+            Err(ServeError::Failed(error) | ServeError::NoRuntime(error)) => {
+                Outcome::Failed(describe(&error))
+            }
+            Err(ServeError::Overloaded) => Outcome::Failed("overloaded".to_owned()),
         }
-        outcome
     }
 
     /// What the tenant logged so far, taken.
-    pub fn take_log(&mut self) -> Vec<String> {
-        let state = self.runtime.op_state();
-        let mut state = state.borrow_mut();
-        std::mem::take(&mut state.borrow_mut::<Log>().0)
+    pub fn take_log(&self) -> Vec<String> {
+        std::mem::take(&mut self.log.0.borrow_mut())
     }
+
+    /// Ends the tenant's server loop.
+    pub fn close(&self) {
+        if let Ok(server) = &self.server {
+            server.close();
+        }
+    }
+}
+
+/// The runtime options of a tenant's runtimes: its snapshot's builder's (`None`) and theirs.
+fn options(dir: &Path, snapshot: Option<Vec<u8>>, log: &Log) -> std::io::Result<RuntimeOptions> {
+    let loader = FsModuleLoader::new(dir)?
+        .url_space(URL_SPACE)
+        .map_err(|error| std::io::Error::other(error.to_string()))?;
+    let log = log.clone();
+    Ok(RuntimeOptions {
+        extensions: vec![Extension::new("host")
+            .ops(&[op_host_log::DECL])
+            .esm(&HOST_API)
+            .esm_public(&["ext:host/api.js"])
+            .state(move |state| {
+                state.put(log);
+            })],
+        module_loader: Some(Rc::new(loader)),
+        expose_ops: false,
+        memory_limit: Some(MEMORY_LIMIT),
+        console: None,
+        startup_snapshot: snapshot.map(Into::into),
+        ..Default::default()
+    })
+}
+
+/// The tenant's module loaded and evaluated, under the deadline (its top level may spin or
+/// wait) and the memory budget, and its heap saved.
+async fn snapshot(dir: &Path, log: &Log) -> std::io::Result<Result<Vec<u8>, JsError>> {
+    let entry = format!("{URL_SPACE}{ENTRY}");
+    let mut builder = match SnapshotBuilder::new(options(dir, None, log)?) {
+        Ok(builder) => builder,
+        Err(error) => return Ok(Err(error)),
+    };
+    let deadline = builder
+        .termination_handle()
+        .terminate_at(Instant::now() + DEADLINE);
+    let loaded = async {
+        let module = builder.load_main_module(&entry).await?;
+        builder.mod_evaluate(module).await?;
+        builder.module_function(module, "handle").map(drop)
+    }
+    .await;
+    drop(deadline);
+    Ok(loaded.and_then(|()| builder.build()))
+}
+
+/// A server of runtimes made from `snapshot`.
+fn serve(dir: PathBuf, snapshot: Vec<u8>, log: Log) -> Result<Server, String> {
+    let entry = format!("{URL_SPACE}{ENTRY}");
+    let make: MakeRuntime = Box::new(move || {
+        let options = options(&dir, Some(snapshot.clone()), &log)
+            .map_err(|error| JsError::host("Error", &error.to_string()))?;
+        let mut runtime = Runtime::try_new(options)?;
+        let module = runtime.loaded_module(&entry)?;
+        let handle = runtime.module_function(module, "handle")?;
+        Ok((runtime, handle))
+    });
+    let options = ServeOptions {
+        max_in_flight: 64,
+        call_timeout: DEADLINE,
+        entry_limit: DEADLINE,
+    };
+    Server::new(make, options).map_err(|error| describe(&error))
 }
 
 /// The event a handler is called with.
@@ -155,15 +205,6 @@ impl Tenant {
 struct Event {
     name: String,
     attack: bool,
-}
-
-async fn load_handler(
-    runtime: &mut Runtime,
-    entry: &str,
-) -> Result<v8::Global<v8::Function>, JsError> {
-    let module = runtime.load_main_module(entry).await?;
-    runtime.mod_evaluate(module).await?;
-    runtime.module_function(module, "handle")
 }
 
 fn describe(error: &JsError) -> String {
@@ -204,7 +245,7 @@ pub struct Round {
 
 /// The demonstration: each tenant but `greeter` is attacked by its own code; after each
 /// attack the well-behaved `greeter` answers, and the attacker serves a plain event again.
-pub async fn demonstrate(tenants: &mut [Tenant]) -> Vec<Round> {
+pub async fn demonstrate(tenants: &[Tenant]) -> Vec<Round> {
     let greeter = tenants
         .iter()
         .position(|tenant| tenant.name == "greeter")

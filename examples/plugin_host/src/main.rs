@@ -13,12 +13,14 @@ fn main() {
         .build()
         .expect("a tokio runtime");
     let dirs = tenant_dirs(&root).expect("the tenants' directory");
-    tokio.block_on(async {
+    // One thread: each tenant's server loop is a local task beside the calls.
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&tokio, async {
         let mut tenants = Vec::new();
         for dir in dirs {
             tenants.push(Tenant::load(&dir).await.expect("a tenant's directory"));
         }
-        for round in demonstrate(&mut tenants).await {
+        for round in demonstrate(&tenants).await {
             let attack = match &round.attack {
                 Outcome::Answered(answer) => format!("answered {answer:?}"),
                 Outcome::Failed(error) => format!("failed: {error}"),
@@ -31,5 +33,6 @@ fn main() {
                 "", round.greeter_after, round.tenant, round.served_after
             );
         }
+        tenants.iter().for_each(Tenant::close);
     });
 }
