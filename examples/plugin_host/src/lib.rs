@@ -139,9 +139,7 @@ impl Tenant {
 
 /// The runtime options of a tenant's runtimes: its snapshot's builder's (`None`) and theirs.
 fn options(dir: &Path, snapshot: Option<Vec<u8>>, log: &Log) -> std::io::Result<RuntimeOptions> {
-    let loader = FsModuleLoader::new(dir)?
-        .url_space(URL_SPACE)
-        .map_err(|error| std::io::Error::other(error.to_string()))?;
+    let loader = FsModuleLoader::new(dir)?.url_space(URL_SPACE)?;
     let log = log.clone();
     Ok(RuntimeOptions {
         extensions: vec![Extension::new("host")

@@ -1,0 +1,1 @@
+export const greeting = (salutation, name) => `${salutation}, ${name}!`;
