@@ -1,6 +1,6 @@
 //! The web platform for an opwire host's tenants: `URL`, `TextEncoder`/`TextDecoder`,
 //! `atob`/`btoa`, `structuredClone`, `crypto`, `Event`/`EventTarget`, `AbortController`,
-//! `performance`, `Blob`/`File`, as workerd, Deno and Bun give them.
+//! `performance`, `Blob`/`File`, `Headers`, as workerd, Deno and Bun give them.
 //!
 //! Built on runtime_core's public API alone, as any host's extension would be: each group is
 //! an [`Extension`] whose [`GlobalScript`](runtime_core::GlobalScript) defines its globals
@@ -38,6 +38,7 @@ mod clone;
 mod crypto;
 mod encoding;
 mod events;
+mod headers;
 mod performance;
 mod url;
 
@@ -69,8 +70,10 @@ impl Groups {
     pub const PERFORMANCE: Self = Self(1 << 7);
     /// `Blob`, `File`.
     pub const FILES: Self = Self(1 << 8);
+    /// `Headers`.
+    pub const HEADERS: Self = Self(1 << 9);
     /// Every group.
-    pub const ALL: Self = Self((1 << 9) - 1);
+    pub const ALL: Self = Self((1 << 10) - 1);
 
     /// Whether every group of `other` is in `self`.
     pub const fn contains(self, other: Self) -> bool {
@@ -100,7 +103,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 9] = [
+    let chosen: [(Groups, fn() -> Extension); 10] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -110,6 +113,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::CRYPTO, crypto::extension),
         (Groups::PERFORMANCE, performance::extension),
         (Groups::FILES, blob::extension),
+        (Groups::HEADERS, headers::extension),
     ];
     for (group, make) in chosen {
         if groups.contains(group) {

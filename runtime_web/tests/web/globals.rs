@@ -26,6 +26,7 @@ const GLOBALS: &[(Groups, &[&str])] = &[
     (Groups::ABORT, &["AbortController", "AbortSignal"]),
     (Groups::PERFORMANCE, &["performance", "Performance"]),
     (Groups::FILES, &["Blob", "File"]),
+    (Groups::HEADERS, &["Headers"]),
 ];
 
 /// Operations of the global object (WebIDL makes them enumerable, as browsers' are).

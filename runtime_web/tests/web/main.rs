@@ -13,6 +13,7 @@ mod crypto_spec;
 mod encoding_spec;
 mod events_spec;
 mod globals;
+mod headers_spec;
 mod hostile;
 mod performance_spec;
 mod snapshot;

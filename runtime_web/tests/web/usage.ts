@@ -34,3 +34,13 @@ const text: Promise<string> = blob.slice(0, 1).text();
 const buffer: Promise<ArrayBuffer> = file.arrayBuffer();
 const quota: number | null = new QuotaExceededError("full", { quota: 1, requested: 2 }).quota;
 export {};
+{
+  const headers = new Headers({ "Content-Type": "text/plain" });
+  headers.append("set-cookie", "a=1");
+  const copy = new Headers(headers);
+  const pairs = new Headers([["x", "1"]]);
+  const type: string | null = headers.get("content-type");
+  const cookies: string[] = copy.getSetCookie();
+  for (const [name, value] of pairs) { const s: string = name + value + type + cookies.length; }
+  headers.forEach((value, name) => { const s: string = value + name; });
+}

@@ -1,0 +1,414 @@
+// `Headers` (the Fetch standard): a header list of lowercase names and byte-string values,
+// with a guard. Iteration is the spec's "sort and combine", made once per change and kept.
+// Guards: `immutable` refuses every change; the browser's forbidden names (`request`,
+// `response`) are not applied, as deno and workerd apply none: a server sets `Host` and
+// `Set-Cookie`.
+(function (internalOps, internals) {
+  "use strict";
+  const { configureInterface, defineGlobal } = internals;
+  const { apply: ReflectApply, ownKeys: ReflectOwnKeys } = Reflect;
+  const {
+    defineProperty: ObjectDefineProperty,
+    getOwnPropertyDescriptor: ObjectGetOwnPropertyDescriptor,
+    getPrototypeOf: ObjectGetPrototypeOf,
+    setPrototypeOf: ObjectSetPrototypeOf,
+  } = Object;
+  const TypeErrorCtor = TypeError;
+  const SymbolIterator = Symbol.iterator;
+  const SymbolToStringTag = Symbol.toStringTag;
+  const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
+    String.prototype;
+  const { push: ArrayPush, splice: ArraySplice, sort: ArraySort, join: ArrayJoin } =
+    Array.prototype;
+  const RegExpExec = RegExp.prototype.exec;
+  const JSONStringify = JSON.stringify;
+  const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][SymbolIterator]()));
+
+  const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
+  const lower = (string) => ReflectApply(StringToLowerCase, string, []);
+  const matches = (regexp, string) => ReflectApply(RegExpExec, regexp, [string]) !== null;
+
+  // RFC 9110's token; a value with none of NUL, LF, CR once its HTTP whitespace is trimmed;
+  // a ByteString: code units up to 0xFF.
+  const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  const BAD_VALUE = /[\0\n\r]/;
+  const NOT_BYTES = /[^\0-\xff]/;
+  const EDGE_WHITESPACE = /^[\t\n\r ]|[\t\n\r ]$/;
+
+  function failure(member, why) {
+    return new TypeErrorCtor(`Failed to execute '${member}' on 'Headers': ${why}`);
+  }
+
+  function requireArguments(count, needed, member) {
+    if (count < needed) {
+      throw failure(
+        member,
+        `${needed} argument${needed === 1 ? "" : "s"} required, but only ${count} present.`,
+      );
+    }
+  }
+
+  // WebIDL's ByteString: ToString (a symbol throws), then no code unit above 0xFF.
+  function toByteString(value, member) {
+    const string = `${value}`;
+    if (matches(NOT_BYTES, string)) {
+      throw failure(member, `${JSONStringify(string)} is not a valid ByteString.`);
+    }
+    return string;
+  }
+
+  function toName(value, member) {
+    const name = toByteString(value, member);
+    if (!matches(TOKEN, name)) {
+      throw failure(member, `Invalid name: ${JSONStringify(name)}.`);
+    }
+    return lower(name);
+  }
+
+  // Normalized (leading and trailing HTTP whitespace dropped), then checked.
+  function toValue(value, member) {
+    let string = toByteString(value, member);
+    if (matches(EDGE_WHITESPACE, string)) string = trim(string);
+    if (matches(BAD_VALUE, string)) {
+      throw failure(member, `Invalid value: ${JSONStringify(string)}.`);
+    }
+    return string;
+  }
+
+  function isWhitespace(code) {
+    return code === 0x09 || code === 0x0a || code === 0x0d || code === 0x20;
+  }
+
+  function trim(string) {
+    let start = 0;
+    let end = string.length;
+    while (start < end && isWhitespace(ReflectApply(StringCharCodeAt, string, [start]))) start++;
+    while (end > start && isWhitespace(ReflectApply(StringCharCodeAt, string, [end - 1]))) end--;
+    return ReflectApply(StringSlice, string, [start, end]);
+  }
+
+  const GUARD_NONE = 0;
+  const GUARD_IMMUTABLE = 1;
+  // A token only this script has: `new Headers(INTERNAL)` makes an empty one for Request
+  // and Response.
+  const INTERNAL = {};
+
+  class Headers {
+    // Names (lowercase) and values, alternating, in the order they were added.
+    #list = [];
+    #guard = GUARD_NONE;
+    // The sorted and combined view, made on first iteration after a change.
+    #sorted = null;
+
+    constructor(init = undefined) {
+      if (init === INTERNAL || init === undefined) return;
+      if (init === null || (typeof init !== "object" && typeof init !== "function")) {
+        throw new TypeErrorCtor(
+          "Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.",
+        );
+      }
+      const method = init[SymbolIterator];
+      if (method !== undefined && method !== null) {
+        if (typeof method !== "function") {
+          throw new TypeErrorCtor("Failed to construct 'Headers': @@iterator is not callable.");
+        }
+        this.#fromPairs(init, method);
+      } else {
+        this.#fromRecord(init);
+      }
+    }
+
+    // `sequence<sequence<ByteString>>`, each pair exactly two items.
+    #fromPairs(init, method) {
+      const list = this.#list;
+      const member = "constructor";
+      const outer = ReflectApply(method, init, []);
+      if (outer === null || typeof outer !== "object") {
+        throw new TypeErrorCtor("Failed to construct 'Headers': the iterator is not an object.");
+      }
+      const next = outer.next;
+      for (;;) {
+        const step = ReflectApply(next, outer, []);
+        if (step === null || typeof step !== "object") {
+          throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
+        }
+        if (step.done) break;
+        const pair = step.value;
+        const items = pairItems(pair);
+        if (items.length !== 2) {
+          throw new TypeErrorCtor(
+            "Failed to construct 'Headers': a header pair must have exactly two items.",
+          );
+        }
+        const name = toName(items[0], member);
+        const value = toValue(items[1], member);
+        push(list, name);
+        push(list, value);
+      }
+    }
+
+    // `record<ByteString, ByteString>`: own enumerable keys, in order.
+    #fromRecord(init) {
+      const list = this.#list;
+      const member = "constructor";
+      const keys = ReflectOwnKeys(init);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        const descriptor = ObjectGetOwnPropertyDescriptor(init, key);
+        if (descriptor === undefined || !descriptor.enumerable) continue;
+        if (typeof key === "symbol") {
+          throw new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
+        }
+        const name = toName(key, member);
+        const value = toValue(init[key], member);
+        push(list, name);
+        push(list, value);
+      }
+    }
+
+    #mutable(member) {
+      if (this.#guard === GUARD_IMMUTABLE) throw failure(member, "Headers are immutable.");
+      this.#sorted = null;
+    }
+
+    append(name, value) {
+      requireArguments(arguments.length, 2, "append");
+      name = toName(name, "append");
+      value = toValue(value, "append");
+      this.#mutable("append");
+      push(this.#list, name);
+      push(this.#list, value);
+    }
+
+    delete(name) {
+      requireArguments(arguments.length, 1, "delete");
+      name = toName(name, "delete");
+      this.#mutable("delete");
+      const list = this.#list;
+      let kept = 0;
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] === name) continue;
+        list[kept] = list[i];
+        list[kept + 1] = list[i + 1];
+        kept += 2;
+      }
+      list.length = kept;
+    }
+
+    get(name) {
+      requireArguments(arguments.length, 1, "get");
+      name = toName(name, "get");
+      const list = this.#list;
+      let found = null;
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] !== name) continue;
+        found = found === null ? list[i + 1] : `${found}, ${list[i + 1]}`;
+      }
+      return found;
+    }
+
+    getSetCookie() {
+      const list = this.#list;
+      const cookies = [];
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] === "set-cookie") push(cookies, list[i + 1]);
+      }
+      return cookies;
+    }
+
+    has(name) {
+      requireArguments(arguments.length, 1, "has");
+      name = toName(name, "has");
+      const list = this.#list;
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] === name) return true;
+      }
+      return false;
+    }
+
+    set(name, value) {
+      requireArguments(arguments.length, 2, "set");
+      name = toName(name, "set");
+      value = toValue(value, "set");
+      this.#mutable("set");
+      const list = this.#list;
+      let at = -1;
+      let kept = 0;
+      for (let i = 0; i < list.length; i += 2) {
+        if (list[i] === name) {
+          if (at !== -1) continue; // later duplicates go
+          at = kept;
+        }
+        list[kept] = list[i];
+        list[kept + 1] = list[i + 1];
+        kept += 2;
+      }
+      list.length = kept;
+      if (at === -1) {
+        push(list, name);
+        push(list, value);
+      } else {
+        list[at + 1] = value;
+      }
+    }
+
+    forEach(callback, thisArg = undefined) {
+      requireArguments(arguments.length, 1, "forEach");
+      if (typeof callback !== "function") {
+        throw failure("forEach", "The callback provided as parameter 1 is not a function.");
+      }
+      // Live, as pair iterators are: the callback may change the headers.
+      for (let i = 0; ; i += 2) {
+        const sorted = this.#sortedList();
+        if (i >= sorted.length) break;
+        ReflectApply(callback, thisArg, [sorted[i + 1], sorted[i], this]);
+      }
+    }
+
+    entries() {
+      return newIterator(this, KIND_ENTRIES);
+    }
+
+    keys() {
+      return newIterator(this, KIND_KEYS);
+    }
+
+    values() {
+      return newIterator(this, KIND_VALUES);
+    }
+
+    // "Sort and combine": names in byte order, each once with its values joined by ", "
+    // (but `set-cookie`, once per value).
+    #sortedList() {
+      if (this.#sorted !== null) return this.#sorted;
+      const list = this.#list;
+      const order = [];
+      for (let i = 0; i < list.length; i += 2) push(order, i);
+      ReflectApply(ArraySort, order, [
+        (a, b) => (list[a] < list[b] ? -1 : list[a] > list[b] ? 1 : a - b),
+      ]);
+      const sorted = [];
+      for (let k = 0; k < order.length; k++) {
+        const name = list[order[k]];
+        const value = list[order[k] + 1];
+        const last = sorted.length - 2;
+        if (last >= 0 && sorted[last] === name && name !== "set-cookie") {
+          sorted[last + 1] = `${sorted[last + 1]}, ${value}`;
+        } else {
+          push(sorted, name);
+          push(sorted, value);
+        }
+      }
+      this.#sorted = sorted;
+      return sorted;
+    }
+
+    static sortedList(headers) {
+      return headers.#sortedList();
+    }
+
+    static list(headers) {
+      return headers.#list;
+    }
+
+    static fill(headers, list) {
+      headers.#list = list;
+      headers.#sorted = null;
+    }
+
+    static freeze(headers) {
+      headers.#guard = GUARD_IMMUTABLE;
+    }
+  }
+  const sortedList = Headers.sortedList;
+  const headersList = Headers.list;
+  const fillHeaders = Headers.fill;
+  const freezeHeaders = Headers.freeze;
+  delete Headers.sortedList;
+  delete Headers.list;
+  delete Headers.fill;
+  delete Headers.freeze;
+
+  // A pair's items by WebIDL's sequence conversion (the tenant's iterator).
+  function pairItems(pair) {
+    if (pair === null || (typeof pair !== "object" && typeof pair !== "function")) {
+      throw new TypeErrorCtor("Failed to construct 'Headers': a header pair is not a sequence.");
+    }
+    const method = pair[SymbolIterator];
+    if (typeof method !== "function") {
+      throw new TypeErrorCtor("Failed to construct 'Headers': a header pair is not iterable.");
+    }
+    const inner = ReflectApply(method, pair, []);
+    const next = inner.next;
+    const items = [];
+    for (;;) {
+      const item = ReflectApply(next, inner, []);
+      if (item === null || typeof item !== "object") {
+        throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
+      }
+      if (item.done) return items;
+      if (items.length === 2) {
+        throw new TypeErrorCtor(
+          "Failed to construct 'Headers': a header pair must have exactly two items.",
+        );
+      }
+      push(items, item.value);
+    }
+  }
+
+  // The "Headers Iterator": over the sorted and combined list, live as WebIDL's pair
+  // iterators are (a change is seen by the next step).
+  const KIND_KEYS = 0;
+  const KIND_VALUES = 1;
+  const KIND_ENTRIES = 2;
+  class HeadersIterator {
+    #headers;
+    #kind;
+    #index = 0;
+
+    constructor(headers, kind) {
+      this.#headers = headers;
+      this.#kind = kind;
+    }
+
+    next() {
+      if (!(#headers in this)) {
+        throw new TypeErrorCtor("next called on an object that is not a Headers Iterator");
+      }
+      const list = sortedList(this.#headers);
+      const at = this.#index;
+      if (at >= list.length) return { value: undefined, done: true };
+      this.#index = at + 2;
+      const kind = this.#kind;
+      const value =
+        kind === KIND_KEYS ? list[at] : kind === KIND_VALUES ? list[at + 1] : [list[at], list[at + 1]];
+      return { value, done: false };
+    }
+  }
+  const newIterator = (headers, kind) => new HeadersIterator(headers, kind);
+  const iteratorPrototype = HeadersIterator.prototype;
+  ObjectSetPrototypeOf(iteratorPrototype, IteratorPrototype);
+  ObjectDefineProperty(iteratorPrototype, "next", { enumerable: true });
+  ObjectDefineProperty(iteratorPrototype, SymbolToStringTag, {
+    value: "Headers Iterator",
+    configurable: true,
+  });
+
+  configureInterface(Headers);
+  ObjectDefineProperty(Headers.prototype, SymbolIterator, {
+    value: Headers.prototype.entries,
+    writable: true,
+    configurable: true,
+  });
+  defineGlobal("Headers", Headers);
+
+  // For Request and Response: an empty `Headers`, its list, its fill and its guard.
+  internals.headers = {
+    __proto__: null,
+    create: () => new Headers(INTERNAL),
+    list: headersList,
+    fill: fillHeaders,
+    freeze: freezeHeaders,
+    sortedList,
+  };
+})
