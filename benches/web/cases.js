@@ -50,6 +50,22 @@ function makeCases() {
     random_uuid: () => crypto.randomUUID(),
     dispatch_event_1_listener: () => target.dispatchEvent(new Event("ping")),
     abort_controller_abort: () => new AbortController().abort(),
+    ...headersCases(),
+  };
+}
+
+function headersCases() {
+  const init = {};
+  for (let i = 0; i < 10; i++) init[`x-header-${i}`] = `value number ${i}`;
+  const headers = new Headers(init);
+  return {
+    headers_new_10: () => new Headers(init),
+    headers_get: () => headers.get("X-Header-7"),
+    headers_iterate_10: () => {
+      let n = 0;
+      for (const _ of headers) n++;
+      return n;
+    },
   };
 }
 

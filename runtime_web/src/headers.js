@@ -9,7 +9,6 @@
   const { apply: ReflectApply, ownKeys: ReflectOwnKeys } = Reflect;
   const {
     defineProperty: ObjectDefineProperty,
-    getOwnPropertyDescriptor: ObjectGetOwnPropertyDescriptor,
     getPrototypeOf: ObjectGetPrototypeOf,
     setPrototypeOf: ObjectSetPrototypeOf,
   } = Object;
@@ -18,22 +17,22 @@
   const SymbolToStringTag = Symbol.toStringTag;
   const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
     String.prototype;
-  const { push: ArrayPush, splice: ArraySplice, sort: ArraySort, join: ArrayJoin } =
-    Array.prototype;
-  const RegExpExec = RegExp.prototype.exec;
+  const { push: ArrayPush, sort: ArraySort } = Array.prototype;
+  const { uncurryThis } = internals;
   const JSONStringify = JSON.stringify;
   const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][SymbolIterator]()));
 
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
   const lower = (string) => ReflectApply(StringToLowerCase, string, []);
-  const matches = (regexp, string) => ReflectApply(RegExpExec, regexp, [string]) !== null;
+  const charCodeAt = uncurryThis(StringCharCodeAt);
+  const isEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable);
 
-  // RFC 9110's token; a value with none of NUL, LF, CR once its HTTP whitespace is trimmed;
-  // a ByteString: code units up to 0xFF.
-  const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-  const BAD_VALUE = /[\0\n\r]/;
-  const NOT_BYTES = /[^\0-\xff]/;
-  const EDGE_WHITESPACE = /^[\t\n\r ]|[\t\n\r ]$/;
+  // RFC 9110's token characters, by code.
+  const TOKEN = new Uint8Array(128);
+  for (const c of "!#$%&'*+-.^_`|~") TOKEN[ReflectApply(StringCharCodeAt, c, [0])] = 1;
+  for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
+  for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = 1;
+  for (let c = 0x61; c <= 0x7a; c++) TOKEN[c] = 1;
 
   function failure(member, why) {
     return new TypeErrorCtor(`Failed to execute '${member}' on 'Headers': ${why}`);
@@ -48,31 +47,57 @@
     }
   }
 
-  // WebIDL's ByteString: ToString (a symbol throws), then no code unit above 0xFF.
-  function toByteString(value, member) {
-    const string = `${value}`;
-    if (matches(NOT_BYTES, string)) {
-      throw failure(member, `${JSONStringify(string)} is not a valid ByteString.`);
-    }
-    return string;
-  }
-
+  // A header name: WebIDL's ByteString (ToString, a symbol throws), a token, lowercased. One
+  // pass, no allocation when it is lowercase already.
   function toName(value, member) {
-    const name = toByteString(value, member);
-    if (!matches(TOKEN, name)) {
-      throw failure(member, `Invalid name: ${JSONStringify(name)}.`);
+    const name = typeof value === "string" ? value : `${value}`;
+    const length = name.length;
+    let upper = false;
+    for (let i = 0; i < length; i++) {
+      const c = charCodeAt(name, i);
+      if (c >= 128 || TOKEN[c] === 0) return badName(name, member);
+      if (c <= 0x5a && c >= 0x41) upper = true;
     }
-    return lower(name);
+    if (length === 0) return badName(name, member);
+    return upper ? lower(name) : name;
   }
 
-  // Normalized (leading and trailing HTTP whitespace dropped), then checked.
+  function badName(name, member) {
+    for (let i = 0; i < name.length; i++) {
+      if (charCodeAt(name, i) > 0xff) {
+        throw failure(member, `${JSONStringify(name)} is not a valid ByteString.`);
+      }
+    }
+    throw failure(member, `Invalid name: ${JSONStringify(name)}.`);
+  }
+
+  // A header value: a ByteString, normalized (leading and trailing HTTP whitespace dropped),
+  // with no NUL, LF or CR. One pass, no allocation when there is nothing to trim.
   function toValue(value, member) {
-    let string = toByteString(value, member);
-    if (matches(EDGE_WHITESPACE, string)) string = trim(string);
-    if (matches(BAD_VALUE, string)) {
-      throw failure(member, `Invalid value: ${JSONStringify(string)}.`);
+    let string = typeof value === "string" ? value : `${value}`;
+    const length = string.length;
+    for (let i = 0; i < length; i++) {
+      const c = charCodeAt(string, i);
+      if (c > 0xff) throw failure(member, `${JSONStringify(string)} is not a valid ByteString.`);
+      if (c === 0x00 || c === 0x0a || c === 0x0d) return valueWithBreaks(string, member);
+    }
+    if (length !== 0 && (isWhitespace(charCodeAt(string, 0)) || isWhitespace(charCodeAt(string, length - 1)))) {
+      string = trim(string);
     }
     return string;
+  }
+
+  // LF and CR at the ends are trimmed; anywhere else, and NUL anywhere, refused.
+  function valueWithBreaks(string, member) {
+    const trimmed = trim(string);
+    for (let i = 0; i < trimmed.length; i++) {
+      const c = charCodeAt(trimmed, i);
+      if (c > 0xff) throw failure(member, `${JSONStringify(string)} is not a valid ByteString.`);
+      if (c === 0x00 || c === 0x0a || c === 0x0d) {
+        throw failure(member, `Invalid value: ${JSONStringify(trimmed)}.`);
+      }
+    }
+    return trimmed;
   }
 
   function isWhitespace(code) {
@@ -82,8 +107,8 @@
   function trim(string) {
     let start = 0;
     let end = string.length;
-    while (start < end && isWhitespace(ReflectApply(StringCharCodeAt, string, [start]))) start++;
-    while (end > start && isWhitespace(ReflectApply(StringCharCodeAt, string, [end - 1]))) end--;
+    while (start < end && isWhitespace(charCodeAt(string, start))) start++;
+    while (end > start && isWhitespace(charCodeAt(string, end - 1))) end--;
     return ReflectApply(StringSlice, string, [start, end]);
   }
 
@@ -154,8 +179,8 @@
       const keys = ReflectOwnKeys(init);
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
-        const descriptor = ObjectGetOwnPropertyDescriptor(init, key);
-        if (descriptor === undefined || !descriptor.enumerable) continue;
+        // [[GetOwnProperty]]'s enumerability, with no descriptor object made.
+        if (!isEnumerable(init, key)) continue;
         if (typeof key === "symbol") {
           throw new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
         }
