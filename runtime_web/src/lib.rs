@@ -1,6 +1,6 @@
 //! The web platform for an opwire host's tenants: `URL`, `TextEncoder`/`TextDecoder`,
 //! `atob`/`btoa`, `structuredClone`, `crypto`, `Event`/`EventTarget`, `AbortController`,
-//! `performance`, `Blob`/`File`, `Headers`, as workerd, Deno and Bun give them.
+//! `performance`, `Blob`/`File`, `Headers`, streams, as workerd, Deno and Bun give them.
 //!
 //! Built on runtime_core's public API alone, as any host's extension would be: each group is
 //! an [`Extension`] whose [`GlobalScript`](runtime_core::GlobalScript) defines its globals
@@ -40,6 +40,7 @@ mod encoding;
 mod events;
 mod headers;
 mod performance;
+mod streams;
 mod url;
 
 use runtime_core::Extension;
@@ -72,8 +73,11 @@ impl Groups {
     pub const FILES: Self = Self(1 << 8);
     /// `Headers`.
     pub const HEADERS: Self = Self(1 << 9);
+    /// `ReadableStream`, `WritableStream`, `TransformStream`, their readers, writers and
+    /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy` (brings `ABORT`).
+    pub const STREAMS: Self = Self(1 << 10);
     /// Every group.
-    pub const ALL: Self = Self((1 << 10) - 1);
+    pub const ALL: Self = Self((1 << 11) - 1);
 
     /// Whether every group of `other` is in `self`.
     pub const fn contains(self, other: Self) -> bool {
@@ -99,11 +103,14 @@ impl std::ops::BitOr for Groups {
 /// host's own, in any place).
 pub fn extensions(groups: Groups) -> Vec<Extension> {
     let mut groups = groups;
+    if groups.contains(Groups::STREAMS) {
+        groups = groups | Groups::ABORT;
+    }
     if groups.contains(Groups::ABORT) {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 10] = [
+    let chosen: [(Groups, fn() -> Extension); 11] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -114,6 +121,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::PERFORMANCE, performance::extension),
         (Groups::FILES, blob::extension),
         (Groups::HEADERS, headers::extension),
+        (Groups::STREAMS, streams::extension),
     ];
     for (group, make) in chosen {
         if groups.contains(group) {

@@ -27,6 +27,21 @@ const GLOBALS: &[(Groups, &[&str])] = &[
     (Groups::PERFORMANCE, &["performance", "Performance"]),
     (Groups::FILES, &["Blob", "File"]),
     (Groups::HEADERS, &["Headers"]),
+    (
+        Groups::STREAMS,
+        &[
+            "ReadableStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamDefaultController",
+            "WritableStream",
+            "WritableStreamDefaultWriter",
+            "WritableStreamDefaultController",
+            "TransformStream",
+            "TransformStreamDefaultController",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+        ],
+    ),
 ];
 
 /// Operations of the global object (WebIDL makes them enumerable, as browsers' are).
@@ -92,7 +107,13 @@ fn a_host_chooses_groups_and_gets_what_they_need() {
             r#""function""#
         );
         for (other, other_names) in GLOBALS {
-            if *other == *group || (*group == Groups::ABORT && *other == Groups::EVENTS) {
+            // A group brings those it builds on (ABORT brings EVENTS, STREAMS brings ABORT):
+            // the other group's own extension, its last, is among this one's.
+            let other_own = runtime_web::extensions(*other).pop().unwrap().name();
+            if runtime_web::extensions(*group)
+                .iter()
+                .any(|extension| extension.name() == other_own)
+            {
                 continue;
             }
             for name in *other_names {

@@ -17,6 +17,7 @@ mod headers_spec;
 mod hostile;
 mod performance_spec;
 mod snapshot;
+mod streams_spec;
 mod typescript;
 mod url_spec;
 

@@ -44,3 +44,29 @@ export {};
   for (const [name, value] of pairs) { const s: string = name + value + type + cookies.length; }
   headers.forEach((value, name) => { const s: string = value + name; });
 }
+async function streamsUsage(): Promise<string[]> {
+  const out: string[] = [];
+  const source = new ReadableStream<string>({
+    start(controller) {
+      controller.enqueue("a");
+      controller.close();
+    },
+  });
+  const upper = new TransformStream<string, string>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk.toUpperCase());
+    },
+  });
+  const reader = source.pipeThrough(upper).getReader();
+  const step = await reader.read();
+  if (!step.done) out.push(step.value);
+  const sink = new WritableStream<number>({ write(n) { out.push(String(n)); } }, new CountQueuingStrategy({ highWaterMark: 2 }));
+  // (Not `ReadableStream.from`: TypeScript's lib.dom does not declare it, and under lib.dom
+  // the constructor's type is lib.dom's.)
+  const numbers = new ReadableStream<number>({ pull(controller) { controller.enqueue(1); controller.close(); } });
+  await numbers.pipeTo(sink, { signal: new AbortController().signal });
+  const bytes = new ByteLengthQueuingStrategy({ highWaterMark: 16 });
+  out.push(String(bytes.highWaterMark));
+  return out;
+}
+void streamsUsage;
