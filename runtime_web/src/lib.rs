@@ -1,6 +1,7 @@
 //! The web platform for an opwire host's tenants: `URL`, `TextEncoder`/`TextDecoder`,
 //! `atob`/`btoa`, `structuredClone`, `crypto`, `Event`/`EventTarget`, `AbortController`,
-//! `performance`, `Blob`/`File`, `Headers`, streams, as workerd, Deno and Bun give them.
+//! `performance`, `Blob`/`File`, `Headers`, streams, `Request`/`Response`, as workerd, Deno
+//! and Bun give them.
 //!
 //! Built on runtime_core's public API alone, as any host's extension would be: each group is
 //! an [`Extension`] whose [`GlobalScript`](runtime_core::GlobalScript) defines its globals
@@ -38,6 +39,7 @@ mod clone;
 mod crypto;
 mod encoding;
 mod events;
+mod fetch;
 mod headers;
 mod performance;
 mod streams;
@@ -76,8 +78,10 @@ impl Groups {
     /// `ReadableStream`, `WritableStream`, `TransformStream`, their readers, writers and
     /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy` (brings `ABORT`).
     pub const STREAMS: Self = Self(1 << 10);
+    /// `Request`, `Response` (brings `HEADERS`, `STREAMS`, `FILES`, `URL`, `ENCODING`).
+    pub const FETCH: Self = Self(1 << 11);
     /// Every group.
-    pub const ALL: Self = Self((1 << 11) - 1);
+    pub const ALL: Self = Self((1 << 12) - 1);
 
     /// Whether every group of `other` is in `self`.
     pub const fn contains(self, other: Self) -> bool {
@@ -103,6 +107,14 @@ impl std::ops::BitOr for Groups {
 /// host's own, in any place).
 pub fn extensions(groups: Groups) -> Vec<Extension> {
     let mut groups = groups;
+    if groups.contains(Groups::FETCH) {
+        groups = groups
+            | Groups::HEADERS
+            | Groups::STREAMS
+            | Groups::FILES
+            | Groups::URL
+            | Groups::ENCODING;
+    }
     if groups.contains(Groups::STREAMS) {
         groups = groups | Groups::ABORT;
     }
@@ -110,7 +122,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 11] = [
+    let chosen: [(Groups, fn() -> Extension); 12] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -122,6 +134,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::FILES, blob::extension),
         (Groups::HEADERS, headers::extension),
         (Groups::STREAMS, streams::extension),
+        (Groups::FETCH, fetch::extension),
     ];
     for (group, make) in chosen {
         if groups.contains(group) {

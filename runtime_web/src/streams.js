@@ -2060,6 +2060,63 @@
     return controller.finishPromise.promise;
   }
 
+  // ---- Reading a whole stream ------------------------------------------------------------------
+
+  function readAllBytes(stream) {
+    const reader = acquireDefaultReader(stream);
+    const chunks = [];
+    let total = 0;
+    const deferred = newDeferred();
+    const fail = (error) => {
+      defaultReaderRelease(reader);
+      deferred.reject(error);
+    };
+    const request = {
+      chunk: (chunk) => {
+        if (!isUint8Array(chunk)) {
+          const error = typeError("A body's chunk is not a Uint8Array.");
+          readableStreamCancel(stream, error);
+          fail(error);
+          return;
+        }
+        chunks[chunks.length] = chunk;
+        total += TypedArrayByteLength(chunk);
+        // Each read in a microtask of its own: a stream that enqueues without end does not
+        // keep this in one task.
+        queueMicrotask(() => readerRead(reader, request));
+      },
+      close: () => {
+        defaultReaderRelease(reader);
+        deferred.resolve(concatBytes(chunks, total));
+      },
+      error: fail,
+    };
+    readerRead(reader, request);
+    return deferred.promise;
+  }
+
+  const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+  const TypedArrayToStringTag = uncurryThis(
+    Object.getOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get,
+  );
+  const TypedArrayByteLength = uncurryThis(
+    Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteLength").get,
+  );
+  const TypedArraySet = uncurryThis(TypedArrayPrototype.set);
+  const Uint8ArrayCtor = Uint8Array;
+  const isUint8Array = (value) => TypedArrayToStringTag(value) === "Uint8Array";
+
+  // Always a copy: a chunk is the enqueuer's, and may be a view of a larger buffer.
+  function concatBytes(chunks, total) {
+    const out = new Uint8ArrayCtor(total);
+    let at = 0;
+    for (let i = 0; i < chunks.length; i++) {
+      TypedArraySet(out, chunks[i], at);
+      at += TypedArrayByteLength(chunks[i]);
+    }
+    return out;
+  }
+
   // ---- Globals ----------------------------------------------------------------------------------
 
   for (const Class of [
@@ -2101,7 +2158,17 @@
     close: (stream) => readableStreamDefaultControllerClose(readableSlots(stream).controller),
     error: (stream, error) =>
       readableStreamDefaultControllerError(readableSlots(stream).controller, error),
-    tee: (stream) => {
+    // Reads every chunk (each must be a Uint8Array) into one Uint8Array: a body's "fully
+    // read". The stream is locked meanwhile; a chunk of another type errors it.
+    readAllBytes: (stream) => readAllBytes(readableSlots(stream)),
+    // A stream that is closed and disturbed: the body of a consumed source.
+    createUsed: () => {
+      const slots = createReadableStream(noop, () => resolvedWith(undefined), () => resolvedWith(undefined), 0);
+      readableStreamDefaultControllerClose(slots.controller);
+      slots.disturbed = true;
+      return slots.object;
+    },
+        tee: (stream) => {
       const branches = readableStreamDefaultTee(readableSlots(stream), false);
       return [branches[0].object, branches[1].object];
     },

@@ -42,6 +42,7 @@ const GLOBALS: &[(Groups, &[&str])] = &[
             "CountQueuingStrategy",
         ],
     ),
+    (Groups::FETCH, &["Request", "Response"]),
 ];
 
 /// Operations of the global object (WebIDL makes them enumerable, as browsers' are).

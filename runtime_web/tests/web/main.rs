@@ -12,6 +12,7 @@ mod clone_spec;
 mod crypto_spec;
 mod encoding_spec;
 mod events_spec;
+mod fetch_spec;
 mod globals;
 mod headers_spec;
 mod hostile;

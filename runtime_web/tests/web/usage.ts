@@ -70,3 +70,12 @@ async function streamsUsage(): Promise<string[]> {
   return out;
 }
 void streamsUsage;
+async function fetchTypesUsage(): Promise<string> {
+  const request = new Request("https://example.com/a", { method: "POST", body: "hi", headers: { "x-a": "1" } });
+  const response = new Response(await request.text(), { status: 201, headers: [["content-type", "text/plain"]] });
+  const json = Response.json({ ok: true });
+  const copy = response.clone();
+  const bytes: Uint8Array = await copy.bytes();
+  return `${request.method} ${request.url} ${response.status} ${response.ok} ${await json.text()} ${bytes.length} ${Response.error().type}`;
+}
+void fetchTypesUsage;

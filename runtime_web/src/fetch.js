@@ -1,0 +1,782 @@
+// `Request` and `Response` with the Body mixin (the Fetch standard). A body keeps what it was
+// made from (a string, bytes, a Blob, a stream) and makes a `ReadableStream` only when a
+// script asks for `body`: `text()`, `json()`, `arrayBuffer()`, `bytes()`, `blob()` of a
+// string or bytes read them directly, with no stream and no chunk. Headers guards: `immutable`
+// for `Response.error()`'s and `Response.redirect()`'s; the browser's forbidden names are not
+// applied (deno and workerd apply none). `formData()` and `fetch()` are not here yet.
+(function (internalOps, internals) {
+  "use strict";
+
+  const { Object, Reflect, Symbol, TypeError, RangeError, Promise, JSON, Uint8Array, ArrayBuffer } =
+    globalThis;
+  const { configureInterface, defineGlobal, uncurryThis, webidl, streams } = internals;
+  const { isObject, requiredArguments, toUSVString } = webidl;
+  const headersInternals = internals.headers;
+  const ReflectApply = Reflect.apply;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const PromiseResolve = Promise.resolve.bind(Promise);
+  const PromiseReject = Promise.reject.bind(Promise);
+  const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+  const JSONParse = JSON.parse;
+  const JSONStringify = JSON.stringify;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const Uint8ArrayCtor = Uint8Array;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const getter = (proto, name) => uncurryThis(ObjectGetOwnPropertyDescriptor(proto, name).get);
+  const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
+  const TypedArrayBuffer = getter(TypedArrayPrototype, "buffer");
+  const TypedArrayByteOffset = getter(TypedArrayPrototype, "byteOffset");
+  const TypedArrayByteLength = getter(TypedArrayPrototype, "byteLength");
+  const TypedArraySlice = uncurryThis(TypedArrayPrototype.slice);
+  const DataViewBuffer = getter(DataView.prototype, "buffer");
+  const DataViewByteOffset = getter(DataView.prototype, "byteOffset");
+  const DataViewByteLength = getter(DataView.prototype, "byteLength");
+  const ArrayBufferByteLength = getter(ArrayBuffer.prototype, "byteLength");
+  const ArrayBufferSlice = uncurryThis(ArrayBuffer.prototype.slice);
+  const isArrayBuffer = (value) => {
+    try {
+      ArrayBufferByteLength(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const encode = uncurryThis(TextEncoder.prototype.encode);
+  const decode = uncurryThis(TextDecoder.prototype.decode);
+  const URLCtor = URL;
+  const URLHref = getter(URL.prototype, "href");
+  const SearchParamsToString = uncurryThis(URLSearchParams.prototype.toString);
+  const searchParamsBrand = getter(URLSearchParams.prototype, "size");
+  const isSearchParams = (value) => {
+    try {
+      searchParamsBrand(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const { isBlob, blobBytes, blobType, createBlob } = internals;
+  const { isAbortSignal, newAbortSignal, createDependentAbortSignal } = internals;
+
+  const typeError = (message) => new TypeErrorCtor(message);
+  const StringToLowerCase = uncurryThis(String.prototype.toLowerCase);
+  const StringToUpperCase = uncurryThis(String.prototype.toUpperCase);
+  const StringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+  const StringIndexOf = uncurryThis(String.prototype.indexOf);
+  const StringSlice = uncurryThis(String.prototype.slice);
+  const URLUsername = getter(URL.prototype, "username");
+  const URLPassword = getter(URL.prototype, "password");
+  const noop = () => {};
+
+  // ---- Bodies -------------------------------------------------------------------------------
+
+  // A body: `source` is a string, a Uint8Array (the body's own copy) or a Blob until a stream
+  // is made of it; `stream` once made (or given); `used` once read from its source.
+  function newBody(source, stream) {
+    return { source, stream, used: false };
+  }
+
+  // "Extract a body" of `init`: the body and its Content-Type (null when none).
+  function extractBody(init) {
+    if (typeof init === "string") return [newBody(init, null), "text/plain;charset=UTF-8"];
+    if (isBlob(init)) {
+      const type = blobType(init);
+      return [newBody(init, null), type === "" ? null : type];
+    }
+    if (isArrayBuffer(init)) {
+      return [newBody(new Uint8ArrayCtor(ArrayBufferSlice(init, 0)), null), null];
+    }
+    if (ArrayBufferIsView(init)) return [newBody(copyView(init), null), null];
+    if (isSearchParams(init)) {
+      return [
+        newBody(SearchParamsToString(init), null),
+        "application/x-www-form-urlencoded;charset=UTF-8",
+      ];
+    }
+    if (streams.isReadableStream(init)) {
+      if (streams.isDisturbed(init) || streams.isLocked(init)) {
+        throw typeError("The body's ReadableStream is disturbed or locked.");
+      }
+      return [newBody(null, init), null];
+    }
+    // Anything else is a string (WebIDL's USVString branch of the union).
+    return [newBody(toUSVString(init), null), "text/plain;charset=UTF-8"];
+  }
+
+  function copyView(view) {
+    let buffer;
+    let offset;
+    let length;
+    try {
+      buffer = TypedArrayBuffer(view);
+      offset = TypedArrayByteOffset(view);
+      length = TypedArrayByteLength(view);
+    } catch {
+      buffer = DataViewBuffer(view);
+      offset = DataViewByteOffset(view);
+      length = DataViewByteLength(view);
+    }
+    return new Uint8ArrayCtor(ArrayBufferSlice(buffer, offset, offset + length));
+  }
+
+  // The body's stream, made now if it has none.
+  function bodyStream(body) {
+    if (body.stream !== null) return body.stream;
+    if (body.used) {
+      body.stream = streams.createUsed();
+      return body.stream;
+    }
+    const source = body.source;
+    body.source = null;
+    let sent = false;
+    const stream = streams.create(
+      () => {
+        if (sent) return PromiseResolve(undefined);
+        sent = true;
+        if (isBlob(source)) {
+          const bytes = blobBytes(source);
+          if (TypedArrayByteLength(bytes) !== 0) streams.enqueue(stream, bytes);
+        } else {
+          const bytes = typeof source === "string" ? encode(encoder, source) : source;
+          if (TypedArrayByteLength(bytes) !== 0) streams.enqueue(stream, bytes);
+        }
+        streams.close(stream);
+        return PromiseResolve(undefined);
+      },
+      () => PromiseResolve(undefined),
+      0,
+    );
+    body.stream = stream;
+    return stream;
+  }
+
+  function bodyUsed(body) {
+    if (body === null) return false;
+    if (body.stream !== null) return streams.isDisturbed(body.stream);
+    return body.used;
+  }
+
+  // "Consume body": its bytes, or its string when it was made of one and a string is wanted.
+  function consumeBody(body, asText) {
+    if (body === null) return PromiseResolve(asText ? "" : new Uint8ArrayCtor(0));
+    if (bodyUsed(body)) return PromiseReject(typeError("The body has already been read."));
+    if (body.stream !== null) {
+      if (streams.isLocked(body.stream)) {
+        return PromiseReject(typeError("The body's stream is locked."));
+      }
+      const bytes = streams.readAllBytes(body.stream);
+      return asText ? PromisePrototypeThen(bytes, (all) => decode(decoder, all)) : bytes;
+    }
+    const source = body.source;
+    body.used = true;
+    body.source = null;
+    if (typeof source === "string") {
+      return PromiseResolve(asText ? source : encode(encoder, source));
+    }
+    const bytes = isBlob(source) ? blobBytes(source) : source;
+    return PromiseResolve(asText ? decode(decoder, bytes) : bytes);
+  }
+
+  // Whose body, and the Content-Type its headers give (for `blob()`).
+  function consume(record, kind) {
+    const body = record.body;
+    if (kind === "text") return consumeBody(body, true);
+    if (kind === "json") return PromisePrototypeThen(consumeBody(body, true), (text) => JSONParse(text));
+    return PromisePrototypeThen(consumeBody(body, false), (bytes) => {
+      if (kind === "bytes") return bytes;
+      if (kind === "arrayBuffer") {
+        // The body's own copy: its buffer unless the bytes are a window of a larger one.
+        const buffer = TypedArrayBuffer(bytes);
+        return TypedArrayByteOffset(bytes) === 0 && TypedArrayByteLength(bytes) === ArrayBufferByteLength(buffer)
+          ? buffer
+          : TypedArrayBuffer(TypedArraySlice(bytes));
+      }
+      const type = record.headers === null ? null : headersGet(record.headers, "content-type");
+      return createBlob(bytes, type === null ? "" : lowerAscii(type));
+    });
+  }
+
+  function lowerAscii(string) {
+    return StringToLowerCase(string);
+  }
+
+  // A copy of the body for `clone()`: a stream's is teed (this body takes one branch).
+  function cloneBody(body) {
+    if (body === null) return null;
+    if (body.stream === null) {
+      const source = body.source;
+      // Strings and Blobs are immutable; bytes are the body's own and never written.
+      return newBody(source, null);
+    }
+    const branches = streams.tee(body.stream);
+    body.stream = branches[0];
+    return newBody(null, branches[1]);
+  }
+
+  // ---- Headers helpers -------------------------------------------------------------------------
+
+  function headersGet(headers, name) {
+    const list = headersInternals.list(headers);
+    let found = null;
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i] === name) found = found === null ? list[i + 1] : `${found}, ${list[i + 1]}`;
+    }
+    return found;
+  }
+
+  function headersHas(headers, name) {
+    const list = headersInternals.list(headers);
+    for (let i = 0; i < list.length; i += 2) if (list[i] === name) return true;
+    return false;
+  }
+
+  // `init` (a HeadersInit) appended to `headers`, through the Headers constructor's checks.
+  function fillHeaders(headers, init) {
+    const filled = new Headers(init);
+    const from = headersInternals.list(filled);
+    const to = headersInternals.list(headers);
+    for (let i = 0; i < from.length; i++) to[to.length] = from[i];
+  }
+
+  function appendContentType(headers, type) {
+    if (type !== null && !headersHas(headers, "content-type")) {
+      const list = headersInternals.list(headers);
+      list[list.length] = "content-type";
+      list[list.length] = type;
+    }
+  }
+
+  // ---- Response -------------------------------------------------------------------------------
+
+  const isNullBodyStatus = (status) =>
+    status === 101 || status === 103 || status === 204 || status === 205 || status === 304;
+  const isRedirectStatus = (status) =>
+    status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+  const CONSTRUCT = {};
+
+  // A reason phrase: HTAB, SP, VCHAR and obs-text.
+  function isReasonPhrase(text) {
+    for (let i = 0; i < text.length; i++) {
+      const c = StringCharCodeAt(text, i);
+      if (c > 0xff || (c < 0x20 && c !== 0x09) || c === 0x7f) return false;
+    }
+    return true;
+  }
+
+  function newResponseRecord() {
+    return {
+      type: "default",
+      urlList: [],
+      status: 200,
+      statusText: "",
+      headers: headersInternals.create(),
+      body: null,
+    };
+  }
+
+  // "Initialize a response" with `init` and the extracted body `pair` ([body, type]).
+  function initializeResponse(record, init, pair, prefix) {
+    if (init !== undefined && init !== null && !isObject(init)) {
+      throw typeError(`${prefix}: init is not an object.`);
+    }
+    const headersInit = init == null ? undefined : init.headers;
+    const statusInit = init == null ? undefined : init.status;
+    const statusTextInit = init == null ? undefined : init.statusText;
+    const status =
+      statusInit === undefined ? 200 : webidl.toUnsignedShort(statusInit, undefined, prefix, "status");
+    // A ByteString: `isReasonPhrase` refuses a code unit above 0xFF.
+    const statusText = statusTextInit === undefined ? "" : `${statusTextInit}`;
+    if (status < 200 || status > 599) {
+      throw new RangeErrorCtor(
+        `${prefix}: The status provided (${status}) is outside the range [200, 599].`,
+      );
+    }
+    if (!isReasonPhrase(statusText)) throw typeError(`${prefix}: Invalid statusText.`);
+    record.status = status;
+    record.statusText = statusText;
+    if (headersInit !== undefined) fillHeaders(record.headers, headersInit);
+    if (pair !== null) {
+      if (isNullBodyStatus(status)) {
+        throw typeError(`${prefix}: Response with null body status cannot have body.`);
+      }
+      record.body = pair[0];
+      appendContentType(record.headers, pair[1]);
+    }
+  }
+
+  class Response {
+    #record;
+
+    constructor(body = null, init = undefined) {
+      const record = newResponseRecord();
+      this.#record = record;
+      if (body === CONSTRUCT) return;
+      const prefix = "Failed to construct 'Response'";
+      const pair = body === null || body === undefined ? null : extractBody(body);
+      initializeResponse(record, init, pair, prefix);
+    }
+
+    static error() {
+      const response = new Response(CONSTRUCT);
+      const record = response.#record;
+      record.type = "error";
+      record.status = 0;
+      headersInternals.freeze(record.headers);
+      return response;
+    }
+
+    static redirect(url, status = 302) {
+      requiredArguments(arguments.length, 1, "Failed to execute 'redirect' on 'Response'");
+      let parsed;
+      try {
+        parsed = URLHref(new URLCtor(`${url}`));
+      } catch {
+        throw typeError(`Failed to execute 'redirect' on 'Response': Invalid URL: ${JSONStringify(`${url}`)}.`);
+      }
+      status = webidl.toUnsignedShort(status, undefined, "Failed to execute 'redirect' on 'Response'", "status");
+      if (!isRedirectStatus(status)) {
+        throw new RangeErrorCtor(`Failed to execute 'redirect' on 'Response': Invalid status code ${status}.`);
+      }
+      const response = new Response(CONSTRUCT);
+      const record = response.#record;
+      record.status = status;
+      const list = headersInternals.list(record.headers);
+      list[0] = "location";
+      list[1] = parsed;
+      headersInternals.freeze(record.headers);
+      return response;
+    }
+
+    static json(data, init = undefined) {
+      requiredArguments(arguments.length, 1, "Failed to execute 'json' on 'Response'");
+      const prefix = "Failed to execute 'json' on 'Response'";
+      const text = JSONStringify(data);
+      if (text === undefined) throw typeError(`${prefix}: The data is not JSON serializable.`);
+      const response = new Response(CONSTRUCT);
+      initializeResponse(response.#record, init, [newBody(text, null), "application/json"], prefix);
+      return response;
+    }
+
+    get type() {
+      return this.#record.type;
+    }
+
+    get url() {
+      const list = this.#record.urlList;
+      return list.length === 0 ? "" : stripFragment(list[list.length - 1]);
+    }
+
+    get redirected() {
+      return this.#record.urlList.length > 1;
+    }
+
+    get status() {
+      return this.#record.status;
+    }
+
+    get ok() {
+      const status = this.#record.status;
+      return status >= 200 && status <= 299;
+    }
+
+    get statusText() {
+      return this.#record.statusText;
+    }
+
+    get headers() {
+      return this.#record.headers;
+    }
+
+    get body() {
+      const body = this.#record.body;
+      return body === null ? null : bodyStream(body);
+    }
+
+    get bodyUsed() {
+      return bodyUsed(this.#record.body);
+    }
+
+    clone() {
+      const record = this.#record;
+      if (bodyUsed(record.body) || (record.body !== null && record.body.stream !== null && streams.isLocked(record.body.stream))) {
+        throw typeError("Failed to execute 'clone' on 'Response': Response body is already used.");
+      }
+      const response = new Response(CONSTRUCT);
+      const copy = response.#record;
+      copy.type = record.type;
+      copy.urlList = record.urlList;
+      copy.status = record.status;
+      copy.statusText = record.statusText;
+      fillHeaders(copy.headers, record.headers);
+      copy.body = cloneBody(record.body);
+      return response;
+    }
+
+    arrayBuffer() {
+      return consumeRecord(this, "arrayBuffer");
+    }
+
+    blob() {
+      return consumeRecord(this, "blob");
+    }
+
+    bytes() {
+      return consumeRecord(this, "bytes");
+    }
+
+    json() {
+      return consumeRecord(this, "json");
+    }
+
+    text() {
+      return consumeRecord(this, "text");
+    }
+
+    static record(response) {
+      return response.#record;
+    }
+
+    static isResponse(value) {
+      return isObject(value) && #record in value;
+    }
+  }
+  const responseRecord = Response.record;
+  const isResponse = Response.isResponse;
+  delete Response.record;
+  delete Response.isResponse;
+
+  function stripFragment(url) {
+    const hash = StringIndexOf(url, "#");
+    return hash === -1 ? url : StringSlice(url, 0, hash);
+  }
+
+  // The body methods of both classes: a brand check, then consume.
+  function consumeRecord(object, kind) {
+    let record;
+    try {
+      record = isResponse(object) ? responseRecord(object) : requestRecord(object);
+    } catch (error) {
+      return PromiseReject(error);
+    }
+    return consume(record, kind);
+  }
+
+  // ---- Request --------------------------------------------------------------------------------
+
+  const FORBIDDEN_METHODS = ["CONNECT", "TRACE", "TRACK"];
+  const NORMALIZED_METHODS = ["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"];
+  const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  const RegExpExec = uncurryThis(RegExp.prototype.exec);
+
+  function normalizeMethod(method, prefix) {
+    if (RegExpExec(TOKEN, method) === null) {
+      throw typeError(`${prefix}: '${method}' is not a valid HTTP method.`);
+    }
+    const upper = StringToUpperCase(method);
+    for (let i = 0; i < FORBIDDEN_METHODS.length; i++) {
+      if (upper === FORBIDDEN_METHODS[i]) {
+        throw typeError(`${prefix}: '${method}' HTTP method is unsupported.`);
+      }
+    }
+    for (let i = 0; i < NORMALIZED_METHODS.length; i++) {
+      if (upper === NORMALIZED_METHODS[i]) return upper;
+    }
+    return method;
+  }
+
+  const ENUMS = {
+    __proto__: null,
+    mode: ["navigate", "same-origin", "no-cors", "cors"],
+    credentials: ["omit", "same-origin", "include"],
+    cache: ["default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"],
+    redirect: ["follow", "error", "manual"],
+    duplex: ["half"],
+    priority: ["high", "low", "auto"],
+  };
+
+  function toEnum(value, name, prefix) {
+    const string = `${value}`;
+    const allowed = ENUMS[name];
+    for (let i = 0; i < allowed.length; i++) if (allowed[i] === string) return string;
+    throw typeError(`${prefix}: '${string}' is not a valid value for ${name}.`);
+  }
+
+  class Request {
+    #record;
+
+    constructor(input, init = undefined) {
+      const prefix = "Failed to construct 'Request'";
+      if (input === CONSTRUCT) {
+        this.#record = init;
+        return;
+      }
+      requiredArguments(arguments.length, 1, prefix);
+      if (init !== undefined && init !== null && !isObject(init)) {
+        throw typeError(`${prefix}: init is not an object.`);
+      }
+      let base = null;
+      let url;
+      if (isRequest(input)) {
+        base = requestRecord(input);
+        url = base.url;
+      } else {
+        const text = toUSVString(input);
+        try {
+          url = URLHref(new URLCtor(text));
+        } catch {
+          throw typeError(`${prefix}: Invalid URL: ${JSONStringify(text)}.`);
+        }
+        if (StringIndexOf(url, "@") !== -1) {
+          const parsed = new URLCtor(url);
+          if (URLUsername(parsed) !== "" || URLPassword(parsed) !== "") {
+            throw typeError(`${prefix}: Request cannot be constructed from a URL that includes credentials.`);
+          }
+        }
+      }
+      const get = (name) => (init == null ? undefined : init[name]);
+      const record = {
+        method: base === null ? "GET" : base.method,
+        url,
+        headers: headersInternals.create(),
+        body: null,
+        signal: undefined,
+        mode: base === null ? "cors" : base.mode,
+        credentials: base === null ? "same-origin" : base.credentials,
+        cache: base === null ? "default" : base.cache,
+        redirect: base === null ? "follow" : base.redirect,
+        integrity: base === null ? "" : base.integrity,
+        keepalive: base === null ? false : base.keepalive,
+        referrer: base === null ? "about:client" : base.referrer,
+        referrerPolicy: base === null ? "" : base.referrerPolicy,
+        duplex: "half",
+      };
+      // Read in the spec's order (each a getter a script may have written).
+      const bodyInit = get("body");
+      const cache = get("cache");
+      const credentials = get("credentials");
+      const duplex = get("duplex");
+      const headersInit = get("headers");
+      const integrity = get("integrity");
+      const keepalive = get("keepalive");
+      const method = get("method");
+      const mode = get("mode");
+      const priority = get("priority");
+      const redirect = get("redirect");
+      const referrer = get("referrer");
+      const referrerPolicy = get("referrerPolicy");
+      const signal = get("signal");
+      if (get("window") != null) throw typeError(`${prefix}: 'window' must be null.`);
+      if (referrer !== undefined) {
+        const text = toUSVString(referrer);
+        if (text === "") {
+          record.referrer = "";
+        } else {
+          try {
+            record.referrer = URLHref(new URLCtor(text));
+          } catch {
+            throw typeError(`${prefix}: Invalid referrer URL.`);
+          }
+        }
+      }
+      if (referrerPolicy !== undefined) record.referrerPolicy = `${referrerPolicy}`;
+      if (mode !== undefined) {
+        record.mode = toEnum(mode, "mode", prefix);
+        if (record.mode === "navigate") throw typeError(`${prefix}: Cannot construct a Request with a RequestInit whose mode member is set as 'navigate'.`);
+      }
+      if (credentials !== undefined) record.credentials = toEnum(credentials, "credentials", prefix);
+      if (cache !== undefined) record.cache = toEnum(cache, "cache", prefix);
+      if (record.cache === "only-if-cached" && record.mode !== "same-origin") {
+        throw typeError(`${prefix}: 'only-if-cached' can be set only with 'same-origin' mode.`);
+      }
+      if (redirect !== undefined) record.redirect = toEnum(redirect, "redirect", prefix);
+      if (integrity !== undefined) record.integrity = `${integrity}`;
+      if (keepalive !== undefined) record.keepalive = !!keepalive;
+      if (method !== undefined) record.method = normalizeMethod(`${method}`, prefix);
+      if (priority !== undefined) toEnum(priority, "priority", prefix);
+      if (duplex !== undefined) toEnum(duplex, "duplex", prefix);
+      if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
+        throw typeError(`${prefix}: member signal is not of type AbortSignal.`);
+      }
+      const parentSignal = signal != null ? signal : base === null ? undefined : base.signal;
+      record.signal =
+        parentSignal === undefined ? newAbortSignal() : createDependentAbortSignal([parentSignal]);
+      if (record.mode === "no-cors") {
+        const m = record.method;
+        if (m !== "GET" && m !== "HEAD" && m !== "POST") {
+          throw typeError(`${prefix}: '${m}' is unsupported in no-cors mode.`);
+        }
+      }
+      if (headersInit !== undefined) {
+        fillHeaders(record.headers, headersInit);
+      } else if (base !== null) {
+        fillHeaders(record.headers, base.headers);
+      }
+      const inputBody = base === null ? null : base.body;
+      if ((bodyInit != null || inputBody !== null) && (record.method === "GET" || record.method === "HEAD")) {
+        if (bodyInit != null) {
+          throw typeError(`${prefix}: Request with GET/HEAD method cannot have body.`);
+        }
+      }
+      if (bodyInit != null) {
+        const pair = extractBody(bodyInit);
+        record.body = pair[0];
+        appendContentType(record.headers, pair[1]);
+        if (pair[0].stream !== null && duplex === undefined) {
+          throw typeError(`${prefix}: The duplex member must be specified for a request with a streaming body.`);
+        }
+      } else if (inputBody !== null) {
+        if (bodyUsed(inputBody) || (inputBody.stream !== null && streams.isLocked(inputBody.stream))) {
+          throw typeError(`${prefix}: Cannot construct a Request with a Request object that has already been used.`);
+        }
+        // The input's body moves to the new request; the input's reads as used.
+        record.body = newBody(inputBody.source, inputBody.stream);
+        inputBody.source = null;
+        inputBody.stream = null;
+        inputBody.used = true;
+      }
+      this.#record = record;
+    }
+
+    get method() {
+      return this.#record.method;
+    }
+
+    get url() {
+      return this.#record.url;
+    }
+
+    get headers() {
+      return this.#record.headers;
+    }
+
+    get destination() {
+      void this.#record;
+      return "";
+    }
+
+    get referrer() {
+      const referrer = this.#record.referrer;
+      if (referrer === "") return "";
+      return referrer === "about:client" ? "about:client" : referrer;
+    }
+
+    get referrerPolicy() {
+      return this.#record.referrerPolicy;
+    }
+
+    get mode() {
+      return this.#record.mode;
+    }
+
+    get credentials() {
+      return this.#record.credentials;
+    }
+
+    get cache() {
+      return this.#record.cache;
+    }
+
+    get redirect() {
+      return this.#record.redirect;
+    }
+
+    get integrity() {
+      return this.#record.integrity;
+    }
+
+    get keepalive() {
+      return this.#record.keepalive;
+    }
+
+    get isReloadNavigation() {
+      void this.#record;
+      return false;
+    }
+
+    get isHistoryNavigation() {
+      void this.#record;
+      return false;
+    }
+
+    get signal() {
+      return this.#record.signal;
+    }
+
+    get duplex() {
+      void this.#record;
+      return "half";
+    }
+
+    get body() {
+      const body = this.#record.body;
+      return body === null ? null : bodyStream(body);
+    }
+
+    get bodyUsed() {
+      return bodyUsed(this.#record.body);
+    }
+
+    clone() {
+      const record = this.#record;
+      if (bodyUsed(record.body) || (record.body !== null && record.body.stream !== null && streams.isLocked(record.body.stream))) {
+        throw typeError("Failed to execute 'clone' on 'Request': Request body is already used.");
+      }
+      const copy = { __proto__: null, ...record, headers: headersInternals.create(), body: cloneBody(record.body) };
+      copy.signal = createDependentAbortSignal([record.signal]);
+      fillHeaders(copy.headers, record.headers);
+      return new Request(CONSTRUCT, copy);
+    }
+
+    arrayBuffer() {
+      return consumeRecord(this, "arrayBuffer");
+    }
+
+    blob() {
+      return consumeRecord(this, "blob");
+    }
+
+    bytes() {
+      return consumeRecord(this, "bytes");
+    }
+
+    json() {
+      return consumeRecord(this, "json");
+    }
+
+    text() {
+      return consumeRecord(this, "text");
+    }
+
+    static record(request) {
+      return request.#record;
+    }
+
+    static isRequest(value) {
+      return isObject(value) && #record in value;
+    }
+  }
+  const requestRecord = Request.record;
+  const isRequest = Request.isRequest;
+  delete Request.record;
+  delete Request.isRequest;
+
+  configureInterface(Request);
+  configureInterface(Response);
+  defineGlobal("Request", Request);
+  defineGlobal("Response", Response);
+
+  // For a host: a request made from its parts, and a response read into its parts.
+  internals.fetch = {
+    __proto__: null,
+    isRequest,
+    isResponse,
+    requestRecord,
+    responseRecord,
+    bodyStream,
+  };
+})

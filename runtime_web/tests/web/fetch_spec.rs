@@ -1,0 +1,144 @@
+//! `Request` and `Response`, by the Fetch standard: every body kind reads back, a body reads
+//! once, `clone` tees, statuses and methods are checked, `Response.json`, `error` and
+//! `redirect`, and a request made from a request takes its body (its headers replaced by
+//! init's, with no Content-Type added back).
+
+use crate::{eval, settle, web};
+
+#[test]
+fn every_body_kind_reads_back_once() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const kinds = ['héllo', new TextEncoder().encode('bytes'), new Uint16Array([0x6968]).buffer, new Blob(['blob'], { type: 'Text/X' }), new URLSearchParams('a=1&b=2'), ReadableStream.from([new Uint8Array([0x73, 0x74]), new Uint8Array([0x72])]), null]; \
+             const out = []; \
+             for (const body of kinds) { const r = new Response(body); out.push([r.headers.get('content-type'), await r.text(), r.bodyUsed]); } \
+             return out;"
+        ),
+        r#"[["text/plain;charset=UTF-8","héllo",true],[null,"bytes",true],[null,"hi",true],["text/x","blob",true],["application/x-www-form-urlencoded;charset=UTF-8","a=1&b=2",true],[null,"str",true],[null,"",false]]"#
+    );
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const r = new Response('{\"a\":[1]}'); const value = await r.json(); \
+             let again; try { await r.text(); } catch (e) { again = e.name; } \
+             const b = await new Response('xyz', { headers: { 'content-type': 'A/B' } }).blob(); \
+             const ab = await new Response(new Uint8Array([1, 2, 3]).subarray(1)).arrayBuffer(); \
+             const bytes = await new Response('é').bytes(); \
+             return [value, again, b.type, b.size, ab.byteLength, [...bytes], Object.prototype.toString.call(bytes)];"
+        ),
+        r#"[{"a":[1]},"TypeError","a/b",3,2,[195,169],"[object Uint8Array]"]"#
+    );
+}
+
+#[test]
+fn a_body_is_a_stream_when_asked_and_clone_tees_it() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const r = new Response('abc'); const first = r.body; const same = first === r.body; \
+             const copy = r.clone(); const teed = r.body !== first && first.locked; \
+             const chunks = []; for await (const chunk of r.body) chunks.push(new TextDecoder().decode(chunk)); \
+             const copied = await copy.text(); \
+             let cloneUsed; try { r.clone(); } catch (e) { cloneUsed = e.name; } \
+             return [same, teed, chunks, copied, r.bodyUsed, copy.bodyUsed, cloneUsed, new Response().body];"
+        ),
+        r#"[true,true,["abc"],"abc",true,true,"TypeError",null]"#
+    );
+}
+
+#[test]
+fn responses_check_their_status_and_make_json_errors_and_redirects() {
+    let mut runtime = web();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const r = new Response(null, { status: 204, statusText: 'No Content', headers: [['x-a', '1']] }); \
+             const j = Response.json({ a: 1 }, { status: 201 }); const e = Response.error(); const d = Response.redirect('https://h/p', 301); \
+             let frozen; try { e.headers.set('a', 'b'); } catch (err) { frozen = err.name; } \
+             return [r.status, r.statusText, r.ok, r.type, r.url, r.redirected, r.headers.get('x-a'), \
+                     j.status, j.headers.get('content-type'), e.type, e.status, d.status, d.headers.get('location'), frozen];"
+        ),
+        r#"[204,"No Content",true,"default","",false,"1",201,"application/json","error",0,301,"https://h/p","TypeError"]"#
+    );
+    for (script, class) in [
+        ("new Response('x', { status: 204 })", "TypeError"),
+        ("new Response(null, { status: 199 })", "RangeError"),
+        ("new Response(null, { status: 600 })", "RangeError"),
+        ("new Response(null, { statusText: 'a\\nb' })", "TypeError"),
+        ("Response.redirect('https://h/', 200)", "RangeError"),
+        ("Response.redirect('not a url')", "TypeError"),
+        ("Response.json(undefined)", "TypeError"),
+        (
+            "new Response(ReadableStream.from([]).getReader() && undefined, { status: 1000 })",
+            "RangeError",
+        ),
+    ] {
+        let out = eval(&mut runtime, &format!("return {script};"));
+        assert!(
+            out.starts_with(&format!("throws {class}")),
+            "{script}: {out}"
+        );
+    }
+}
+
+#[test]
+fn requests_normalize_methods_and_take_a_requests_body() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const r = new Request('https://h/a#frag', { method: 'post', body: 'hi', headers: { 'X-A': '1' } }); \
+             const moved = new Request(r, { headers: { 'x-b': '2' } }); \
+             const c = moved.clone(); \
+             return [r.method, r.url, r.bodyUsed, moved.method, [...moved.headers], await moved.text(), await c.text(), \
+                     new Request('https://h/', { method: 'patch' }).method, new Request('https://h/').mode, \
+                     new Request('https://h/').signal.aborted, Object.prototype.toString.call(r)];"
+        ),
+        r#"["POST","https://h/a#frag",true,"POST",[["x-b","2"]],"hi","hi","patch","cors",false,"[object Request]"]"#
+    );
+    for (script, class) in [
+        ("new Request('/relative')", "TypeError"),
+        ("new Request('https://u:p@h/')", "TypeError"),
+        (
+            "new Request('https://h/', { method: 'CONNECT' })",
+            "TypeError",
+        ),
+        (
+            "new Request('https://h/', { method: 'bad method' })",
+            "TypeError",
+        ),
+        ("new Request('https://h/', { body: 'x' })", "TypeError"),
+        (
+            "new Request('https://h/', { method: 'HEAD', body: 'x' })",
+            "TypeError",
+        ),
+        (
+            "new Request('https://h/', { mode: 'navigate' })",
+            "TypeError",
+        ),
+        ("new Request('https://h/', { signal: {} })", "TypeError"),
+        (
+            "new Request('https://h/', { method: 'POST', body: new ReadableStream() })",
+            "TypeError",
+        ),
+        ("new Request()", "TypeError"),
+    ] {
+        let out = eval(&mut runtime, &format!("return {script};"));
+        assert!(
+            out.starts_with(&format!("throws {class}")),
+            "{script}: {out}"
+        );
+    }
+    // An aborted signal is followed by the request's own.
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const c = new AbortController(); const r = new Request('https://h/', { signal: c.signal }); \
+             const before = r.signal.aborted; c.abort('why'); return [before, r.signal.aborted, r.signal.reason];"
+        ),
+        r#"[false,true,"why"]"#
+    );
+}
