@@ -60,6 +60,9 @@ function headersCases() {
   const headers = new Headers(init);
   return {
     headers_new_10: () => new Headers(init),
+    response_new_hello: () => new Response("hello"),
+    response_json_small: () => Response.json({ ok: true, n: 1 }),
+    request_new_10_headers: () => new Request("https://example.com/a", { method: "POST", headers: init }),
     headers_get: () => headers.get("X-Header-7"),
     headers_iterate_10: () => {
       let n = 0;
