@@ -1,8 +1,10 @@
 //! One worker's JavaScript, served by `runtime_core::serve::Server`: a runtime made from the
 //! startup snapshot (the handler module loaded and evaluated at build time), many requests in
 //! flight in it, an entry limit that terminates a handler keeping the thread, and the runtime
-//! replaced after a termination. What is left here is the HTTP side: filing a request in the
-//! op state of the runtime its call starts in, and the status of each outcome.
+//! replaced after a termination. What is left here is the HTTP side: for a version 2 handler
+//! (`handle(rid)` over the workload's ops), filing a request in the op state of the runtime
+//! its call starts in; for a standard fetch handler (`fetch_mode.rs`), its arguments; and the
+//! status of each outcome.
 //!
 //! Connection tasks hand their requests to one task that starts them (`Server::start_with`)
 //! and hands back each call's future, which the connection task awaits; the server's `run`
@@ -28,7 +30,7 @@ use runtime_core::serve::{
 use runtime_core::{v8, JsError, OpState, Runtime, RuntimeOptions, SnapshotBuilder};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::{ops, reply, Reply};
+use crate::{fetch_mode, ops, reply, Reply};
 
 /// Where the handler is and what it may import: shared by every worker.
 #[derive(Clone, Debug)]
@@ -39,6 +41,17 @@ pub struct Handler {
     directory: PathBuf,
     /// The startup snapshot: the handler loaded and evaluated.
     snapshot: &'static [u8],
+    /// Which kind of handler the module is.
+    kind: HandlerKind,
+}
+
+/// A version 2 handler exports `handle(rid)`; a standard one's default export has `fetch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandlerKind {
+    /// `handle(rid)` over the workload's ops.
+    Ops,
+    /// `export default { fetch(request, env, ctx) }`.
+    Fetch,
 }
 
 impl Handler {
@@ -57,11 +70,16 @@ impl Handler {
             .enable_all()
             .build()
             .map_err(|error| error.to_string())?;
-        tokio
+        let kind = tokio
             .block_on(async {
+                let glue = builder.load_side_module(fetch_mode::GLUE).await?;
+                builder.mod_evaluate(glue).await?;
                 let module = builder.load_main_module(&url).await?;
                 builder.mod_evaluate(module).await?;
-                builder.module_function(module, "handle").map(drop)
+                if builder.module_function(module, "handle").is_ok() {
+                    return Ok(HandlerKind::Ops);
+                }
+                fetch_mode::bind(&mut builder, module).map(|_| HandlerKind::Fetch)
             })
             .map_err(described)?;
         let snapshot = builder.build().map_err(described)?;
@@ -69,7 +87,13 @@ impl Handler {
             url,
             directory,
             snapshot: Box::leak(snapshot.into_boxed_slice()),
+            kind,
         })
+    }
+
+    /// Which kind of handler it is.
+    pub fn kind(&self) -> HandlerKind {
+        self.kind
     }
 
     /// A runtime from the snapshot, and its `handle`.
@@ -79,9 +103,11 @@ impl Handler {
         // The module is in the snapshot's map: found there at once, not loaded or evaluated
         // again (so a replacement is made without awaiting anything).
         let module = runtime.loaded_module(&self.url).map_err(described)?;
-        let handle = runtime
-            .module_function(module, "handle")
-            .map_err(described)?;
+        let handle = match self.kind {
+            HandlerKind::Ops => runtime.module_function(module, "handle"),
+            HandlerKind::Fetch => fetch_mode::bind(&mut runtime, module),
+        }
+        .map_err(described)?;
         Ok((runtime, handle))
     }
 }
@@ -94,8 +120,12 @@ fn described(error: JsError) -> String {
 fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeOptions, String> {
     let loader = FsModuleLoader::new(directory)
         .map_err(|error| format!("{}: {error}", directory.display()))?;
+    // The web platform for a standard handler (and for a version 2 one, which may use it).
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(ops::extension());
+    extensions.push(fetch_mode::extension());
     Ok(RuntimeOptions {
-        extensions: vec![ops::extension()],
+        extensions,
         module_loader: Some(Rc::new(loader)),
         startup_snapshot: snapshot.map(Into::into),
         ..Default::default()
@@ -106,6 +136,7 @@ fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeO
 /// requests the connection tasks hand over.
 pub struct Worker {
     server: Server,
+    kind: HandlerKind,
     rid: Cell<u32>,
     /// Where requests go to be started.
     requests: mpsc::UnboundedSender<Request>,
@@ -119,7 +150,13 @@ type Request = (Parts, Bytes, oneshot::Sender<Started>);
 struct Started {
     rid: u32,
     state: Option<Rc<RefCell<OpState>>>,
-    call: Result<ServedCall<()>, ServeError>,
+    call: Call,
+}
+
+/// A request's call, by the handler's kind.
+enum Call {
+    Ops(Result<ServedCall<()>, ServeError>),
+    Fetch(Result<ServedCall<fetch_mode::Answer>, ServeError>),
 }
 
 impl Worker {
@@ -131,6 +168,7 @@ impl Worker {
         timeout: Duration,
         entry_limit: Duration,
     ) -> Result<Rc<Self>, String> {
+        let kind = handler.kind();
         let make: MakeRuntime = Box::new(move || {
             handler
                 .start()
@@ -148,6 +186,7 @@ impl Worker {
         let (requests, queued) = mpsc::unbounded_channel();
         let worker = Rc::new(Self {
             server: server.clone(),
+            kind,
             rid: Cell::new(0),
             requests,
         });
@@ -186,22 +225,44 @@ impl Worker {
                 "the request was not started",
             );
         };
-        let outcome = match call {
-            Ok(call) => call.await,
-            Err(refused) => Err(refused),
-        };
-        let exchange = state.and_then(|state| {
-            state
-                .borrow_mut()
-                .borrow_mut::<ops::Exchanges>()
-                .remove(rid)
-        });
-        respond(rid, outcome, exchange)
+        match call {
+            Call::Ops(call) => {
+                let outcome = match call {
+                    Ok(call) => call.await,
+                    Err(refused) => Err(refused),
+                };
+                let exchange = state.and_then(|state| {
+                    state
+                        .borrow_mut()
+                        .borrow_mut::<ops::Exchanges>()
+                        .remove(rid)
+                });
+                respond(rid, outcome, exchange)
+            }
+            Call::Fetch(call) => match call {
+                Ok(call) => match call.await {
+                    Ok(answer) => fetch_mode::respond(rid, answer),
+                    Err(error) => failed(rid, error),
+                },
+                Err(refused) => failed(rid, refused),
+            },
+        }
     }
 
-    /// Files a request in the runtime the call will run in and starts `handle(rid)`.
+    /// Files a request in the runtime the call will run in and starts `handle(rid)`; or, for a
+    /// standard handler, starts `serve(method, url, headers, body)`.
     fn start_request(&self, parts: Parts, body: Bytes) -> Started {
         let rid = self.next_rid();
+        if self.kind == HandlerKind::Fetch {
+            let call = self
+                .server
+                .start::<fetch_mode::Answer>(fetch_mode::arguments(&parts, body));
+            return Started {
+                rid,
+                state: None,
+                call: Call::Fetch(call),
+            };
+        }
         let mut state = None;
         let call = self.server.start_with::<(), _>(|runtime| {
             let op_state = runtime.op_state();
@@ -216,7 +277,11 @@ impl Worker {
             state = Some(op_state);
             (rid,)
         });
-        Started { rid, state, call }
+        Started {
+            rid,
+            state,
+            call: Call::Ops(call),
+        }
     }
 }
 
@@ -254,7 +319,14 @@ fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exch
                 "no response",
             )
         }
-        (Err(error @ ServeError::Terminated { .. }), _) => {
+        (Err(error), _) => failed(rid, error),
+    }
+}
+
+/// The status of a request whose call got no value.
+fn failed(rid: u32, error: ServeError) -> Reply {
+    match error {
+        error @ ServeError::Terminated { .. } => {
             eprintln!("edge-js: request {rid}: {error}");
             reply(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -262,7 +334,7 @@ fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exch
                 "the handler ran too long",
             )
         }
-        (Err(ServeError::Failed(error)), _) => {
+        ServeError::Failed(error) => {
             let stack = error.stack.as_deref().unwrap_or("");
             eprintln!("edge-js: request {rid}: the handler failed: {error}\n{stack}");
             reply(
@@ -271,7 +343,7 @@ fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exch
                 "the handler failed",
             )
         }
-        (Err(ServeError::TimedOut), _) => {
+        ServeError::TimedOut => {
             eprintln!("edge-js: request {rid}: the handler did not settle in time");
             reply(
                 StatusCode::GATEWAY_TIMEOUT,
@@ -279,7 +351,7 @@ fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exch
                 "the handler timed out",
             )
         }
-        (Err(error), _) => {
+        error => {
             eprintln!("edge-js: request {rid}: {error}");
             reply(StatusCode::SERVICE_UNAVAILABLE, "text/plain", "unavailable")
         }

@@ -1,8 +1,10 @@
-//! The edge workload's server (`shared/edge-workload/WORKLOAD.md`, version 2): hyper 1.x on
-//! tokio current-thread runtimes, one thread per worker for HTTP and JavaScript, the workers
-//! sharing one address (`SO_REUSEPORT`). `edge-js` files each request under a request id and
-//! starts the handler module's `handle(rid)` as it arrives, many in flight in one runtime,
-//! answering each when its promise settles; `edge-floor` answers the same requests from Rust,
+//! The edge workload's server (`shared/edge-workload/WORKLOAD.md`, versions 2 and 3): hyper
+//! 1.x on tokio current-thread runtimes, one thread per worker for HTTP and JavaScript, the
+//! workers sharing one address (`SO_REUSEPORT`). `edge-js` serves a version 2 handler (it files
+//! each request under a request id and starts the module's `handle(rid)`) or a standard fetch
+//! handler (`export default { fetch(request, env, ctx) }`, version 3's `fetch_handler.js`, with
+//! runtime_web's `Request` and `Response`), many requests in flight in one runtime, answering
+//! each when its promise settles; `edge-floor` answers the same requests from Rust,
 //! the floor the JavaScript layer is measured against.
 //!
 //! Beyond the workload, what a host running tenants' code needs: bodies over
@@ -12,6 +14,7 @@
 //! replaces the runtime from the startup snapshot; one that waits past it is answered 504
 //! alone; SIGINT stops accepting and lets the connections in flight finish.
 
+pub mod fetch_mode;
 pub mod js_worker;
 pub mod ops;
 

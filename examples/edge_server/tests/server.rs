@@ -173,7 +173,12 @@ fn assert_kv(address: SocketAddr, what: &str) {
 
 #[test]
 fn both_servers_answer_the_workload_exactly() {
-    for (mode, handler) in [(Mode::Js, "handler.js"), (Mode::Floor, "handler.js")] {
+    // The version 2 handler, version 3's standard fetch handler, and the floor.
+    for (mode, handler) in [
+        (Mode::Js, "handler.js"),
+        (Mode::Js, "fetch_handler.js"),
+        (Mode::Floor, "handler.js"),
+    ] {
         let address = start(mode, handler);
         assert_kv(address, &format!("{mode:?}"));
         for _ in 0..3 {
@@ -333,4 +338,44 @@ fn hostile_requests_and_handlers_are_answered_and_the_server_goes_on() {
     let answer = hello(address);
     assert_eq!((answer.status, answer.body.len()), (200, 42));
     assert_eq!(echo(address).status, 200);
+}
+
+/// A standard handler's misdeeds are its requests' errors, and the server goes on: a value
+/// that is no `Response` or a throw is 500, a loop 503; a streamed body, `ctx.waitUntil` and
+/// `set-cookie` twice are served; the handler patching `Response` after start-up does not
+/// reach the server's glue.
+#[test]
+fn a_standard_handlers_misdeeds_are_its_requests_errors() {
+    let address = start(Mode::Js, "tests/hostile_fetch_handler.js");
+    assert_eq!(get(address, "/not-a-response").status, 500);
+    assert_eq!(get(address, "/throw").status, 500);
+    assert_eq!(get(address, "/loop").status, 503);
+    let streamed = get(address, "/stream");
+    assert_eq!(
+        (streamed.status, streamed.body.as_slice()),
+        (200, &b"streamed"[..])
+    );
+    let answered = get(address, "/wait-until");
+    assert_eq!(answered.body, b"answered");
+    let cookies: Vec<&str> = answered
+        .headers
+        .iter()
+        .filter(|(name, _)| name == "set-cookie")
+        .map(|(_, value)| value.as_str())
+        .collect();
+    assert_eq!(cookies, ["a=1", "b=2"]);
+    let patched = get(address, "/patched");
+    assert_eq!(
+        (patched.status, patched.body.as_slice()),
+        (202, &b"still mine"[..])
+    );
+    let answer = send(
+        address,
+        "POST /echo HTTP/1.1\r\nhost: localhost\r\nx-a: 1\r\ncontent-length: 4\r\n\r\n",
+        b"body",
+    );
+    assert_eq!(
+        (answer.status, answer.body.as_slice()),
+        (200, &b"POST 1 body"[..])
+    );
 }

@@ -1,0 +1,25 @@
+// A standard fetch handler that misbehaves on some routes (the server's tests).
+export default {
+  async fetch(request, env, ctx) {
+    const path = new URL(request.url).pathname;
+    if (path === "/not-a-response") return { status: 200, body: "hi" };
+    if (path === "/throw") throw new Error("the handler failed");
+    if (path === "/loop") for (;;) {}
+    if (path === "/stream") {
+      // A body the handler streams, in two chunks.
+      const encoder = new TextEncoder();
+      return new Response(ReadableStream.from([encoder.encode("stre"), encoder.encode("amed")]));
+    }
+    if (path === "/wait-until") {
+      ctx.waitUntil(Promise.reject(new Error("background work failed")));
+      return new Response("answered", { headers: [["set-cookie", "a=1"], ["set-cookie", "b=2"]] });
+    }
+    if (path === "/patched") {
+      // Patching the globals after start-up does not reach the server's glue.
+      Response.prototype.arrayBuffer = () => Promise.resolve(new ArrayBuffer(1));
+      Object.defineProperty(Response.prototype, "status", { get: () => 999 });
+      return new Response("still mine", { status: 202 });
+    }
+    return new Response(`${request.method} ${request.headers.get("x-a")} ${await request.text()}`);
+  },
+};
