@@ -10,7 +10,8 @@ type StateInit = Box<dyn FnOnce(&mut OpState)>;
 
 /// Stores what a global's install script returned (in the op state, where the extension's
 /// Rust side finds it): given it when the context is made, and again when a runtime starts
-/// from a snapshot of that context (the snapshot carries the value).
+/// from a snapshot of that context (the snapshot carries the value). A `v8::Global` kept so
+/// is dropped when a snapshot builder makes its blob, with the rest of its op state.
 pub type KeepFn = for<'s, 'i> fn(&mut v8::PinScope<'s, 'i>, v8::Local<'s, v8::Value>, &OpState);
 
 /// What an extension installs on the global object when a context is made: the way a host's

@@ -312,6 +312,11 @@ fn take_blob(mut runtime: Runtime, handles: usize) -> Result<v8::StartupData, Js
     modules.clear();
     event_loop.forget_sources();
     runtime.installed.clear();
+    // What extensions keep in the op state (a handle their install script gave, as
+    // `GlobalScript::keep` hands it) goes too: the builder's runtime ends here, and a runtime
+    // made from the blob is given the value again.
+    let kept = std::mem::take(&mut *runtime.state.borrow_mut());
+    drop(kept);
     drop(context);
     for op_ctx in runtime.ops.ctxs.iter() {
         op_ctx.static_str_cache.take();
