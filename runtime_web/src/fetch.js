@@ -61,6 +61,7 @@
     }
   };
   const { isBlob, blobBytes, blobType, createBlob } = internals;
+  const reportError = globalThis.reportError;
   const { isAbortSignal, newAbortSignal, createDependentAbortSignal } = internals;
 
   const typeError = (message) => new TypeErrorCtor(message);
@@ -602,9 +603,9 @@
       if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
         throw typeError(`${prefix}: member signal is not of type AbortSignal.`);
       }
-      const parentSignal = signal != null ? signal : base === null ? undefined : base.signal;
+      const parentSignal = signal != null ? signal : base === null ? undefined : signalOf(base);
       record.signal =
-        parentSignal === undefined ? newAbortSignal() : createDependentAbortSignal([parentSignal]);
+        parentSignal === undefined ? undefined : createDependentAbortSignal([parentSignal]);
       if (record.mode === "no-cors") {
         const m = record.method;
         if (m !== "GET" && m !== "HEAD" && m !== "POST") {
@@ -704,7 +705,7 @@
     }
 
     get signal() {
-      return this.#record.signal;
+      return signalOf(this.#record);
     }
 
     get duplex() {
@@ -727,7 +728,7 @@
         throw typeError("Failed to execute 'clone' on 'Request': Request body is already used.");
       }
       const copy = { __proto__: null, ...record, headers: headersInternals.create(), body: cloneBody(record.body) };
-      copy.signal = createDependentAbortSignal([record.signal]);
+      copy.signal = createDependentAbortSignal([signalOf(record)]);
       fillHeaders(copy.headers, record.headers);
       return new Request(CONSTRUCT, copy);
     }
@@ -760,6 +761,13 @@
       return isObject(value) && #record in value;
     }
   }
+  // A request's signal, made when first asked for (most requests a server makes are never
+  // asked: an AbortSignal is an EventTarget, not free to make).
+  function signalOf(record) {
+    if (record.signal === undefined) record.signal = newAbortSignal();
+    return record.signal;
+  }
+
   const requestRecord = Request.record;
   const isRequest = Request.isRequest;
   delete Request.record;
@@ -770,13 +778,77 @@
   defineGlobal("Request", Request);
   defineGlobal("Response", Response);
 
-  // For a host: a request made from its parts, and a response read into its parts.
-  internals.fetch = {
-    __proto__: null,
-    isRequest,
-    isResponse,
-    requestRecord,
-    responseRecord,
-    bodyStream,
+  // ---- A host serving a standard fetch handler ------------------------------------------------
+
+  // A request from a host's parts: its headers (name, value, ...: names lowercase, values
+  // byte strings, as an HTTP server gives them) taken as the list, its body's bytes the body's
+  // own. No check is repeated and no signal made until asked for.
+  function hostRequest(method, url, headers, body) {
+    const record = {
+      method,
+      url,
+      headers: headersInternals.create(),
+      body: body === null || body === undefined ? null : newBody(body, null),
+      signal: undefined,
+      mode: "cors",
+      credentials: "same-origin",
+      cache: "default",
+      redirect: "follow",
+      integrity: "",
+      keepalive: false,
+      referrer: "about:client",
+      referrerPolicy: "",
+      duplex: "half",
+    };
+    headersInternals.fill(record.headers, headers);
+    return new Request(CONSTRUCT, record);
+  }
+
+  // A response as its parts: `[status, headers (name, value, ...), body bytes or null]`, at
+  // once for a body not made a stream, else once its stream is read. A network error (status
+  // 0) is the host's to refuse.
+  function answerOf(response) {
+    if (!isResponse(response)) {
+      throw typeError("The handler's fetch did not resolve to a Response.");
+    }
+    const record = responseRecord(response);
+    const headers = headersInternals.list(record.headers);
+    const body = record.body;
+    if (body === null) return [record.status, headers, null];
+    if (body.stream === null && !body.used) {
+      const source = body.source;
+      body.used = true;
+      body.source = null;
+      const bytes =
+        typeof source === "string" ? encode(encoder, source) : isBlob(source) ? blobBytes(source) : source;
+      return [record.status, headers, bytes];
+    }
+    return PromisePrototypeThen(consumeBody(body, false), (bytes) => [record.status, headers, bytes]);
+  }
+
+  // What the runtime keeps (`runtime_web::fetch_handler`): `bind(namespace)` gives the
+  // function a host calls per request, `serve(method, url, headers, body)`, which calls the
+  // module's `default.fetch(request, env, ctx)` and answers as `answerOf` does.
+  return function bind(namespace) {
+    const handler = namespace.default;
+    const fetch = handler === null || handler === undefined ? undefined : handler.fetch;
+    if (typeof fetch !== "function") {
+      throw typeError("The module's default export has no fetch(request, env, ctx).");
+    }
+    const env = {};
+    return function serve(method, url, headers, body) {
+      const request = hostRequest(method, url, headers, body);
+      // Work the handler hands over outlives its response; its failure is reported.
+      const ctx = {
+        waitUntil(promise) {
+          PromisePrototypeThen(PromiseResolve(promise), undefined, reportError);
+        },
+        passThroughOnException() {},
+      };
+      const answered = ReflectApply(fetch, handler, [request, env, ctx]);
+      // A Response returned as it is needs no turn of the microtask queue.
+      if (isResponse(answered)) return answerOf(answered);
+      return PromisePrototypeThen(PromiseResolve(answered), answerOf);
+    };
   };
 })

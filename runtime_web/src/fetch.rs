@@ -1,13 +1,35 @@
 //! `Request` and `Response` with their bodies (`fetch.js`): JavaScript over the headers,
 //! streams, blob and URL groups' internals; a body read from what it was made of, with no
-//! stream unless a script asks for one.
+//! stream unless a script asks for one. The script's value, the function that binds a
+//! module's fetch handler, is kept for [`crate::fetch_handler`].
 
-use runtime_core::{Extension, GlobalScript};
+use std::cell::RefCell;
+
+use runtime_core::{v8, Extension, GlobalScript, OpState};
+
+/// `bind(namespace)` of `fetch.js`, in the op state.
+#[derive(Default)]
+pub(crate) struct BindFetchHandler(pub(crate) RefCell<Option<v8::Global<v8::Function>>>);
+
+fn keep_bind<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    bind: v8::Local<'s, v8::Value>,
+    state: &OpState,
+) {
+    if let Ok(bind) = v8::Local::<v8::Function>::try_from(bind) {
+        *state.borrow::<BindFetchHandler>().0.borrow_mut() = Some(v8::Global::new(scope, bind));
+    }
+}
 
 /// `Request`, `Response`.
 pub(crate) fn extension() -> Extension {
-    Extension::new("web_fetch").global(
-        GlobalScript::new("ext:web/fetch.js", include_str!("fetch.js"))
-            .typescript(include_str!("fetch.d.ts")),
-    )
+    Extension::new("web_fetch")
+        .global(
+            GlobalScript::new("ext:web/fetch.js", include_str!("fetch.js"))
+                .keep(keep_bind)
+                .typescript(include_str!("fetch.d.ts")),
+        )
+        .state(|state| {
+            state.put(BindFetchHandler::default());
+        })
 }

@@ -40,6 +40,7 @@ mod crypto;
 mod encoding;
 mod events;
 mod fetch;
+pub mod fetch_handler;
 mod headers;
 mod performance;
 mod streams;

@@ -11,7 +11,10 @@
 //! request awaits the store's 5 ms). Loopback only; every run is bounded in time and the
 //! servers exit by themselves.
 //!
-//! `--js-alone` adds a third server: `edge-js` running the handler with its ops replaced by
+//! A third server is `edge-js` serving version 3's standard fetch handler
+//! (`examples/edge_server/fetch_handler.js`), with runtime_web's `Request` and `Response`.
+//!
+//! `--js-alone` adds a fourth server: `edge-js` running the handler with its ops replaced by
 //! plain JavaScript functions (`bench_http/js_alone.js`), so that the JS server's excess over
 //! the floor splits into what the handler's own JavaScript costs and what the op layer adds.
 
@@ -185,11 +188,12 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         }
     }
     let handler = root.join("examples/edge_server/handler.js");
+    let fetch_handler = root.join("examples/edge_server/fetch_handler.js");
     let out = target.join("bench-http");
     let servers: &[&'static str] = if js_alone {
-        &["floor", "js", "alone"]
+        &["floor", "js", "fetch", "alone"]
     } else {
-        &["floor", "js"]
+        &["floor", "js", "fetch"]
     };
     // The --js-alone handlers, one per route, written once for every run.
     let alone_handlers: Vec<Option<PathBuf>> = routes
@@ -204,6 +208,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
                     let (binary, handler) = match (server, alone) {
                         ("floor", _) => (target.join("release/edge-floor"), &handler),
                         ("alone", Some(alone)) => (target.join("release/edge-js"), alone),
+                        ("fetch", _) => (target.join("release/edge-js"), &fetch_handler),
                         _ => (target.join("release/edge-js"), &handler),
                     };
                     let cell = run_cell(

@@ -1,44 +1,22 @@
 //! Serving a standard fetch handler (WORKLOAD.md, version 3): the module's default export has
 //! `fetch(request, env, ctx)` and answers a `Response`, with runtime_web's `Request`,
-//! `Response`, `Headers`, streams and URL. `fetch_glue.js` makes each request's `Request` and
-//! reads the `Response` back as `[status, headers, body]`, which is checked here: the status
-//! a valid HTTP one, every header a valid name and value, or the request is answered 500.
+//! `Response`, `Headers`, streams and URL (`runtime_web::fetch_handler` binds it and reads the
+//! response back). What it answered is checked here: the status a valid HTTP one, every header
+//! a valid name and value, or the request is answered 500.
 
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use runtime_core::modules::ModuleId;
-use runtime_core::{v8, ByteString, Extension, ExtensionSource, JsError, Runtime};
+use runtime_core::ByteString;
+use runtime_web::fetch_handler::{Answer, Arguments};
 
 use crate::{reply, Reply};
 
-/// The glue's module.
-pub const GLUE: &str = "ext:edge/fetch_glue.js";
-
-static GLUE_MODULE: [ExtensionSource; 1] =
-    [ExtensionSource::new(GLUE, include_str!("fetch_glue.js"))];
-
-/// The glue, as an extension (with the web platform's, it must come after them).
-pub fn extension() -> Extension {
-    Extension::new("edge_fetch").esm(&GLUE_MODULE)
-}
-
-/// What a request's call answers: status, headers (name, value, ...), body.
-pub type Answer = (u16, Vec<ByteString>, Bytes);
-
-/// The function each request calls, for the handler module `module`.
-pub fn bind(runtime: &mut Runtime, module: ModuleId) -> Result<v8::Global<v8::Function>, JsError> {
-    let glue = runtime.loaded_module(GLUE)?;
-    let bind = runtime.module_function(glue, "bind")?;
-    let namespace = runtime.get_module_namespace(module)?;
-    runtime.call::<v8::Global<v8::Function>>(&bind, (namespace,))
-}
-
 /// A request's arguments: method, URL (from its `Host`, `http://localhost` without one),
-/// headers as byte strings, body (none for an empty one).
-pub fn arguments(parts: &Parts, body: Bytes) -> (String, String, Vec<ByteString>, Option<Bytes>) {
+/// headers as byte strings (hyper's names are lowercase), body (none for an empty one).
+pub fn arguments(parts: &Parts, body: Bytes) -> Arguments {
     let host = parts
         .headers
         .get(hyper::header::HOST)
@@ -51,8 +29,8 @@ pub fn arguments(parts: &Parts, body: Bytes) -> (String, String, Vec<ByteString>
         headers.push(ByteString::from(value.as_bytes()));
     }
     let body = (!body.is_empty()).then_some(body);
-    (
-        parts.method.as_str().to_owned(),
+    runtime_web::fetch_handler::arguments(
+        parts.method.as_str(),
         format!("http://{host}{path}"),
         headers,
         body,
@@ -75,7 +53,7 @@ pub fn respond(rid: u32, (status, headers, body): Answer) -> Reply {
         };
         map.append(name, value);
     }
-    let mut response = Response::new(Full::new(body));
+    let mut response = Response::new(Full::new(body.unwrap_or_default()));
     *response.status_mut() = status;
     *response.headers_mut() = map;
     response

@@ -72,14 +72,12 @@ impl Handler {
             .map_err(|error| error.to_string())?;
         let kind = tokio
             .block_on(async {
-                let glue = builder.load_side_module(fetch_mode::GLUE).await?;
-                builder.mod_evaluate(glue).await?;
                 let module = builder.load_main_module(&url).await?;
                 builder.mod_evaluate(module).await?;
                 if builder.module_function(module, "handle").is_ok() {
                     return Ok(HandlerKind::Ops);
                 }
-                fetch_mode::bind(&mut builder, module).map(|_| HandlerKind::Fetch)
+                runtime_web::fetch_handler::bind(&mut builder, module).map(|_| HandlerKind::Fetch)
             })
             .map_err(described)?;
         let snapshot = builder.build().map_err(described)?;
@@ -105,7 +103,7 @@ impl Handler {
         let module = runtime.loaded_module(&self.url).map_err(described)?;
         let handle = match self.kind {
             HandlerKind::Ops => runtime.module_function(module, "handle"),
-            HandlerKind::Fetch => fetch_mode::bind(&mut runtime, module),
+            HandlerKind::Fetch => runtime_web::fetch_handler::bind(&mut runtime, module),
         }
         .map_err(described)?;
         Ok((runtime, handle))
@@ -123,7 +121,6 @@ fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeO
     // The web platform for a standard handler (and for a version 2 one, which may use it).
     let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
     extensions.push(ops::extension());
-    extensions.push(fetch_mode::extension());
     Ok(RuntimeOptions {
         extensions,
         module_loader: Some(Rc::new(loader)),
@@ -156,7 +153,7 @@ struct Started {
 /// A request's call, by the handler's kind.
 enum Call {
     Ops(Result<ServedCall<()>, ServeError>),
-    Fetch(Result<ServedCall<fetch_mode::Answer>, ServeError>),
+    Fetch(Result<ServedCall<runtime_web::fetch_handler::Answer>, ServeError>),
 }
 
 impl Worker {
@@ -256,7 +253,7 @@ impl Worker {
         if self.kind == HandlerKind::Fetch {
             let call = self
                 .server
-                .start::<fetch_mode::Answer>(fetch_mode::arguments(&parts, body));
+                .start::<runtime_web::fetch_handler::Answer>(fetch_mode::arguments(&parts, body));
             return Started {
                 rid,
                 state: None,

@@ -45,8 +45,13 @@ pub(super) fn table(
         })
     };
     let any_alone = cells.iter().any(|cell| cell.server == "alone");
+    let fetch_of = |cell: &Cell| {
+        cells.iter().find(|c| {
+            c.server == "fetch" && c.route == cell.route && c.concurrency == cell.concurrency
+        })
+    };
     let mut out = format!(
-        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios |{}\n|---|---|---:|---:|---:|---:|---:|---:|---|{}\n",
+        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios | standard handler: RPS, p99, CPU ratios (µs) |{}\n|---|---|---:|---:|---:|---:|---:|---:|---|---|{}\n",
         if any_alone {
             " JS alone: RPS ratio, CPU/request ratio (µs) | op layer's share of the CPU over the floor |"
         } else {
@@ -83,8 +88,18 @@ pub(super) fn table(
                     / (cell.cpu_us_per_request - floor.cpu_us_per_request),
             )
         });
+        // Version 3's standard fetch handler on the same server.
+        let fetch = fetch_of(cell).map_or("—".to_owned(), |fetch| {
+            format!(
+                "{:.2}, {:.2}, {:.2} ({:.1})",
+                fetch.rps / floor.rps,
+                fetch.p99_ms / floor.p99_ms,
+                fetch.cpu_us_per_request / floor.cpu_us_per_request,
+                fetch.cpu_us_per_request,
+            )
+        });
         out.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} |{alone}\n",
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} | {fetch} |{alone}\n",
             cell.route,
             cell.concurrency,
             cell.rps,
