@@ -83,27 +83,29 @@
   }
 
   // "Extract a body" of `init`: the body and its Content-Type (null when none).
+  // The checks that cannot throw first (a brand check by a getter throws for every other
+  // type, and an exception costs a stack trace): the common bodies never throw.
   function extractBody(init) {
     if (typeof init === "string") return [newBody(init, null), "text/plain;charset=UTF-8"];
+    if (ArrayBufferIsView(init)) return [newBody(copyView(init), null), null];
     if (isBlob(init)) {
       const type = blobType(init);
       return [newBody(init, null), type === "" ? null : type];
-    }
-    if (isArrayBuffer(init)) {
-      return [newBody(new Uint8ArrayCtor(ArrayBufferSlice(init, 0)), null), null];
-    }
-    if (ArrayBufferIsView(init)) return [newBody(copyView(init), null), null];
-    if (isSearchParams(init)) {
-      return [
-        newBody(SearchParamsToString(init), null),
-        "application/x-www-form-urlencoded;charset=UTF-8",
-      ];
     }
     if (streams.isReadableStream(init)) {
       if (streams.isDisturbed(init) || streams.isLocked(init)) {
         throw typeError("The body's ReadableStream is disturbed or locked.");
       }
       return [newBody(null, init), null];
+    }
+    if (isArrayBuffer(init)) {
+      return [newBody(new Uint8ArrayCtor(ArrayBufferSlice(init, 0)), null), null];
+    }
+    if (isSearchParams(init)) {
+      return [
+        newBody(SearchParamsToString(init), null),
+        "application/x-www-form-urlencoded;charset=UTF-8",
+      ];
     }
     // Anything else is a string (WebIDL's USVString branch of the union).
     return [newBody(toUSVString(init), null), "text/plain;charset=UTF-8"];
@@ -238,10 +240,7 @@
 
   // `init` (a HeadersInit) appended to `headers`, through the Headers constructor's checks.
   function fillHeaders(headers, init) {
-    const filled = new Headers(init);
-    const from = headersInternals.list(filled);
-    const to = headersInternals.list(headers);
-    for (let i = 0; i < from.length; i++) to[to.length] = from[i];
+    headersInternals.append(headers, init);
   }
 
   function appendContentType(headers, type) {
@@ -288,8 +287,13 @@
     const headersInit = init == null ? undefined : init.headers;
     const statusInit = init == null ? undefined : init.status;
     const statusTextInit = init == null ? undefined : init.statusText;
+    // An integer in range is what every handler gives: WebIDL's conversion only for the rest.
     const status =
-      statusInit === undefined ? 200 : webidl.toUnsignedShort(statusInit, undefined, prefix, "status");
+      statusInit === undefined
+        ? 200
+        : typeof statusInit === "number" && statusInit >= 0 && statusInit <= 0xffff && statusInit === (statusInit | 0)
+          ? statusInit
+          : webidl.toUnsignedShort(statusInit, undefined, prefix, "status");
     // A ByteString: `isReasonPhrase` refuses a code unit above 0xFF.
     const statusText = statusTextInit === undefined ? "" : `${statusTextInit}`;
     if (status < 200 || status > 599) {

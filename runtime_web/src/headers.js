@@ -26,6 +26,22 @@
   const lower = (string) => ReflectApply(StringToLowerCase, string, []);
   const charCodeAt = uncurryThis(StringCharCodeAt);
   const isEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable);
+  const MapCtor = Map;
+  const MapGet = uncurryThis(Map.prototype.get);
+  const MapSet = uncurryThis(Map.prototype.set);
+  const MapClear = uncurryThis(Map.prototype.clear);
+  const MapSize = uncurryThis(Object.getOwnPropertyDescriptor(Map.prototype, "size").get);
+
+  // Names and values checked lately, by the string given (a server's handler sets the same
+  // few `content-type`s over and over): a hit costs one lookup instead of a pass over the
+  // characters. Bounded: cleared when full.
+  const CHECKED_MAX = 256;
+  const checkedNames = new MapCtor();
+  const checkedValues = new MapCtor();
+  function remember(cache, key, value) {
+    if (MapSize(cache) >= CHECKED_MAX) MapClear(cache);
+    MapSet(cache, key, value);
+  }
 
   // RFC 9110's token characters, by code.
   const TOKEN = new Uint8Array(128);
@@ -51,6 +67,14 @@
   // pass, no allocation when it is lowercase already.
   function toName(value, member) {
     const name = typeof value === "string" ? value : `${value}`;
+    const checked = MapGet(checkedNames, name);
+    if (checked !== undefined) return checked;
+    const lowered = checkName(name, member);
+    remember(checkedNames, name, lowered);
+    return lowered;
+  }
+
+  function checkName(name, member) {
     const length = name.length;
     let upper = false;
     for (let i = 0; i < length; i++) {
@@ -74,7 +98,17 @@
   // A header value: a ByteString, normalized (leading and trailing HTTP whitespace dropped),
   // with no NUL, LF or CR. One pass, no allocation when there is nothing to trim.
   function toValue(value, member) {
-    let string = typeof value === "string" ? value : `${value}`;
+    const given = typeof value === "string" ? value : `${value}`;
+    if (given.length > 64) return checkValue(given, member);
+    const checked = MapGet(checkedValues, given);
+    if (checked !== undefined) return checked;
+    const normalized = checkValue(given, member);
+    remember(checkedValues, given, normalized);
+    return normalized;
+  }
+
+  function checkValue(given, member) {
+    let string = given;
     const length = string.length;
     for (let i = 0; i < length; i++) {
       const c = charCodeAt(string, i);
@@ -127,68 +161,20 @@
 
     constructor(init = undefined) {
       if (init === INTERNAL || init === undefined) return;
-      if (init === null || (typeof init !== "object" && typeof init !== "function")) {
-        throw new TypeErrorCtor(
-          "Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.",
-        );
-      }
-      const method = init[SymbolIterator];
-      if (method !== undefined && method !== null) {
-        if (typeof method !== "function") {
-          throw new TypeErrorCtor("Failed to construct 'Headers': @@iterator is not callable.");
-        }
-        this.#fromPairs(init, method);
-      } else {
-        this.#fromRecord(init);
-      }
+      fillFromInit(this.#list, init);
     }
 
-    // `sequence<sequence<ByteString>>`, each pair exactly two items.
-    #fromPairs(init, method) {
-      const list = this.#list;
-      const member = "constructor";
-      const outer = ReflectApply(method, init, []);
-      if (outer === null || typeof outer !== "object") {
-        throw new TypeErrorCtor("Failed to construct 'Headers': the iterator is not an object.");
-      }
-      const next = outer.next;
-      for (;;) {
-        const step = ReflectApply(next, outer, []);
-        if (step === null || typeof step !== "object") {
-          throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
-        }
-        if (step.done) break;
-        const pair = step.value;
-        const items = pairItems(pair);
-        if (items.length !== 2) {
-          throw new TypeErrorCtor(
-            "Failed to construct 'Headers': a header pair must have exactly two items.",
-          );
-        }
-        const name = toName(items[0], member);
-        const value = toValue(items[1], member);
-        push(list, name);
-        push(list, value);
-      }
+    static list(headers) {
+      return headers.#list;
     }
 
-    // `record<ByteString, ByteString>`: own enumerable keys, in order.
-    #fromRecord(init) {
-      const list = this.#list;
-      const member = "constructor";
-      const keys = ReflectOwnKeys(init);
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
-        // [[GetOwnProperty]]'s enumerability, with no descriptor object made.
-        if (!isEnumerable(init, key)) continue;
-        if (typeof key === "symbol") {
-          throw new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
-        }
-        const name = toName(key, member);
-        const value = toValue(init[key], member);
-        push(list, name);
-        push(list, value);
-      }
+    static fill(headers, list) {
+      headers.#list = list;
+      headers.#sorted = null;
+    }
+
+    static freeze(headers) {
+      headers.#guard = GUARD_IMMUTABLE;
     }
 
     #mutable(member) {
@@ -332,17 +318,8 @@
       return headers.#sortedList();
     }
 
-    static list(headers) {
-      return headers.#list;
-    }
-
-    static fill(headers, list) {
-      headers.#list = list;
-      headers.#sorted = null;
-    }
-
-    static freeze(headers) {
-      headers.#guard = GUARD_IMMUTABLE;
+    static isHeaders(value) {
+      return value !== null && typeof value === "object" && #list in value;
     }
   }
   const sortedList = Headers.sortedList;
@@ -353,6 +330,79 @@
   delete Headers.list;
   delete Headers.fill;
   delete Headers.freeze;
+  const isHeaders = Headers.isHeaders;
+  delete Headers.isHeaders;
+
+  // A HeadersInit's pairs appended to `list`: the constructor's, and Request's and
+  // Response's `headers` member.
+  function fillFromInit(list, init) {
+    if (init === null || (typeof init !== "object" && typeof init !== "function")) {
+      throw new TypeErrorCtor(
+        "Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.",
+      );
+    }
+    if (isHeaders(init)) {
+      // Another Headers: its list is valid already (what its iteration would give, uncombined).
+      const from = headersList(init);
+      for (let i = 0; i < from.length; i++) list[list.length] = from[i];
+      return;
+    }
+    const method = init[SymbolIterator];
+    if (method !== undefined && method !== null) {
+      if (typeof method !== "function") {
+        throw new TypeErrorCtor("Failed to construct 'Headers': @@iterator is not callable.");
+      }
+      fillFromPairs(list, init, method);
+    } else {
+      fillFromRecord(list, init);
+    }
+  }
+
+  // `sequence<sequence<ByteString>>`, each pair exactly two items.
+  function fillFromPairs(list, init, method) {
+    const member = "constructor";
+    const outer = ReflectApply(method, init, []);
+    if (outer === null || typeof outer !== "object") {
+      throw new TypeErrorCtor("Failed to construct 'Headers': the iterator is not an object.");
+    }
+    const next = outer.next;
+    for (;;) {
+      const step = ReflectApply(next, outer, []);
+      if (step === null || typeof step !== "object") {
+        throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
+      }
+      if (step.done) break;
+      const pair = step.value;
+      const items = pairItems(pair);
+      if (items.length !== 2) {
+        throw new TypeErrorCtor(
+          "Failed to construct 'Headers': a header pair must have exactly two items.",
+        );
+      }
+      const name = toName(items[0], member);
+      const value = toValue(items[1], member);
+      push(list, name);
+      push(list, value);
+    }
+  }
+
+  // `record<ByteString, ByteString>`: own enumerable keys, in order.
+  function fillFromRecord(list, init) {
+    const member = "constructor";
+    const keys = ReflectOwnKeys(init);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      // [[GetOwnProperty]]'s enumerability, with no descriptor object made.
+      if (!isEnumerable(init, key)) continue;
+      if (typeof key === "symbol") {
+        throw new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
+      }
+      const name = toName(key, member);
+      const value = toValue(init[key], member);
+      push(list, name);
+      push(list, value);
+    }
+  }
 
   // A pair's items by WebIDL's sequence conversion (the tenant's iterator).
   function pairItems(pair) {
@@ -433,6 +483,8 @@
     create: () => new Headers(INTERNAL),
     list: headersList,
     fill: fillHeaders,
+    // A HeadersInit appended to a list, checked as the constructor checks it.
+    append: (headers, init) => fillFromInit(headersList(headers), init),
     freeze: freezeHeaders,
     sortedList,
   };
