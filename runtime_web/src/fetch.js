@@ -339,7 +339,7 @@
       requiredArguments(arguments.length, 1, "Failed to execute 'redirect' on 'Response'");
       let parsed;
       try {
-        parsed = URLHref(new URLCtor(`${url}`));
+        parsed = URLHref(new URLCtor(`${url}`, baseURL()));
       } catch {
         throw typeError(`Failed to execute 'redirect' on 'Response': Invalid URL: ${JSONStringify(`${url}`)}.`);
       }
@@ -478,6 +478,14 @@
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
   const RegExpExec = uncurryThis(RegExp.prototype.exec);
 
+  // The base of a relative URL: `location`'s, where the host (or a test harness) gives the
+  // global one, as deno's `--location` does; none by default, so a relative URL is an error.
+  function baseURL() {
+    const location = globalThis.location;
+    if (location === undefined || location === null) return undefined;
+    return `${location.href}`;
+  }
+
   function normalizeMethod(method, prefix) {
     if (RegExpExec(TOKEN, method) === null) {
       throw typeError(`${prefix}: '${method}' is not a valid HTTP method.`);
@@ -532,7 +540,7 @@
       } else {
         const text = toUSVString(input);
         try {
-          url = URLHref(new URLCtor(text));
+          url = URLHref(new URLCtor(text, baseURL()));
         } catch {
           throw typeError(`${prefix}: Invalid URL: ${JSONStringify(text)}.`);
         }

@@ -146,6 +146,9 @@
     return ReflectApply(StringSlice, string, [start, end]);
   }
 
+  // `Headers.prototype.entries`, the original @@iterator of every Headers.
+  let headersEntries;
+
   const GUARD_NONE = 0;
   const GUARD_IMMUTABLE = 1;
   // A token only this script has: `new Headers(INTERNAL)` makes an empty one for Request
@@ -341,13 +344,14 @@
         "Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.",
       );
     }
-    if (isHeaders(init)) {
-      // Another Headers: its list is valid already (what its iteration would give, uncombined).
+    const method = init[SymbolIterator];
+    if (method === headersEntries && isHeaders(init)) {
+      // Another Headers iterated as it was made to be: its list is valid already (what its
+      // iteration gives, uncombined). One with an iterator of its own goes through it.
       const from = headersList(init);
       for (let i = 0; i < from.length; i++) list[list.length] = from[i];
       return;
     }
-    const method = init[SymbolIterator];
     if (method !== undefined && method !== null) {
       if (typeof method !== "function") {
         throw new TypeErrorCtor("Failed to construct 'Headers': @@iterator is not callable.");
@@ -470,6 +474,7 @@
   });
 
   configureInterface(Headers);
+  headersEntries = Headers.prototype.entries;
   ObjectDefineProperty(Headers.prototype, SymbolIterator, {
     value: Headers.prototype.entries,
     writable: true,

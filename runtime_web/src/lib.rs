@@ -79,7 +79,8 @@ impl Groups {
     /// `ReadableStream`, `WritableStream`, `TransformStream`, their readers, writers and
     /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy` (brings `ABORT`).
     pub const STREAMS: Self = Self(1 << 10);
-    /// `Request`, `Response` (brings `HEADERS`, `STREAMS`, `FILES`, `URL`, `ENCODING`).
+    /// `Request`, `Response` (brings `HEADERS`, `STREAMS`, `FILES`, `URL`, `ENCODING`,
+    /// `CLONE`).
     pub const FETCH: Self = Self(1 << 11);
     /// Every group.
     pub const ALL: Self = Self((1 << 12) - 1);
@@ -114,7 +115,8 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
             | Groups::STREAMS
             | Groups::FILES
             | Groups::URL
-            | Groups::ENCODING;
+            | Groups::ENCODING
+            | Groups::CLONE;
     }
     if groups.contains(Groups::STREAMS) {
         groups = groups | Groups::ABORT;

@@ -44,6 +44,8 @@
     ObjectGetPrototypeOf(async function* () {}).prototype,
   );
   const queueMicrotask = globalThis.queueMicrotask;
+  // With the clone group (which Request and Response bring): Response.clone()'s tee.
+  const structuredCloneOf = globalThis.structuredClone;
 
   // ---- Promises ----------------------------------------------------------------------------
 
@@ -166,12 +168,17 @@
     return +hwm;
   }
 
-  const countSize = function size() {
-    return 1;
-  };
-  const byteLengthSize = function size(chunk) {
-    return chunk.byteLength;
-  };
+  // Methods, named `size`: no prototype, no constructor (as the spec's functions are).
+  const countSize = {
+    size() {
+      return 1;
+    },
+  }.size;
+  const byteLengthSize = {
+    size(chunk) {
+      return chunk.byteLength;
+    },
+  }.size;
 
   class ByteLengthQueuingStrategy {
     #highWaterMark;
@@ -215,15 +222,18 @@
       this.#slots = slots;
       if (underlyingSource === CONSTRUCT) return;
       const prefix = "Failed to construct 'ReadableStream'";
-      if (underlyingSource === null) underlyingSource = undefined;
       if (underlyingSource !== undefined && !isObject(underlyingSource)) {
         throw typeError(`${prefix}: the underlying source is not an object.`);
       }
+      // WebIDL converts the strategy (a dictionary) with the arguments, before the body reads
+      // the source's members, which it reads in lexicographic order.
       strategy = toStrategy(strategy, prefix);
+      const sizeAlgorithm = extractSizeAlgorithm(strategy);
+      const highWaterMark = extractHighWaterMark(strategy, 1);
       const source = underlyingSource;
-      const start = source === undefined ? undefined : source.start;
-      const pull = source === undefined ? undefined : source.pull;
       const cancel = source === undefined ? undefined : source.cancel;
+      const pull = source === undefined ? undefined : source.pull;
+      const start = source === undefined ? undefined : source.start;
       const type = source === undefined ? undefined : source.type;
       requireFunction(start, prefix, "the underlying source's start");
       requireFunction(pull, prefix, "the underlying source's pull");
@@ -235,8 +245,6 @@
         }
         throw typeError(`${prefix}: '${typeString}' is not a valid stream type.`);
       }
-      const sizeAlgorithm = extractSizeAlgorithm(strategy);
-      const highWaterMark = extractHighWaterMark(strategy, 1);
       setUpReadableStreamDefaultController(
         slots,
         start === undefined ? noop : () => ReflectApply(start, source, [slots.controller.object]),
@@ -747,8 +755,18 @@
           queueMicrotask(() => {
             readAgain = false;
             const chunk1 = chunk;
-            const chunk2 = chunk;
-            void cloneForBranch2;
+            let chunk2 = chunk;
+            // Response.clone()'s branch gets a structured clone (the spec's cloneForBranch2).
+            if (cloneForBranch2 && !canceled2 && structuredCloneOf !== undefined) {
+              try {
+                chunk2 = structuredCloneOf(chunk);
+              } catch (error) {
+                readableStreamDefaultControllerError(branch1.controller, error);
+                readableStreamDefaultControllerError(branch2.controller, error);
+                cancelPromise.resolve(readableStreamCancel(stream, error));
+                return;
+              }
+            }
             if (!canceled1) readableStreamDefaultControllerEnqueue(branch1.controller, chunk1);
             if (!canceled2) readableStreamDefaultControllerEnqueue(branch2.controller, chunk2);
             reading = false;
@@ -846,6 +864,9 @@
   }
 
   function readableStreamFromIterable(asyncIterable) {
+    if (!isObject(asyncIterable)) {
+      throw typeError("ReadableStream.from's argument is not an iterable object.");
+    }
     const record = getIterator(asyncIterable, true);
     let stream;
     const pullAlgorithm = () => {
@@ -959,6 +980,8 @@
   const newAsyncIterator = (reader, preventCancel) =>
     new ReadableStreamAsyncIterator(reader, preventCancel);
   ObjectSetPrototypeOf(ReadableStreamAsyncIterator.prototype, AsyncIteratorPrototype);
+  // An async iterator's prototype has `next` and `return`, and no constructor (WebIDL's).
+  delete ReadableStreamAsyncIterator.prototype.constructor;
   ObjectDefineProperty(ReadableStreamAsyncIterator.prototype, "next", { enumerable: true });
   ObjectDefineProperty(ReadableStreamAsyncIterator.prototype, "return", { enumerable: true });
 
@@ -972,24 +995,24 @@
       this.#slots = slots;
       if (underlyingSink === CONSTRUCT) return;
       const prefix = "Failed to construct 'WritableStream'";
-      if (underlyingSink === null) underlyingSink = undefined;
       if (underlyingSink !== undefined && !isObject(underlyingSink)) {
         throw typeError(`${prefix}: the underlying sink is not an object.`);
       }
+      // The strategy first, then the sink's members in lexicographic order (WebIDL's).
       strategy = toStrategy(strategy, prefix);
+      const sizeAlgorithm = extractSizeAlgorithm(strategy);
+      const highWaterMark = extractHighWaterMark(strategy, 1);
       const sink = underlyingSink;
-      const start = sink === undefined ? undefined : sink.start;
-      const write = sink === undefined ? undefined : sink.write;
-      const close = sink === undefined ? undefined : sink.close;
       const abort = sink === undefined ? undefined : sink.abort;
+      const close = sink === undefined ? undefined : sink.close;
+      const start = sink === undefined ? undefined : sink.start;
       const type = sink === undefined ? undefined : sink.type;
+      const write = sink === undefined ? undefined : sink.write;
       requireFunction(start, prefix, "the underlying sink's start");
       requireFunction(write, prefix, "the underlying sink's write");
       requireFunction(close, prefix, "the underlying sink's close");
       requireFunction(abort, prefix, "the underlying sink's abort");
       if (type !== undefined) throw new RangeErrorCtor(`${prefix}: an underlying sink has no type.`);
-      const sizeAlgorithm = extractSizeAlgorithm(strategy);
-      const highWaterMark = extractHighWaterMark(strategy, 1);
       setUpWritableStreamDefaultController(
         slots,
         start === undefined ? noop : () => ReflectApply(start, sink, [slots.controller.object]),
@@ -1719,10 +1742,14 @@
       then(writer.ready.promise, () => {
         if (checkStates()) return;
         readerRead(reader, {
+          // The write in a microtask of its own, as the spec's read promise would: an
+          // `enqueue` that fulfils this read must not run the sink's write synchronously.
           chunk: (chunk) => {
-            currentWrite = writerWrite(writer, chunk);
-            markHandled(currentWrite);
-            step();
+            queueMicrotask(() => {
+              currentWrite = writerWrite(writer, chunk);
+              markHandled(currentWrite);
+              step();
+            });
           },
           close: () => checkStates(),
           error: () => checkStates(),
@@ -1778,18 +1805,20 @@
       }
       writableStrategy = toStrategy(writableStrategy, prefix);
       readableStrategy = toStrategy(readableStrategy, prefix);
+      const cancel = transformer === undefined ? undefined : transformer.cancel;
+      const flush = transformer === undefined ? undefined : transformer.flush;
+      const readableType = transformer === undefined ? undefined : transformer.readableType;
       const start = transformer === undefined ? undefined : transformer.start;
       const transform = transformer === undefined ? undefined : transformer.transform;
-      const flush = transformer === undefined ? undefined : transformer.flush;
-      const cancel = transformer === undefined ? undefined : transformer.cancel;
+      const writableType = transformer === undefined ? undefined : transformer.writableType;
       requireFunction(start, prefix, "the transformer's start");
       requireFunction(transform, prefix, "the transformer's transform");
       requireFunction(flush, prefix, "the transformer's flush");
       requireFunction(cancel, prefix, "the transformer's cancel");
-      if (transformer !== undefined && transformer.readableType !== undefined) {
+      if (readableType !== undefined) {
         throw new RangeErrorCtor(`${prefix}: readableType is not supported.`);
       }
-      if (transformer !== undefined && transformer.writableType !== undefined) {
+      if (writableType !== undefined) {
         throw new RangeErrorCtor(`${prefix}: writableType is not supported.`);
       }
       const readableHWM = extractHighWaterMark(readableStrategy, 0);
@@ -2169,7 +2198,7 @@
       return slots.object;
     },
         tee: (stream) => {
-      const branches = readableStreamDefaultTee(readableSlots(stream), false);
+      const branches = readableStreamDefaultTee(readableSlots(stream), true);
       return [branches[0].object, branches[1].object];
     },
   };
