@@ -142,3 +142,19 @@ fn requests_normalize_methods_and_take_a_requests_body() {
         r#"[false,true,"why"]"#
     );
 }
+
+/// A relative URL is an error, unless the host gives a global `location` (as deno's
+/// `--location` does); then it resolves against it.
+#[test]
+fn relative_urls_resolve_against_a_given_location_only() {
+    let mut runtime = web();
+    assert!(eval(&mut runtime, "return new Request('/a').url;").starts_with("throws TypeError"));
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "globalThis.location = { href: 'https://h/base/' }; \
+             return [new Request('a?b').url, Response.redirect('/r').headers.get('location')];"
+        ),
+        r#"["https://h/base/a?b","https://h/r"]"#
+    );
+}

@@ -113,3 +113,16 @@ fn a_tenant_patching_intrinsics_changes_nothing() {
         r#"[[["a","2"],["b","1"],["c","3"]],"TypeError"]"#
     );
 }
+
+#[test]
+fn a_headers_with_an_iterator_of_its_own_is_read_through_it() {
+    let mut runtime = web();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const h = new Headers({ a: '1' }); h[Symbol.iterator] = function* () { yield ['b', '2']; }; \
+             return [...new Headers(h).keys(), new Headers(new Headers({ c: '3' })).get('c')];"
+        ),
+        r#"["b","3"]"#
+    );
+}
