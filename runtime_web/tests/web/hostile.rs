@@ -240,3 +240,83 @@ fn a_blob_of_a_million_tiny_parts_is_made_in_one_pass() {
         "[1000000,5]"
     );
 }
+
+// ---- streams and bodies ----------------------------------------------------------------------
+
+/// A gigabyte streamed into a body under a 64 MB budget: the runtime ends as out of memory
+/// (its buffers and heap together), the process goes on.
+#[test]
+fn a_gigabyte_body_under_a_small_budget_is_out_of_memory_not_an_abort() {
+    let mut runtime = budgeted(64 << 20);
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // Stopped in the script's own microtasks, or in a turn of the loop after.
+    let error = runtime
+        .execute_script(
+            "<test>",
+            "let n = 0; globalThis.out = 'pending'; \
+             new Response(new ReadableStream({ pull(c) { c.enqueue(new Uint8Array(1 << 20)); if (++n === 1024) c.close(); } })) \
+               .arrayBuffer().then((b) => { out = b.byteLength; }, (e) => { out = e.name; });",
+        )
+        .err()
+        .or_else(|| tokio.block_on(runtime.run_event_loop()).err())
+        .expect("a gigabyte does not fit in 64 MB");
+    assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}");
+    assert_eq!(eval(&mut runtime, "return 1 + 1;"), "2");
+}
+
+/// A source that never ends, read by nobody: backpressure holds (pull is called until the
+/// queue reaches its high-water mark, no further); one whose pull throws or re-enters errors
+/// the stream.
+#[test]
+fn backpressure_holds_and_a_bad_pull_errors_its_stream() {
+    let mut runtime = web();
+    assert_eq!(
+        crate::settle(
+            &mut runtime,
+            "let pulls = 0; const s = new ReadableStream({ pull(c) { pulls++; c.enqueue(1); } }, { highWaterMark: 4 }); \
+             for (let i = 0; i < 20; i++) await null; \
+             const throwing = new ReadableStream({ pull() { throw new RangeError('pull'); } }); \
+             let thrown; try { await throwing.getReader().read(); } catch (e) { thrown = e.name; } \
+             let reentered = 0; const again = new ReadableStream({ pull(c) { reentered++; if (reentered < 1e4) c.enqueue(reentered); else c.close(); } }); \
+             let read = 0; for await (const _ of again) read++; \
+             return [pulls, thrown, read, s.locked];"
+        ),
+        r#"[4,"RangeError",9999,false]"#
+    );
+}
+
+/// A TransformStream chain 100,000 deep carries a chunk through, or ends with a RangeError
+/// (the stack), never an abort; headers of 100,000 pairs are linear; a body of a detached
+/// buffer is a TypeError.
+#[test]
+fn deep_chains_many_headers_and_detached_bodies_are_bounded() {
+    let mut runtime = web();
+    let out = crate::settle(
+        &mut runtime,
+        "let s = ReadableStream.from(['x']); for (let i = 0; i < 1e5; i++) s = s.pipeThrough(new TransformStream()); \
+         try { const r = s.getReader(); return (await r.read()).value; } catch (e) { return e.name; }",
+    );
+    assert!(out == r#""x""# || out.contains("RangeError"), "{out}");
+    let started = Instant::now();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const pairs = []; for (let i = 0; i < 1e5; i++) pairs.push(['x-' + i, 'v' + i]); \
+             const h = new Headers(pairs); return [h.get('x-99999'), [...h].length];"
+        ),
+        r#"["v99999",100000]"#
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const b = new ArrayBuffer(8); structuredClone(b, { transfer: [b] }); \
+             const v = new Uint8Array(new ArrayBuffer(4)); structuredClone(v.buffer, { transfer: [v.buffer] }); \
+             const out = []; for (const body of [b, v]) { try { new Response(body); out.push('made'); } catch (e) { out.push(e.name); } } return out;"
+        ),
+        r#"["TypeError","TypeError"]"#
+    );
+}
