@@ -13,6 +13,7 @@
   const { isObject, requiredArguments, toUSVString } = webidl;
   const headersInternals = internals.headers;
   const ReflectApply = Reflect.apply;
+  const ReflectOwnKeys = Reflect.ownKeys;
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const ObjectGetPrototypeOf = Object.getPrototypeOf;
@@ -397,15 +398,6 @@
       return this.#record.headers;
     }
 
-    get body() {
-      const body = this.#record.body;
-      return body === null ? null : bodyStream(body);
-    }
-
-    get bodyUsed() {
-      return bodyUsed(this.#record.body);
-    }
-
     clone() {
       const record = this.#record;
       if (bodyUsed(record.body) || (record.body !== null && record.body.stream !== null && streams.isLocked(record.body.stream))) {
@@ -420,26 +412,6 @@
       fillHeaders(copy.headers, record.headers);
       copy.body = cloneBody(record.body);
       return response;
-    }
-
-    arrayBuffer() {
-      return consumeRecord(this, "arrayBuffer");
-    }
-
-    blob() {
-      return consumeRecord(this, "blob");
-    }
-
-    bytes() {
-      return consumeRecord(this, "bytes");
-    }
-
-    json() {
-      return consumeRecord(this, "json");
-    }
-
-    text() {
-      return consumeRecord(this, "text");
     }
 
     static record(response) {
@@ -464,7 +436,7 @@
   function consumeRecord(object, kind) {
     let record;
     try {
-      record = isResponse(object) ? responseRecord(object) : requestRecord(object);
+      record = recordOf(object);
     } catch (error) {
       return PromiseReject(error);
     }
@@ -725,15 +697,6 @@
       return "half";
     }
 
-    get body() {
-      const body = this.#record.body;
-      return body === null ? null : bodyStream(body);
-    }
-
-    get bodyUsed() {
-      return bodyUsed(this.#record.body);
-    }
-
     clone() {
       const record = this.#record;
       if (bodyUsed(record.body) || (record.body !== null && record.body.stream !== null && streams.isLocked(record.body.stream))) {
@@ -743,26 +706,6 @@
       copy.signal = createDependentAbortSignal([signalOf(record)]);
       fillHeaders(copy.headers, record.headers);
       return new Request(CONSTRUCT, copy);
-    }
-
-    arrayBuffer() {
-      return consumeRecord(this, "arrayBuffer");
-    }
-
-    blob() {
-      return consumeRecord(this, "blob");
-    }
-
-    bytes() {
-      return consumeRecord(this, "bytes");
-    }
-
-    json() {
-      return consumeRecord(this, "json");
-    }
-
-    text() {
-      return consumeRecord(this, "text");
     }
 
     static record(request) {
@@ -785,6 +728,40 @@
   delete Request.record;
   delete Request.isRequest;
 
+  // The Body mixin, once for both classes: each member reads its object's record (a
+  // foreign object is a TypeError, as a missing private field is).
+  const recordOf = (object) =>
+    isResponse(object) ? responseRecord(object) : requestRecord(object);
+  const bodyMixin = {
+    get body() {
+      const body = recordOf(this).body;
+      return body === null ? null : bodyStream(body);
+    },
+    get bodyUsed() {
+      return bodyUsed(recordOf(this).body);
+    },
+    arrayBuffer() {
+      return consumeRecord(this, "arrayBuffer");
+    },
+    blob() {
+      return consumeRecord(this, "blob");
+    },
+    bytes() {
+      return consumeRecord(this, "bytes");
+    },
+    json() {
+      return consumeRecord(this, "json");
+    },
+    text() {
+      return consumeRecord(this, "text");
+    },
+  };
+  const bodyKeys = ReflectOwnKeys(bodyMixin);
+  for (let i = 0; i < bodyKeys.length; i++) {
+    const descriptor = ObjectGetOwnPropertyDescriptor(bodyMixin, bodyKeys[i]);
+    ObjectDefineProperty(Request.prototype, bodyKeys[i], descriptor);
+    ObjectDefineProperty(Response.prototype, bodyKeys[i], descriptor);
+  }
   configureInterface(Request);
   configureInterface(Response);
   defineGlobal("Request", Request);
