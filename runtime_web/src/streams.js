@@ -92,6 +92,18 @@
   function typeError(message) {
     return new TypeErrorCtor(message);
   }
+  // A promise-returning member's brand check: its object's slots, or null for a foreign
+  // `this` (which the member rejects, never throws).
+  function brandedSlots(slotsOf, object) {
+    try {
+      return slotsOf(object);
+    } catch {
+      return null;
+    }
+  }
+  function illegalInvocation() {
+    return typeError("Illegal invocation.");
+  }
   function requireFunction(value, prefix, what) {
     if (value !== undefined && typeof value !== "function") {
       throw typeError(`${prefix}: ${what} is not a function.`);
@@ -264,12 +276,8 @@
     }
 
     cancel(reason = undefined) {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(readableSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.reader !== undefined) {
         return rejectedWith(typeError("Cannot cancel a locked ReadableStream."));
       }
@@ -457,12 +465,8 @@
     }
 
     cancel(reason = undefined) {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(readerSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.stream === undefined) {
         return rejectedWith(typeError("The reader has no stream (its lock was released)."));
       }
@@ -470,12 +474,8 @@
     }
 
     read() {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(readerSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.stream === undefined) {
         return rejectedWith(typeError("The reader has no stream (its lock was released)."));
       }
@@ -1031,12 +1031,8 @@
     }
 
     abort(reason = undefined) {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(writableSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.writer !== undefined) {
         return rejectedWith(typeError("Cannot abort a locked WritableStream."));
       }
@@ -1044,12 +1040,8 @@
     }
 
     close() {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(writableSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.writer !== undefined) {
         return rejectedWith(typeError("Cannot close a locked WritableStream."));
       }
@@ -1306,12 +1298,8 @@
     }
 
     abort(reason = undefined) {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(writerSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.stream === undefined) {
         return rejectedWith(typeError("The writer's lock was released."));
       }
@@ -1319,12 +1307,8 @@
     }
 
     close() {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(writerSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       const stream = slots.stream;
       if (stream === undefined) return rejectedWith(typeError("The writer's lock was released."));
       if (writableStreamCloseQueuedOrInFlight(stream)) {
@@ -1340,12 +1324,8 @@
     }
 
     write(chunk = undefined) {
-      let slots;
-      try {
-        slots = this.#slots;
-      } catch (error) {
-        return rejectedWith(error);
-      }
+      const slots = brandedSlots(writerSlots, this);
+      if (slots === null) return rejectedWith(illegalInvocation());
       if (slots.stream === undefined) {
         return rejectedWith(typeError("The writer's lock was released."));
       }
