@@ -9,18 +9,14 @@
   const { apply: ReflectApply, ownKeys: ReflectOwnKeys } = Reflect;
   const {
     defineProperty: ObjectDefineProperty,
-    getPrototypeOf: ObjectGetPrototypeOf,
-    setPrototypeOf: ObjectSetPrototypeOf,
   } = Object;
   const TypeErrorCtor = TypeError;
   const SymbolIterator = Symbol.iterator;
-  const SymbolToStringTag = Symbol.toStringTag;
   const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
   const { uncurryThis } = internals;
   const JSONStringify = JSON.stringify;
-  const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][SymbolIterator]()));
 
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
   const lower = (string) => ReflectApply(StringToLowerCase, string, []);
@@ -435,43 +431,9 @@
     }
   }
 
-  // The "Headers Iterator": over the sorted and combined list, live as WebIDL's pair
-  // iterators are (a change is seen by the next step).
-  const KIND_KEYS = 0;
-  const KIND_VALUES = 1;
-  const KIND_ENTRIES = 2;
-  class HeadersIterator {
-    #headers;
-    #kind;
-    #index = 0;
-
-    constructor(headers, kind) {
-      this.#headers = headers;
-      this.#kind = kind;
-    }
-
-    next() {
-      if (!(#headers in this)) {
-        throw new TypeErrorCtor("next called on an object that is not a Headers Iterator");
-      }
-      const list = sortedList(this.#headers);
-      const at = this.#index;
-      if (at >= list.length) return { value: undefined, done: true };
-      this.#index = at + 2;
-      const kind = this.#kind;
-      const value =
-        kind === KIND_KEYS ? list[at] : kind === KIND_VALUES ? list[at + 1] : [list[at], list[at + 1]];
-      return { value, done: false };
-    }
-  }
-  const newIterator = (headers, kind) => new HeadersIterator(headers, kind);
-  const iteratorPrototype = HeadersIterator.prototype;
-  ObjectSetPrototypeOf(iteratorPrototype, IteratorPrototype);
-  ObjectDefineProperty(iteratorPrototype, "next", { enumerable: true });
-  ObjectDefineProperty(iteratorPrototype, SymbolToStringTag, {
-    value: "Headers Iterator",
-    configurable: true,
-  });
+  // The "Headers Iterator" (webidl.js's pair iterator).
+  const { PAIR_KEYS: KIND_KEYS, PAIR_VALUES: KIND_VALUES, PAIR_ENTRIES: KIND_ENTRIES } = internals;
+  const newIterator = internals.pairIterator("Headers", (headers) => sortedList(headers));
 
   configureInterface(Headers);
   headersEntries = Headers.prototype.entries;

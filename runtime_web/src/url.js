@@ -16,17 +16,13 @@
   const {
     defineProperty: ObjectDefineProperty,
     getOwnPropertyDescriptor: ObjectGetOwnPropertyDescriptor,
-    getPrototypeOf: ObjectGetPrototypeOf,
-    setPrototypeOf: ObjectSetPrototypeOf,
   } = Object;
   const TypeErrorCtor = TypeError;
   const SymbolIterator = Symbol.iterator;
-  const SymbolToStringTag = Symbol.toStringTag;
   const { slice: StringSlice, charCodeAt: StringCharCodeAt, toWellFormed: StringToWellFormed } =
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
   const Uint32ArrayCtor = Uint32Array;
-  const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][SymbolIterator]()));
 
   const slice = (string, start, end) => ReflectApply(StringSlice, string, [start, end]);
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
@@ -555,42 +551,9 @@
   delete URLSearchParams.setList;
   delete URLSearchParams.list;
 
-  // The "URLSearchParams Iterator": live over the list, as WebIDL's pair iterators are.
-  const KIND_KEYS = 0;
-  const KIND_VALUES = 1;
-  const KIND_ENTRIES = 2;
-  class SearchParamsIterator {
-    #params;
-    #kind;
-    #index = 0;
-
-    constructor(params, kind) {
-      this.#params = params;
-      this.#kind = kind;
-    }
-
-    next() {
-      if (!(#params in this)) {
-        throw new TypeErrorCtor("next called on an object that is not a URLSearchParams Iterator");
-      }
-      const list = searchParamsList(this.#params);
-      const at = this.#index;
-      if (at >= list.length) return { value: undefined, done: true };
-      this.#index = at + 2;
-      const kind = this.#kind;
-      const value =
-        kind === KIND_KEYS ? list[at] : kind === KIND_VALUES ? list[at + 1] : [list[at], list[at + 1]];
-      return { value, done: false };
-    }
-  }
-  const newIterator = (params, kind) => new SearchParamsIterator(params, kind);
-  const iteratorPrototype = SearchParamsIterator.prototype;
-  ObjectSetPrototypeOf(iteratorPrototype, IteratorPrototype);
-  ObjectDefineProperty(iteratorPrototype, "next", { enumerable: true });
-  ObjectDefineProperty(iteratorPrototype, SymbolToStringTag, {
-    value: "URLSearchParams Iterator",
-    configurable: true,
-  });
+  // The "URLSearchParams Iterator" (webidl.js's pair iterator).
+  const { PAIR_KEYS: KIND_KEYS, PAIR_VALUES: KIND_VALUES, PAIR_ENTRIES: KIND_ENTRIES } = internals;
+  const newIterator = internals.pairIterator("URLSearchParams", (params) => searchParamsList(params));
 
   configureInterface(URL);
   configureInterface(URLSearchParams);

@@ -27,6 +27,7 @@
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const ObjectPrototypeHasOwnProperty = Object.prototype.hasOwnProperty;
+  const ObjectGetPrototypeOf = Object.getPrototypeOf;
   const ObjectSetPrototypeOf = Object.setPrototypeOf;
   const ReflectApply = Reflect.apply;
   const ReflectOwnKeys = Reflect.ownKeys;
@@ -118,6 +119,49 @@
       enumerable: false,
       configurable: true,
     });
+  }
+
+  // WebIDL's pair iterators (`URLSearchParams`, `Headers`): `pairIterator(name, listOf)`
+  // gives `(object, kind) => iterator` over `listOf(object)` (names and values alternating),
+  // read at each step so that a change is seen by the next one, and named `${name} Iterator`.
+  const PAIR_KEYS = 0;
+  const PAIR_VALUES = 1;
+  const PAIR_ENTRIES = 2;
+  const IteratorPrototype = ObjectGetPrototypeOf(ObjectGetPrototypeOf([][SymbolIterator]()));
+  function pairIterator(name, listOf) {
+    class PairIterator {
+      #target;
+      #kind;
+      #index = 0;
+
+      constructor(target, kind) {
+        this.#target = target;
+        this.#kind = kind;
+      }
+
+      next() {
+        if (!(#target in this)) {
+          throw new TypeError(`next called on an object that is not a ${name} Iterator`);
+        }
+        const list = listOf(this.#target);
+        const at = this.#index;
+        if (at >= list.length) return { value: undefined, done: true };
+        this.#index = at + 2;
+        const kind = this.#kind;
+        const value =
+          kind === PAIR_KEYS ? list[at] : kind === PAIR_VALUES ? list[at + 1] : [list[at], list[at + 1]];
+        return { value, done: false };
+      }
+    }
+    const prototype = PairIterator.prototype;
+    ObjectSetPrototypeOf(prototype, IteratorPrototype);
+    ObjectDefineProperty(prototype, "next", { __proto__: null, enumerable: true });
+    ObjectDefineProperty(prototype, SymbolToStringTag, {
+      __proto__: null,
+      value: `${name} Iterator`,
+      configurable: true,
+    });
+    return (target, kind) => new PairIterator(target, kind);
   }
 
   function defineConstants(targets, constants) {
@@ -514,6 +558,10 @@
   internals.defineGlobalOperation = defineGlobalOperation;
   internals.defineGlobalAttribute = defineGlobalAttribute;
   internals.uncurryThis = uncurryThis;
+  internals.pairIterator = pairIterator;
+  internals.PAIR_KEYS = PAIR_KEYS;
+  internals.PAIR_VALUES = PAIR_VALUES;
+  internals.PAIR_ENTRIES = PAIR_ENTRIES;
   internals.hasOwn = hasOwn;
   internals.webidl = {
     __proto__: null,
