@@ -15,7 +15,7 @@
   const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
-  const { uncurryThis } = internals;
+  const { uncurryThis, readPairs } = internals;
   const JSONStringify = JSON.stringify;
 
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
@@ -358,33 +358,16 @@
     }
   }
 
-  // `sequence<sequence<ByteString>>`, each pair exactly two items.
+  // `sequence<sequence<ByteString>>`, each pair exactly two items (webidl.js's `readPairs`).
   function fillFromPairs(list, init, method) {
-    const member = "constructor";
-    const outer = ReflectApply(method, init, []);
-    if (outer === null || typeof outer !== "object") {
-      throw new TypeErrorCtor("Failed to construct 'Headers': the iterator is not an object.");
-    }
-    const next = outer.next;
-    for (;;) {
-      const step = ReflectApply(next, outer, []);
-      if (step === null || typeof step !== "object") {
-        throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
-      }
-      if (step.done) break;
-      const pair = step.value;
-      const items = pairItems(pair);
-      if (items.length !== 2) {
-        throw new TypeErrorCtor(
-          "Failed to construct 'Headers': a header pair must have exactly two items.",
-        );
-      }
-      const name = toName(items[0], member);
-      const value = toValue(items[1], member);
-      push(list, name);
-      push(list, value);
-    }
+    readPairs(init, method, "Failed to construct 'Headers'", toByteStringItem, (name, value) => {
+      push(list, toName(name, "constructor"));
+      push(list, toValue(value, "constructor"));
+    });
   }
+
+  // A pair's item as a string (a symbol throws); toName and toValue check the rest.
+  const toByteStringItem = (value) => (typeof value === "string" ? value : `${value}`);
 
   // `record<ByteString, ByteString>`: own enumerable keys, in order.
   function fillFromRecord(list, init) {
@@ -401,33 +384,6 @@
       const value = toValue(init[key], member);
       push(list, name);
       push(list, value);
-    }
-  }
-
-  // A pair's items by WebIDL's sequence conversion (the tenant's iterator).
-  function pairItems(pair) {
-    if (pair === null || (typeof pair !== "object" && typeof pair !== "function")) {
-      throw new TypeErrorCtor("Failed to construct 'Headers': a header pair is not a sequence.");
-    }
-    const method = pair[SymbolIterator];
-    if (typeof method !== "function") {
-      throw new TypeErrorCtor("Failed to construct 'Headers': a header pair is not iterable.");
-    }
-    const inner = ReflectApply(method, pair, []);
-    const next = inner.next;
-    const items = [];
-    for (;;) {
-      const item = ReflectApply(next, inner, []);
-      if (item === null || typeof item !== "object") {
-        throw new TypeErrorCtor("Failed to construct 'Headers': an iterator result is not an object.");
-      }
-      if (item.done) return items;
-      if (items.length === 2) {
-        throw new TypeErrorCtor(
-          "Failed to construct 'Headers': a header pair must have exactly two items.",
-        );
-      }
-      push(items, item.value);
     }
   }
 

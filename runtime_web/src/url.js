@@ -326,49 +326,13 @@
       this.#list = op_web_url_search_parse(init);
     }
 
-    // `sequence<sequence<USVString>>`, by WebIDL's iteration of each (the tenant's iterators:
-    // the spec's steps).
+    // `sequence<sequence<USVString>>` (webidl.js's `readPairs`).
     #fromPairs(init, method) {
       const list = this.#list;
-      const outer = ReflectApply(method, init, []);
-      if (outer === null || typeof outer !== "object") {
-        throw new TypeErrorCtor("Failed to construct 'URLSearchParams': the iterator is not an object");
-      }
-      const next = outer.next;
-      for (;;) {
-        const step = ReflectApply(next, outer, []);
-        if (step === null || typeof step !== "object") {
-          throw new TypeErrorCtor("Failed to construct 'URLSearchParams': an iterator result is not an object");
-        }
-        if (step.done) break;
-        const pair = step.value;
-        if (pair === null || (typeof pair !== "object" && typeof pair !== "function")) {
-          throw new TypeErrorCtor("Failed to construct 'URLSearchParams': a pair is not a sequence");
-        }
-        const pairMethod = pair[SymbolIterator];
-        if (typeof pairMethod !== "function") {
-          throw new TypeErrorCtor("Failed to construct 'URLSearchParams': a pair is not iterable");
-        }
-        const inner = ReflectApply(pairMethod, pair, []);
-        const innerNext = inner.next;
-        const items = [];
-        for (;;) {
-          const item = ReflectApply(innerNext, inner, []);
-          if (item === null || typeof item !== "object") {
-            throw new TypeErrorCtor("Failed to construct 'URLSearchParams': an iterator result is not an object");
-          }
-          if (item.done) break;
-          if (items.length === 2) {
-            throw new TypeErrorCtor("Failed to construct 'URLSearchParams': a pair has more than two items");
-          }
-          push(items, toUSVString(item.value));
-        }
-        if (items.length !== 2) {
-          throw new TypeErrorCtor("Failed to construct 'URLSearchParams': a pair has fewer than two items");
-        }
-        push(list, items[0]);
-        push(list, items[1]);
-      }
+      internals.readPairs(init, method, "Failed to construct 'URLSearchParams'", toUSVString, (name, value) => {
+        push(list, name);
+        push(list, value);
+      });
     }
 
     // `record<USVString, USVString>`: own enumerable keys, in order; a later duplicate (two

@@ -121,6 +121,42 @@
     });
   }
 
+  // WebIDL's `sequence<sequence<T>>` of pairs, by the tenant's iterators (the spec's
+  // steps): each pair exactly two items, each item converted by `convert` as it is read, then
+  // `onPair(first, second)`. `prefix`: "Failed to construct 'Headers'", say.
+  function readPairs(init, method, prefix, convert, onPair) {
+    const outer = ReflectApply(method, init, []);
+    if (!isObject(outer)) throw new TypeError(`${prefix}: the iterator is not an object.`);
+    const next = outer.next;
+    for (;;) {
+      const step = ReflectApply(next, outer, []);
+      if (!isObject(step)) throw new TypeError(`${prefix}: an iterator result is not an object.`);
+      if (step.done) return;
+      const pair = step.value;
+      if (!isObject(pair)) throw new TypeError(`${prefix}: a pair is not a sequence.`);
+      const pairMethod = pair[SymbolIterator];
+      if (typeof pairMethod !== "function") throw new TypeError(`${prefix}: a pair is not iterable.`);
+      const inner = ReflectApply(pairMethod, pair, []);
+      const innerNext = inner.next;
+      let first;
+      let count = 0;
+      let second;
+      for (;;) {
+        const item = ReflectApply(innerNext, inner, []);
+        if (!isObject(item)) {
+          throw new TypeError(`${prefix}: an iterator result is not an object.`);
+        }
+        if (item.done) break;
+        if (count === 2) throw new TypeError(`${prefix}: a pair must have exactly two items.`);
+        if (count === 0) first = convert(item.value);
+        else second = convert(item.value);
+        count++;
+      }
+      if (count !== 2) throw new TypeError(`${prefix}: a pair must have exactly two items.`);
+      onPair(first, second);
+    }
+  }
+
   // WebIDL's pair iterators (`URLSearchParams`, `Headers`): `pairIterator(name, listOf)`
   // gives `(object, kind) => iterator` over `listOf(object)` (names and values alternating),
   // read at each step so that a change is seen by the next one, and named `${name} Iterator`.
@@ -559,6 +595,7 @@
   internals.defineGlobalAttribute = defineGlobalAttribute;
   internals.uncurryThis = uncurryThis;
   internals.pairIterator = pairIterator;
+  internals.readPairs = readPairs;
   internals.PAIR_KEYS = PAIR_KEYS;
   internals.PAIR_VALUES = PAIR_VALUES;
   internals.PAIR_ENTRIES = PAIR_ENTRIES;

@@ -140,7 +140,7 @@ fn search_params_convert_every_init_and_iterate_live() {
     );
     assert_eq!(
         eval(&mut runtime, "return new URLSearchParams([['only-one']]);"),
-        "throws TypeError: Failed to construct 'URLSearchParams': a pair has fewer than two items"
+        "throws TypeError: Failed to construct 'URLSearchParams': a pair must have exactly two items."
     );
     assert_eq!(
         eval(&mut runtime, "const p = new URLSearchParams('b=2&a=1&b=1&a=0'); p.sort(); const seen = []; for (const [k, v] of p) { seen.push(k + v); if (seen.length === 1) p.append('c', '3'); } return [String(p), seen, [...p.keys()], [...p.values()]];"),
