@@ -199,6 +199,12 @@ impl Runtime {
                 work_owner::leave(scope);
             }
             let value = match called? {
+                // A termination V8 had not acted on when the function returned (its interrupt
+                // reads the stack first: `TerminationHandle`) is the call's outcome, never its
+                // value, which would settle the call before the request is spent.
+                Ok(_) if event_loop.terminating(scope) => {
+                    return Some(Err(JsError::terminated_in(scope)))
+                }
                 Ok(value) => value,
                 Err(error) => return Some(Err(error)),
             };
@@ -258,18 +264,8 @@ fn call_in<'s>(
         None => v8::undefined(scope).into(),
     };
     // A termination requested while the function ran is spent when the call returns, and
-    // makes it `Terminated` (see `try_with_scope`); one V8 had not acted on when the function
-    // returned (its interrupt reads the stack first: `TerminationHandle`) is the call's
-    // outcome too, never its value.
-    let value = function.call(scope, receiver, args.as_ref())?;
-    let requested = scope
-        .get_slot::<crate::TerminationHandle>()
-        .is_some_and(crate::TerminationHandle::is_requested);
-    Some(if requested {
-        Err(JsError::terminated_in(scope))
-    } else {
-        Ok(value)
-    })
+    // makes it `Terminated` (see `try_with_scope`).
+    function.call(scope, receiver, args.as_ref()).map(Ok)
 }
 
 /// What [`Runtime::call`], [`Runtime::call_and_await`] and [`Runtime::start_call`] call: a
