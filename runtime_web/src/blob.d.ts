@@ -1,7 +1,7 @@
 // `Blob`, `File` (W3C File API). Merges with lib.dom and lib.webworker: the interfaces merge,
 // and each `declare var` has exactly their type (their `BlobPart` and `EndingType` aliases
-// written out, since an alias cannot be declared twice). Their `Blob.stream()` is not given
-// here (no ReadableStream yet).
+// written out, since an alias cannot be declared twice). `Blob.stream()` is declared with the
+// streams group (`blob_stream.d.ts`).
 interface BlobPropertyBag {
   endings?: "native" | "transparent";
   type?: string;

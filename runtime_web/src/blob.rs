@@ -34,3 +34,11 @@ pub(crate) fn extension() -> Extension {
                 .typescript(include_str!("blob.d.ts")),
         )
 }
+
+/// `Blob.prototype.stream()` (after the streams extension).
+pub(crate) fn stream_extension() -> Extension {
+    Extension::new("web_blob_stream").global(
+        GlobalScript::new("ext:web/blob_stream.js", include_str!("blob_stream.js"))
+            .typescript(include_str!("blob_stream.d.ts")),
+    )
+}

@@ -77,7 +77,8 @@ impl Groups {
     /// `Headers`.
     pub const HEADERS: Self = Self(1 << 9);
     /// `ReadableStream`, `WritableStream`, `TransformStream`, their readers, writers and
-    /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy` (brings `ABORT`).
+    /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, `TextEncoderStream`,
+    /// `TextDecoderStream` (brings `ABORT` and `ENCODING`).
     pub const STREAMS: Self = Self(1 << 10);
     /// `Request`, `Response` (brings `HEADERS`, `STREAMS`, `FILES`, `URL`, `ENCODING`,
     /// `CLONE`).
@@ -119,13 +120,13 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
             | Groups::CLONE;
     }
     if groups.contains(Groups::STREAMS) {
-        groups = groups | Groups::ABORT;
+        groups = groups | Groups::ABORT | Groups::ENCODING;
     }
     if groups.contains(Groups::ABORT) {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 12] = [
+    let chosen: [(Groups, fn() -> Extension); 13] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -137,12 +138,17 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::FILES, blob::extension),
         (Groups::HEADERS, headers::extension),
         (Groups::STREAMS, streams::extension),
+        (Groups::STREAMS, streams::text_extension),
         (Groups::FETCH, fetch::extension),
     ];
     for (group, make) in chosen {
         if groups.contains(group) {
             out.push(make());
         }
+    }
+    // What two groups make together.
+    if groups.contains(Groups::FILES | Groups::STREAMS) {
+        out.push(blob::stream_extension());
     }
     out
 }

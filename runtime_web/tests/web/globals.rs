@@ -40,6 +40,8 @@ const GLOBALS: &[(Groups, &[&str])] = &[
             "TransformStreamDefaultController",
             "ByteLengthQueuingStrategy",
             "CountQueuingStrategy",
+            "TextEncoderStream",
+            "TextDecoderStream",
         ],
     ),
     (Groups::FETCH, &["Request", "Response"]),

@@ -188,3 +188,37 @@ fn a_tenant_patching_intrinsics_changes_nothing() {
         r#"["a","b"]"#
     );
 }
+
+#[test]
+fn text_streams_encode_and_decode_across_chunk_boundaries() {
+    let mut runtime = web();
+    assert_eq!(
+        crate::settle(
+            &mut runtime,
+            "const bytes = new TextEncoder().encode('a€😀'); \
+             const parts = [bytes.slice(0, 2), bytes.slice(2, 5), bytes.slice(5)]; \
+             const decoded = []; for await (const s of ReadableStream.from(parts).pipeThrough(new TextDecoderStream())) decoded.push(s); \
+             const emoji = '😀'; const split = [emoji[0], emoji[1] + 'b', '\\ud800']; \
+             const encoded = []; for await (const b of ReadableStream.from(split).pipeThrough(new TextEncoderStream())) encoded.push([...b]); \
+             const d = new TextDecoderStream('utf-16le', { fatal: true }); \
+             let bad; try { new TextDecoderStream('nope'); } catch (e) { bad = e.name; } \
+             return [decoded.join(''), encoded, d.encoding, d.fatal, d.ignoreBOM, new TextEncoderStream().encoding, bad];"
+        ),
+        r#"["a€😀",[[240,159,152,128,98],[239,191,189]],"utf-16le",true,false,"utf-8","RangeError"]"#
+    );
+}
+
+#[test]
+fn a_blob_streams_its_bytes_in_chunks() {
+    let mut runtime = web();
+    assert_eq!(
+        crate::settle(
+            &mut runtime,
+            "const sizes = []; for await (const c of new Blob([new Uint8Array(150000)]).stream()) sizes.push(c.length); \
+             const small = []; for await (const c of new Blob(['hi']).stream()) small.push([...c]); \
+             let foreign; try { Blob.prototype.stream.call({}); } catch (e) { foreign = e.name; } \
+             return [sizes, small, foreign];"
+        ),
+        r#"[[65536,65536,18928],[[104,105]],"TypeError"]"#
+    );
+}

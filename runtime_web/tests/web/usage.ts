@@ -79,3 +79,10 @@ async function fetchTypesUsage(): Promise<string> {
   return `${request.method} ${request.url} ${response.status} ${response.ok} ${await json.text()} ${bytes.length} ${Response.error().type}`;
 }
 void fetchTypesUsage;
+async function textStreamsUsage(): Promise<string> {
+  const encoded = new Blob(["hé"]).stream().pipeThrough(new TextDecoderStream("utf-8", { fatal: true }));
+  const reader = encoded.pipeThrough(new TextEncoderStream()).getReader();
+  const first = await reader.read();
+  return first.done ? "" : String(first.value.length);
+}
+void textStreamsUsage;
