@@ -21,9 +21,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
+mod platforms;
 mod report;
 mod server;
 
+use platforms::Platforms;
 use report::{json, reference_ratios, svg, table};
 use server::{echo_body, run_cell};
 
@@ -49,7 +51,7 @@ struct Cell {
 
 const USAGE: &str = "usage: cargo xtask bench-http [--quick] [--runs <n>] [--workers <n>] \
 [--load-cpus <n>] [--routes hello,echo,kv] [--concurrency 1,16,64] [--seconds <s>] [--no-build] \
-[--js-alone]";
+[--js-alone] [--platforms]";
 
 /// What a run measures; the defaults are WORKLOAD.md's grid.
 struct Options {
@@ -66,6 +68,8 @@ struct Options {
     build: bool,
     /// Also measure the handler with its ops as plain JavaScript (`js_alone.js`).
     js_alone: bool,
+    /// Also measure deno, Bun and workerd serving the standard handler.
+    platforms: bool,
 }
 
 fn options(args: Vec<String>) -> Options {
@@ -83,6 +87,7 @@ fn options(args: Vec<String>) -> Options {
         seconds: 0.0,
         build: true,
         js_alone: false,
+        platforms: false,
     };
     let positive = |value: Option<String>, flag: &str| match value.and_then(|n| n.parse().ok()) {
         Some(n) if n > 0 => n,
@@ -94,6 +99,7 @@ fn options(args: Vec<String>) -> Options {
             "--quick" => options.quick = true,
             "--no-build" => options.build = false,
             "--js-alone" => options.js_alone = true,
+            "--platforms" => options.platforms = true,
             "--runs" => options.runs = positive(args.next(), "--runs"),
             "--workers" => options.workers = positive(args.next(), "--workers"),
             "--load-cpus" => options.load_cpus = positive(args.next(), "--load-cpus"),
@@ -142,6 +148,7 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         seconds,
         build,
         js_alone,
+        platforms,
     } = options(args);
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     if workers + load_cpus > cpus {
@@ -190,11 +197,15 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
     let handler = root.join("examples/edge_server/handler.js");
     let fetch_handler = root.join("examples/edge_server/fetch_handler.js");
     let out = target.join("bench-http");
-    let servers: &[&'static str] = if js_alone {
-        &["floor", "js", "fetch", "alone"]
-    } else {
-        &["floor", "js", "fetch"]
-    };
+    let mut servers: Vec<&'static str> = vec!["floor", "js", "fetch"];
+    if js_alone {
+        servers.push("alone");
+    }
+    let platforms = platforms.then(|| {
+        servers.extend(["deno", "bun", "workerd"]);
+        Platforms::install(&target, &out, &fetch_handler)
+    });
+    let servers = servers.as_slice();
     // The --js-alone handlers, one per route, written once for every run.
     let alone_handlers: Vec<Option<PathBuf>> = routes
         .iter()
@@ -205,15 +216,23 @@ pub fn bench_http(root: &Path, args: Vec<String>) {
         for (&route, alone) in routes.iter().zip(&alone_handlers) {
             for &concurrency in &concurrencies {
                 for &server in servers {
-                    let (binary, handler) = match (server, alone) {
-                        ("floor", _) => (target.join("release/edge-floor"), &handler),
-                        ("alone", Some(alone)) => (target.join("release/edge-js"), alone),
-                        ("fetch", _) => (target.join("release/edge-js"), &fetch_handler),
-                        _ => (target.join("release/edge-js"), &handler),
+                    let seconds = (warm + measured) as u64 + 30;
+                    let started = match (server, alone, &platforms) {
+                        ("deno" | "bun" | "workerd", _, Some(platforms)) => {
+                            platforms.start(server, workers, seconds)
+                        }
+                        (server, alone, _) => {
+                            let (binary, handler) = match (server, alone) {
+                                ("floor", _) => (target.join("release/edge-floor"), &handler),
+                                ("alone", Some(alone)) => (target.join("release/edge-js"), alone),
+                                ("fetch", _) => (target.join("release/edge-js"), &fetch_handler),
+                                _ => (target.join("release/edge-js"), &handler),
+                            };
+                            server::start(&binary, handler, workers, seconds)
+                        }
                     };
                     let cell = run_cell(
-                        &binary,
-                        handler,
+                        started,
                         &oha,
                         (workers, load_cpus),
                         server,

@@ -45,13 +45,23 @@ pub(super) fn table(
         })
     };
     let any_alone = cells.iter().any(|cell| cell.server == "alone");
-    let fetch_of = |cell: &Cell| {
-        cells.iter().find(|c| {
-            c.server == "fetch" && c.route == cell.route && c.concurrency == cell.concurrency
-        })
-    };
+    // The standard handler on opwire, and the platforms that serve it beside (`--platforms`).
+    let standard: Vec<(&str, &str)> = [
+        ("fetch", "standard handler"),
+        ("deno", "deno serve"),
+        ("bun", "Bun.serve"),
+        ("workerd", "workerd"),
+    ]
+    .into_iter()
+    .filter(|(server, _)| cells.iter().any(|cell| cell.server == *server))
+    .collect();
+    let standard_header: String = standard
+        .iter()
+        .map(|(_, label)| format!(" {label}: RPS, p99, CPU ratios (µs) |"))
+        .collect();
+    let standard_rule = "---|".repeat(standard.len());
     let mut out = format!(
-        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno: RPS, p99, CPU ratios | standard handler: RPS, p99, CPU ratios (µs) |{}\n|---|---|---:|---:|---:|---:|---:|---:|---|---|{}\n",
+        "workers: {workers}\n\n| route | c | opwire RPS | floor RPS | RPS ratio | p99 ratio | CPU/request ratio (opwire µs / floor µs) | of the 5 ms ceiling: opwire, floor | deno_core: RPS, p99, CPU ratios |{standard_header}{}\n|---|---|---:|---:|---:|---:|---:|---:|---|{standard_rule}{}\n",
         if any_alone {
             " JS alone: RPS ratio, CPU/request ratio (µs) | op layer's share of the CPU over the floor |"
         } else {
@@ -88,18 +98,28 @@ pub(super) fn table(
                     / (cell.cpu_us_per_request - floor.cpu_us_per_request),
             )
         });
-        // Version 3's standard fetch handler on the same server.
-        let fetch = fetch_of(cell).map_or("—".to_owned(), |fetch| {
-            format!(
-                "{:.2}, {:.2}, {:.2} ({:.1})",
-                fetch.rps / floor.rps,
-                fetch.p99_ms / floor.p99_ms,
-                fetch.cpu_us_per_request / floor.cpu_us_per_request,
-                fetch.cpu_us_per_request,
-            )
-        });
+        // Version 3's standard fetch handler, on opwire and on each platform.
+        let standard: String = standard
+            .iter()
+            .map(|(server, _)| {
+                let other = cells.iter().find(|c| {
+                    c.server == *server
+                        && c.route == cell.route
+                        && c.concurrency == cell.concurrency
+                });
+                other.map_or(" — |".to_owned(), |other| {
+                    format!(
+                        " {:.2}, {:.2}, {:.2} ({:.1}) |",
+                        other.rps / floor.rps,
+                        other.p99_ms / floor.p99_ms,
+                        other.cpu_us_per_request / floor.cpu_us_per_request,
+                        other.cpu_us_per_request,
+                    )
+                })
+            })
+            .collect();
         out.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} | {fetch} |{alone}\n",
+            "| {} | {} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} ({:.1} / {:.1}) | {ceiling} | {deno} |{standard}{alone}\n",
             cell.route,
             cell.concurrency,
             cell.rps,

@@ -11,12 +11,7 @@ use super::{Cell, ID, KEY};
 
 /// Starts a server with `workers` workers pinned to CPUs 0..workers: the process and its
 /// address.
-pub(super) fn start(
-    binary: &Path,
-    handler: &Path,
-    workers: usize,
-    seconds: u64,
-) -> (Child, SocketAddr) {
+pub(super) fn start(binary: &Path, handler: &Path, workers: usize, seconds: u64) -> Started {
     let mut command = Command::new("taskset");
     command
         .args(["-c", &format!("0-{}", workers - 1)])
@@ -39,7 +34,11 @@ pub(super) fn start(
         .strip_prefix("listening on ")
         .and_then(|address| address.parse().ok())
         .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
-    (child, address)
+    Started {
+        pid: child.id(),
+        child,
+        address,
+    }
 }
 
 /// The server's CPU time so far (utime + stime), in seconds.
@@ -165,10 +164,17 @@ pub(super) fn oha(
     })
 }
 
+/// A server started for one cell: its process (killed after the cell), the pid whose CPU is
+/// read (the server itself, under any wrapper), its address.
+pub(super) struct Started {
+    pub(super) child: Child,
+    pub(super) pid: u32,
+    pub(super) address: SocketAddr,
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_cell(
-    binary: &Path,
-    handler: &Path,
+    started: Started,
     oha_path: &Path,
     (workers, load_cpus): (usize, usize),
     server: &'static str,
@@ -177,13 +183,17 @@ pub(super) fn run_cell(
     warm: f64,
     measured: f64,
 ) -> Cell {
-    let (mut child, address) = start(binary, handler, workers, (warm + measured) as u64 + 30);
+    let Started {
+        mut child,
+        pid,
+        address,
+    } = started;
     probe(address, route);
     let load = (workers, load_cpus);
     oha(oha_path, load, address, route, concurrency, warm);
-    let before = cpu_seconds(child.id());
+    let before = cpu_seconds(pid);
     let report = oha(oha_path, load, address, route, concurrency, measured);
-    let cpu = cpu_seconds(child.id()) - before;
+    let cpu = cpu_seconds(pid) - before;
     probe(address, route);
     child.kill().ok();
     child.wait().ok();
