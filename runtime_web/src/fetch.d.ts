@@ -82,3 +82,4 @@ interface OpwireRequestConstructor {
 declare var Request: typeof globalThis extends { onmessage: any; Request: infer T }
   ? T
   : OpwireRequestConstructor;
+declare function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;

@@ -9,7 +9,10 @@
 
   const { Object, Reflect, Symbol, TypeError, RangeError, Promise, JSON, Uint8Array, ArrayBuffer } =
     globalThis;
-  const { configureInterface, defineGlobal, uncurryThis, webidl, streams } = internals;
+  const { configureInterface, defineGlobal, defineGlobalOperation, uncurryThis, webidl, streams } =
+    internals;
+  const { op_web_fetch } = internalOps;
+  const { addAbortAlgorithm, abortSignalAborted, abortSignalReason } = internals;
   const { isObject, requiredArguments, toUSVString } = webidl;
   const headersInternals = internals.headers;
   const ReflectApply = Reflect.apply;
@@ -17,6 +20,7 @@
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const PromiseCtor = Promise;
   const PromiseResolve = Promise.resolve.bind(Promise);
   const PromiseReject = Promise.reject.bind(Promise);
   const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
@@ -766,6 +770,56 @@
   configureInterface(Response);
   defineGlobal("Request", Request);
   defineGlobal("Response", Response);
+
+  // ---- fetch() ---------------------------------------------------------------------------------
+
+  // `fetch(input, init)`: the request made as `new Request` makes it, its body read whole,
+  // then the host's transport (`runtime_web::transport`; none granted: a TypeError). The
+  // response's headers are checked as `Headers` checks them, and immutable. An abort of the
+  // request's signal rejects at once with its reason.
+  function fetch(input, init = undefined) {
+    let request;
+    try {
+      requiredArguments(arguments.length, 1, "Failed to execute 'fetch'");
+      request = new Request(input, init);
+    } catch (error) {
+      return PromiseReject(error);
+    }
+    const record = requestRecord(request);
+    const signal = record.signal;
+    if (signal !== undefined && abortSignalAborted(signal)) {
+      return PromiseReject(abortSignalReason(signal));
+    }
+    return new PromiseCtor((resolve, reject) => {
+      if (signal !== undefined) addAbortAlgorithm(signal, () => reject(abortSignalReason(signal)));
+      const body = record.body === null ? PromiseResolve(null) : consumeBody(record.body, false);
+      const sent = PromisePrototypeThen(body, (bytes) =>
+        op_web_fetch(record.method, record.url, headersInternals.list(record.headers), bytes),
+      );
+      PromisePrototypeThen(sent, (answer) => resolve(fetchedResponse(record.url, answer)), reject);
+    });
+  }
+
+  function fetchedResponse(url, answer) {
+    const status = answer[0];
+    if (!(status >= 200 && status <= 599)) {
+      throw typeError(`fetch failed: the status ${status} is not one a response may have.`);
+    }
+    const response = new Response(CONSTRUCT);
+    const record = responseRecord(response);
+    record.type = "basic";
+    record.urlList = [url];
+    record.status = status;
+    record.statusText = isReasonPhrase(answer[1]) ? answer[1] : "";
+    const flat = answer[2];
+    const pairs = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) pairs[pairs.length] = [flat[i], flat[i + 1]];
+    fillHeaders(record.headers, pairs);
+    headersInternals.freeze(record.headers);
+    record.body = isNullBodyStatus(status) ? null : newBody(answer[3], null);
+    return response;
+  }
+  defineGlobalOperation("fetch", fetch);
 
   // ---- A host serving a standard fetch handler ------------------------------------------------
 

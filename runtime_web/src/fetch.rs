@@ -1,6 +1,6 @@
-//! `Request` and `Response` with their bodies (`fetch.js`): JavaScript over the headers,
-//! streams, blob and URL groups' internals; a body read from what it was made of, with no
-//! stream unless a script asks for one. The script's value, the function that binds a
+//! `Request`, `Response` and `fetch()` (`fetch.js`, its way out in `transport.rs`): JavaScript
+//! over the headers, streams, blob and URL groups' internals; a body read from what it was
+//! made of, with no stream unless a script asks for one. The script's value, the function that binds a
 //! module's fetch handler, is kept for [`crate::fetch_handler`].
 
 use std::cell::RefCell;
@@ -24,6 +24,7 @@ fn keep_bind<'s>(
 /// `Request`, `Response`.
 pub(crate) fn extension() -> Extension {
     Extension::new("web_fetch")
+        .internal_ops(&[crate::transport::op_web_fetch::DECL])
         .global(
             GlobalScript::new("ext:web/fetch.js", include_str!("fetch.js"))
                 .keep(keep_bind)

@@ -44,6 +44,7 @@ pub mod fetch_handler;
 mod headers;
 mod performance;
 mod streams;
+pub mod transport;
 mod url;
 
 use runtime_core::Extension;
@@ -80,8 +81,9 @@ impl Groups {
     /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, `TextEncoderStream`,
     /// `TextDecoderStream` (brings `ABORT` and `ENCODING`).
     pub const STREAMS: Self = Self(1 << 10);
-    /// `Request`, `Response` (brings `HEADERS`, `STREAMS`, `FILES`, `URL`, `ENCODING`,
-    /// `CLONE`).
+    /// `Request`, `Response`, `fetch()` through the host's transport
+    /// ([`transport::grant`]; none: it rejects) (brings `HEADERS`, `STREAMS`, `FILES`, `URL`,
+    /// `ENCODING`, `CLONE`).
     pub const FETCH: Self = Self(1 << 11);
     /// Every group.
     pub const ALL: Self = Self((1 << 12) - 1);

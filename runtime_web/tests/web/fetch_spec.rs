@@ -158,3 +158,78 @@ fn relative_urls_resolve_against_a_given_location_only() {
         r#"["https://h/base/a?b","https://h/r"]"#
     );
 }
+
+/// `fetch()` reaches no network unless the host grants a transport; through one, the request
+/// goes out as made and the response comes back checked, its headers immutable; an abort
+/// rejects with its reason.
+#[test]
+fn fetch_goes_only_through_the_hosts_transport() {
+    use runtime_web::transport::{
+        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
+    };
+    use std::rc::Rc;
+
+    let mut runtime = web();
+    assert_eq!(
+        settle(&mut runtime, "return await fetch('https://example.com/');"),
+        "rejects TypeError: fetch: this runtime's host grants it no network (runtime_web::transport::grant)"
+    );
+
+    /// Echoes what it was asked, and refuses one host.
+    struct Echo;
+    impl FetchTransport for Echo {
+        fn fetch(&self, request: OutgoingRequest) -> Fetched {
+            Box::pin(async move {
+                if request.url.contains("denied.example") {
+                    return Err("the origin is not allowed".to_owned());
+                }
+                let names: Vec<String> = request
+                    .headers
+                    .iter()
+                    .map(|(name, value)| {
+                        format!(
+                            "{}={}",
+                            String::from_utf8_lossy(name),
+                            String::from_utf8_lossy(value)
+                        )
+                    })
+                    .collect();
+                let body = request
+                    .body
+                    .map(|body| String::from_utf8_lossy(&body).into_owned());
+                Ok(IncomingResponse {
+                    status: 201,
+                    status_text: "Made".into(),
+                    headers: vec![(b"X-Echo".to_vec(), b"1".to_vec())],
+                    body: format!(
+                        "{} {} {} {:?}",
+                        request.method,
+                        request.url,
+                        names.join(","),
+                        body
+                    )
+                    .into_bytes()
+                    .into(),
+                })
+            })
+        }
+    }
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(transport::grant(Rc::new(Echo)));
+    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
+        extensions,
+        ..Default::default()
+    });
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const r = await fetch('https://example.com/a', { method: 'POST', body: 'hi', headers: { 'X-A': '1' } }); \
+             let frozen; try { r.headers.set('a', 'b'); } catch (e) { frozen = e.name; } \
+             let denied; try { await fetch('https://denied.example/'); } catch (e) { denied = e.message; } \
+             const c = new AbortController(); const pending = fetch('https://example.com/', { signal: c.signal }); c.abort('stop'); \
+             let aborted; try { await pending; } catch (e) { aborted = e; } \
+             return [r.status, r.statusText, r.type, r.url, r.headers.get('x-echo'), await r.text(), frozen, denied, aborted];"
+        ),
+        r#"[201,"Made","basic","https://example.com/a","1","POST https://example.com/a x-a=1,content-type=text/plain;charset=UTF-8 Some(\"hi\")","TypeError","fetch failed: the origin is not allowed","stop"]"#
+    );
+}

@@ -44,11 +44,12 @@ const GLOBALS: &[(Groups, &[&str])] = &[
             "TextDecoderStream",
         ],
     ),
-    (Groups::FETCH, &["Request", "Response"]),
+    (Groups::FETCH, &["Request", "Response", "fetch"]),
 ];
 
 /// Operations of the global object (WebIDL makes them enumerable, as browsers' are).
 const OPERATIONS: &[&str] = &[
+    "fetch",
     "atob",
     "btoa",
     "structuredClone",
