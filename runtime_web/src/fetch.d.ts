@@ -1,13 +1,14 @@
-// `Request`, `Response` (the Fetch standard). The interfaces merge with lib.dom's and
-// lib.webworker's; each constructor's variable takes their type where one of them is loaded,
-// else its own. `formData()` is not declared (not given yet), nor `destination` (lib.dom's
-// type for it has no name outside lib.dom; it is always "" here).
+// `Request`, `Response`, `fetch()` (the Fetch standard). The interfaces merge with lib.dom's
+// and lib.webworker's; each constructor's variable takes their type where one of them is
+// loaded, else its own. `destination` is not declared (lib.dom's type for it has no name
+// outside lib.dom; it is always "" here).
 interface Body {
   readonly body: ReadableStream<Uint8Array<ArrayBuffer>> | null;
   readonly bodyUsed: boolean;
   arrayBuffer(): Promise<ArrayBuffer>;
   blob(): Promise<Blob>;
   bytes(): Promise<Uint8Array<ArrayBuffer>>;
+  formData(): Promise<FormData>;
   json(): Promise<any>;
   text(): Promise<string>;
 }
@@ -32,6 +33,7 @@ type OpwireBodyInit =
   | ArrayBufferView<ArrayBuffer>
   | ArrayBuffer
   | URLSearchParams
+  | FormData
   | string;
 interface OpwireResponseConstructor {
   prototype: Response;

@@ -9,8 +9,15 @@
 
   const { Object, Reflect, Symbol, TypeError, RangeError, Promise, JSON, Uint8Array, ArrayBuffer } =
     globalThis;
-  const { configureInterface, defineGlobal, defineGlobalOperation, uncurryThis, webidl, streams } =
-    internals;
+  const {
+    configureInterface,
+    defineGlobal,
+    defineGlobalOperation,
+    uncurryThis,
+    webidl,
+    streams,
+    formData,
+  } = internals;
   const { op_web_fetch } = internalOps;
   const { addAbortAlgorithm, abortSignalAborted, abortSignalReason } = internals;
   const { isObject, requiredArguments, toUSVString } = webidl;
@@ -102,6 +109,10 @@
         throw typeError("The body's ReadableStream is disturbed or locked.");
       }
       return [newBody(null, init), null];
+    }
+    if (formData.isFormData(init)) {
+      const serialized = formData.serialize(init);
+      return [newBody(serialized[0], null), serialized[1]];
     }
     if (isArrayBuffer(init)) {
       return [newBody(new Uint8ArrayCtor(ArrayBufferSlice(init, 0)), null), null];
@@ -205,8 +216,21 @@
           : TypedArrayBuffer(TypedArraySlice(bytes));
       }
       const type = record.headers === null ? null : headersGet(record.headers, "content-type");
+      if (kind === "formData") return formDataOf(bytes, type === null ? "" : type);
       return createBlob(bytes, type === null ? "" : lowerAscii(type));
     });
+  }
+
+  // `formData()`: the body parsed as its Content-Type says, multipart or urlencoded.
+  function formDataOf(bytes, type) {
+    const essence = lowerAscii(type);
+    if (StringIndexOf(essence, "multipart/form-data") === 0) {
+      return formData.parseMultipart(bytes, type);
+    }
+    if (StringIndexOf(essence, "application/x-www-form-urlencoded") === 0) {
+      return formData.parseUrlencoded(decode(decoder, bytes));
+    }
+    throw typeError("The body's Content-Type is neither multipart/form-data nor application/x-www-form-urlencoded.");
   }
 
   function lowerAscii(string) {
@@ -758,6 +782,9 @@
     },
     text() {
       return consumeRecord(this, "text");
+    },
+    formData() {
+      return consumeRecord(this, "formData");
     },
   };
   const bodyKeys = ReflectOwnKeys(bodyMixin);

@@ -41,6 +41,7 @@ mod encoding;
 mod events;
 mod fetch;
 pub mod fetch_handler;
+mod form_data;
 mod headers;
 mod performance;
 mod streams;
@@ -81,7 +82,7 @@ impl Groups {
     /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, `TextEncoderStream`,
     /// `TextDecoderStream` (brings `ABORT` and `ENCODING`).
     pub const STREAMS: Self = Self(1 << 10);
-    /// `Request`, `Response`, `fetch()` through the host's transport
+    /// `Request`, `Response`, `FormData`, `fetch()` through the host's transport
     /// ([`transport::grant`]; none: it rejects) (brings `HEADERS`, `STREAMS`, `FILES`, `URL`,
     /// `ENCODING`, `CLONE`).
     pub const FETCH: Self = Self(1 << 11);
@@ -128,7 +129,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 13] = [
+    let chosen: [(Groups, fn() -> Extension); 14] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -141,6 +142,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::HEADERS, headers::extension),
         (Groups::STREAMS, streams::extension),
         (Groups::STREAMS, streams::text_extension),
+        (Groups::FETCH, form_data::extension),
         (Groups::FETCH, fetch::extension),
     ];
     for (group, make) in chosen {

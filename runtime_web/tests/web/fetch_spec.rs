@@ -233,3 +233,23 @@ fn fetch_goes_only_through_the_hosts_transport() {
         r#"[201,"Made","basic","https://example.com/a","1","POST https://example.com/a x-a=1,content-type=text/plain;charset=UTF-8 Some(\"hi\")","TypeError","fetch failed: the origin is not allowed","stop"]"#
     );
 }
+
+#[test]
+fn form_data_round_trips_through_multipart_and_urlencoded_bodies() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const f = new FormData(); f.append('a', '1'); f.append('a', 'x\\ny'); f.append('we\"ird', new Blob(['bytes'], { type: 'text/x' }), 'f\"n.txt'); \
+             f.set('b', '2'); f.append('blob', new Blob(['b'])); \
+             const r = new Response(f); const type = r.headers.get('content-type'); \
+             const back = await r.formData(); \
+             const file = back.get('we\"ird'); \
+             const urlencoded = await new Response(new URLSearchParams('p=1&q=%20')).formData(); \
+             let bad; try { await new Response('x').formData(); } catch (e) { bad = e.name; } \
+             return [type.startsWith('multipart/form-data; boundary='), back.getAll('a'), back.get('b'), \
+                     file.name, file.type, await file.text(), back.get('blob').name, [...urlencoded], bad, [...f.keys()]];"
+        ),
+        r#"[true,["1","x\r\ny"],"2","f\"n.txt","text/x","bytes","blob",[["p","1"],["q"," "]],"TypeError",["a","a","we\"ird","b","blob"]]"#
+    );
+}

@@ -44,7 +44,7 @@ const GLOBALS: &[(Groups, &[&str])] = &[
             "TextDecoderStream",
         ],
     ),
-    (Groups::FETCH, &["Request", "Response", "fetch"]),
+    (Groups::FETCH, &["Request", "Response", "FormData", "fetch"]),
 ];
 
 /// Operations of the global object (WebIDL makes them enumerable, as browsers' are).

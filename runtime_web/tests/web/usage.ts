@@ -86,3 +86,11 @@ async function textStreamsUsage(): Promise<string> {
   return first.done ? "" : String(first.value.length);
 }
 void textStreamsUsage;
+async function formDataUsage(): Promise<number> {
+  const form = new FormData();
+  form.append("name", "value");
+  form.append("file", new Blob(["x"]), "x.txt");
+  const back = await new Response(form).formData();
+  return back.getAll("name").length;
+}
+void formDataUsage;
