@@ -4,7 +4,7 @@
 (function (internalOps, internals) {
   "use strict";
   const { configureInterface, defineGlobal, uncurryThis, webidl, pairIterator } = internals;
-  const { PAIR_KEYS, PAIR_VALUES, PAIR_ENTRIES } = internals;
+  const { PAIR_KEYS, PAIR_VALUES, PAIR_ENTRIES, pairListSet, pairListDelete } = internals;
   const { isBlob, isFile, fileName, createFile, blobBytes } = internals;
   const { requiredArguments, toUSVString } = webidl;
   const TypeErrorCtor = TypeError;
@@ -73,15 +73,7 @@
     delete(name) {
       requiredArguments(arguments.length, 1, "Failed to execute 'delete' on 'FormData'");
       name = toUSVString(name);
-      const list = this.#list;
-      let kept = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        if (list[i] === name) continue;
-        list[kept] = list[i];
-        list[kept + 1] = list[i + 1];
-        kept += 2;
-      }
-      list.length = kept;
+      pairListDelete(this.#list, name);
     }
 
     get(name) {
@@ -112,26 +104,7 @@
     set(name, value, filename = undefined) {
       requiredArguments(arguments.length, 2, "Failed to execute 'set' on 'FormData'");
       name = toUSVString(name);
-      const entry = entryValue(value, filename, arguments.length);
-      const list = this.#list;
-      let at = -1;
-      let kept = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        if (list[i] === name) {
-          if (at !== -1) continue;
-          at = kept;
-        }
-        list[kept] = list[i];
-        list[kept + 1] = list[i + 1];
-        kept += 2;
-      }
-      list.length = kept;
-      if (at === -1) {
-        list[list.length] = name;
-        list[list.length] = entry;
-      } else {
-        list[at + 1] = entry;
-      }
+      pairListSet(this.#list, name, entryValue(value, filename, arguments.length));
     }
 
     forEach(callback, thisArg = undefined) {

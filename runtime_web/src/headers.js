@@ -15,7 +15,7 @@
   const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
-  const { uncurryThis, readPairs } = internals;
+  const { uncurryThis, readPairs, pairListSet, pairListDelete } = internals;
   const JSONStringify = JSON.stringify;
 
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
@@ -194,15 +194,7 @@
       requireArguments(arguments.length, 1, "delete");
       name = toName(name, "delete");
       this.#mutable("delete");
-      const list = this.#list;
-      let kept = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        if (list[i] === name) continue;
-        list[kept] = list[i];
-        list[kept + 1] = list[i + 1];
-        kept += 2;
-      }
-      list.length = kept;
+      pairListDelete(this.#list, name);
     }
 
     get(name) {
@@ -241,25 +233,7 @@
       name = toName(name, "set");
       value = toValue(value, "set");
       this.#mutable("set");
-      const list = this.#list;
-      let at = -1;
-      let kept = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        if (list[i] === name) {
-          if (at !== -1) continue; // later duplicates go
-          at = kept;
-        }
-        list[kept] = list[i];
-        list[kept + 1] = list[i + 1];
-        kept += 2;
-      }
-      list.length = kept;
-      if (at === -1) {
-        push(list, name);
-        push(list, value);
-      } else {
-        list[at + 1] = value;
-      }
+      pairListSet(this.#list, name, value);
     }
 
     forEach(callback, thisArg = undefined) {

@@ -157,6 +157,41 @@
     }
   }
 
+  // A list of names and values, alternating (Headers', FormData's): `pairListDelete` drops
+  // every entry of `name`; `pairListSet` replaces the first one's value and drops the rest, or
+  // appends, as both standards' `set` does.
+  function pairListDelete(list, name) {
+    let kept = 0;
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i] === name) continue;
+      list[kept] = list[i];
+      list[kept + 1] = list[i + 1];
+      kept += 2;
+    }
+    list.length = kept;
+  }
+
+  function pairListSet(list, name, value) {
+    let at = -1;
+    let kept = 0;
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i] === name) {
+        if (at !== -1) continue;
+        at = kept;
+      }
+      list[kept] = list[i];
+      list[kept + 1] = list[i + 1];
+      kept += 2;
+    }
+    list.length = kept;
+    if (at === -1) {
+      list[list.length] = name;
+      list[list.length] = value;
+    } else {
+      list[at + 1] = value;
+    }
+  }
+
   // WebIDL's pair iterators (`URLSearchParams`, `Headers`): `pairIterator(name, listOf)`
   // gives `(object, kind) => iterator` over `listOf(object)` (names and values alternating),
   // read at each step so that a change is seen by the next one, and named `${name} Iterator`.
@@ -596,6 +631,8 @@
   internals.uncurryThis = uncurryThis;
   internals.pairIterator = pairIterator;
   internals.readPairs = readPairs;
+  internals.pairListDelete = pairListDelete;
+  internals.pairListSet = pairListSet;
   internals.PAIR_KEYS = PAIR_KEYS;
   internals.PAIR_VALUES = PAIR_VALUES;
   internals.PAIR_ENTRIES = PAIR_ENTRIES;
