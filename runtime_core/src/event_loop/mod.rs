@@ -133,13 +133,18 @@ impl EventLoop {
         }
     }
 
-    /// Whether the turn's JavaScript was (or is being) terminated: V8 then dropped the
-    /// microtask queue, so continuations were lost and the loop must not say it finished.
-    pub(crate) fn terminating(&self, scope: &v8::Isolate) -> bool {
+    /// Whether a termination is requested (and not yet spent): one flag's load.
+    #[inline]
+    pub(crate) fn termination_requested(&self) -> bool {
         self.termination
             .as_ref()
             .is_some_and(crate::TerminationHandle::is_requested)
-            || scope.is_execution_terminating()
+    }
+
+    /// Whether the turn's JavaScript was (or is being) terminated: V8 then dropped the
+    /// microtask queue, so continuations were lost and the loop must not say it finished.
+    pub(crate) fn terminating(&self, scope: &v8::Isolate) -> bool {
+        self.termination_requested() || scope.is_execution_terminating()
     }
 
     /// Places `op` (in `memory` its op kept, or the pool's) and polls it during its call unless

@@ -300,9 +300,11 @@ impl crate::event_loop::LoopSource for Timers {
             let id = v8::Integer::new_from_unsigned(try_catch, id).into();
             // On its owner's behalf: what its callback sets (a timer, an await) is the
             // owner's too.
-            let fired_as = owner.map(|owner| work_owner::enter(try_catch, owner));
+            if let Some(owner) = owner {
+                work_owner::enter(try_catch, owner);
+            }
             let called = fire.call(try_catch, receiver, &[id]);
-            if fired_as.is_some() {
+            if owner.is_some() {
                 work_owner::leave(try_catch);
             }
             if called.is_none() {

@@ -12,12 +12,11 @@ use std::num::NonZeroU64;
 /// A call's id, as the host gave it.
 pub(crate) type WorkOwner = NonZeroU64;
 
-/// Runs the script from here on the behalf of `owner`, until [`leave`]. Returns the owner.
-pub(crate) fn enter(scope: &mut v8::PinScope<'_, '_>, owner: WorkOwner) -> WorkOwner {
+/// Runs the script from here on the behalf of `owner`, until [`leave`].
+pub(crate) fn enter(scope: &mut v8::PinScope<'_, '_>, owner: WorkOwner) {
     // Exact up to 2^53: a host's call ids do not reach it.
     let data = v8::Number::new(scope, owner.get() as f64);
     scope.set_continuation_preserved_embedder_data(data.into());
-    owner
 }
 
 /// Back to no owner.

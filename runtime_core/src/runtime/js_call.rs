@@ -193,16 +193,19 @@ impl Runtime {
         let event_loop = self.inner.event_loop.clone();
         let mut call = None;
         let called = self.try_with_scope(|scope| {
-            let on_behalf = owner.map(|owner| work_owner::enter(scope, owner));
+            if let Some(owner) = owner {
+                work_owner::enter(scope, owner);
+            }
             let called = call_in(scope, function, args);
-            if on_behalf.is_some() {
+            if owner.is_some() {
                 work_owner::leave(scope);
             }
             let value = match called? {
                 // A termination V8 had not acted on when the function returned (its interrupt
                 // reads the stack first: `TerminationHandle`) is the call's outcome, never its
                 // value, which would settle the call before the request is spent.
-                Ok(_) if event_loop.terminating(scope) => {
+                // (The flag alone: V8 is not terminating, or the call would have failed.)
+                Ok(_) if event_loop.termination_requested() => {
                     return Some(Err(JsError::terminated_in(scope)))
                 }
                 Ok(value) => value,
