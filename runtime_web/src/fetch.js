@@ -157,13 +157,8 @@
       () => {
         if (sent) return PromiseResolve(undefined);
         sent = true;
-        if (isBlob(source)) {
-          const bytes = blobBytes(source);
-          if (TypedArrayByteLength(bytes) !== 0) streams.enqueue(stream, bytes);
-        } else {
-          const bytes = typeof source === "string" ? encode(encoder, source) : source;
-          if (TypedArrayByteLength(bytes) !== 0) streams.enqueue(stream, bytes);
-        }
+        const bytes = sourceBytes(source);
+        if (TypedArrayByteLength(bytes) !== 0) streams.enqueue(stream, bytes);
         streams.close(stream);
         return PromiseResolve(undefined);
       },
@@ -194,11 +189,15 @@
     const source = body.source;
     body.used = true;
     body.source = null;
-    if (typeof source === "string") {
-      return PromiseResolve(asText ? source : encode(encoder, source));
-    }
-    const bytes = isBlob(source) ? blobBytes(source) : source;
+    if (asText && typeof source === "string") return PromiseResolve(source);
+    const bytes = sourceBytes(source);
     return PromiseResolve(asText ? decode(decoder, bytes) : bytes);
+  }
+
+  // A body source's bytes: a string's UTF-8, a Blob's (a copy), or the body's own bytes.
+  function sourceBytes(source) {
+    if (typeof source === "string") return encode(encoder, source);
+    return isBlob(source) ? blobBytes(source) : source;
   }
 
   // Whose body, and the Content-Type its headers give (for `blob()`).
@@ -889,9 +888,7 @@
       const source = body.source;
       body.used = true;
       body.source = null;
-      const bytes =
-        typeof source === "string" ? encode(encoder, source) : isBlob(source) ? blobBytes(source) : source;
-      return [record.status, headers, bytes];
+      return [record.status, headers, sourceBytes(source)];
     }
     return PromisePrototypeThen(consumeBody(body, false), (bytes) => [record.status, headers, bytes]);
   }
