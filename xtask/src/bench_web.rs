@@ -147,26 +147,9 @@ fn figure(ns: f64) -> String {
 /// The deno binary under `target/deno`, installed from the npm registry when missing.
 fn install_deno(target_dir: &Path) -> std::path::PathBuf {
     let prefix = target_dir.join("deno");
-    let deno = prefix.join("node_modules/@deno/linux-x64-glibc/deno");
-    let installed = prefix.join(format!(".installed-{DENO_VERSION}"));
-    if !(deno.exists() && installed.exists()) {
-        let status = Command::new("npm")
-            .args([
-                "install",
-                "--no-save",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-            ])
-            .arg(&prefix)
-            .arg(format!("@deno/linux-x64-glibc@{DENO_VERSION}"))
-            .status();
-        if !matches!(status, Ok(status) if status.success()) || !deno.exists() {
-            fail("npm could not install @deno/linux-x64-glibc (the npm registry is needed)");
-        }
-        std::fs::write(&installed, "").unwrap();
-    }
-    deno
+    let package = format!("@deno/linux-x64-glibc@{DENO_VERSION}");
+    crate::npm::install(&prefix, &[&package]).unwrap_or_else(|why| fail(&why));
+    prefix.join("node_modules/@deno/linux-x64-glibc/deno")
 }
 
 fn fail(message: &str) -> ! {

@@ -35,6 +35,7 @@ mod circles;
 mod file_names;
 mod layer_paths;
 mod layers;
+mod npm;
 
 use std::path::PathBuf;
 use std::process::{exit, Command};

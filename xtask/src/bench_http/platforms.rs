@@ -58,33 +58,7 @@ impl Platforms {
     /// `handler` in `out/platforms`.
     pub(super) fn install(target: &Path, out: &Path, handler: &Path) -> Self {
         let prefix = target.join("platforms");
-        let marker = prefix.join(format!(
-            ".installed-{}",
-            PACKAGES.join("+").replace('/', "_")
-        ));
-        if !marker.exists() {
-            eprintln!(
-                "xtask: installing {} into {}",
-                PACKAGES.join(", "),
-                prefix.display()
-            );
-            let status = Command::new("npm")
-                .args([
-                    "install",
-                    "--no-save",
-                    "--no-audit",
-                    "--no-fund",
-                    "--prefix",
-                ])
-                .arg(&prefix)
-                .args(PACKAGES)
-                .status();
-            assert!(
-                matches!(status, Ok(status) if status.success()),
-                "npm could not install the platforms (the npm registry is needed)"
-            );
-            std::fs::write(&marker, "").expect("the install marker");
-        }
+        crate::npm::install(&prefix, &PACKAGES).unwrap_or_else(|why| panic!("{why}"));
         let modules = prefix.join("node_modules");
         let dir = out.join("platforms");
         std::fs::create_dir_all(&dir).expect("the platforms' directory");
