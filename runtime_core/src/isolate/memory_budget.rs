@@ -10,9 +10,11 @@
 //!   memories) is asked for first by the runtime's wrappers of the functions that grow it
 //!   ([`MemoryBudget::room_for`]), a `RangeError` when it does not fit.
 //! - After every garbage collection, the heap and all external memory V8 accounts are added
-//!   up; past the budget, the script is terminated as out of memory. That also bounds what a
-//!   WebAssembly module grows from its own code, which no wrapper sees: at the next
-//!   collection (V8 collects as external memory grows), the module stops at its next loop.
+//!   up; past the budget, all garbage is collected at the script's next check (dead buffers
+//!   V8 had not yet swept counted too) and, still past it, the script is terminated as out of
+//!   memory. That also bounds what a WebAssembly module grows from its own code, which no
+//!   wrapper sees: at the next collection (V8 collects as external memory grows), the module
+//!   stops at its next loop.
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -39,6 +41,11 @@ pub(crate) struct MemoryBudget {
     /// Set when a buffer was refused, until V8's near-heap-limit callback reads it (V8 calls
     /// it as it collects for the buffer), a buffer is lent, or the call ends.
     refused: AtomicBool,
+    /// A collection found the runtime over its budget and asked for the interrupt that
+    /// confirms it ([`confirm_over_budget`]), which has not run yet.
+    confirm_asked: AtomicBool,
+    /// That interrupt's own collection is running (its findings are not another's).
+    confirming: AtomicBool,
     termination: TerminationHandle,
 }
 
@@ -49,6 +56,8 @@ impl MemoryBudget {
             lent: AtomicUsize::new(0),
             heap: AtomicUsize::new(0),
             refused: AtomicBool::new(false),
+            confirm_asked: AtomicBool::new(false),
+            confirming: AtomicBool::new(false),
             termination,
         })
     }
@@ -157,6 +166,36 @@ unsafe extern "C" fn after_collection(
     };
     let heap = isolate.get_heap_statistics().used_heap_size();
     budget.heap.store(heap, Ordering::Relaxed);
+    // Over, it may be only for garbage: V8 sweeps dead buffers after the collection, and
+    // their memory (buffers an op made, which no allocation refused and so had collected
+    // early) still counts now. A collection of everything, sweeping done, tells; it cannot
+    // run inside this callback, so an interrupt runs it at the script's next check.
+    if used(isolate) > budget.limit
+        && !budget.confirming.load(Ordering::Relaxed)
+        && !budget.confirm_asked.swap(true, Ordering::Relaxed)
+    {
+        isolate
+            .thread_safe_handle()
+            .request_interrupt(confirm_over_budget, data);
+    }
+}
+
+/// The interrupt [`after_collection`] asks for: collects all garbage, then terminates the
+/// script as out of memory if the runtime still holds more than its budget.
+unsafe extern "C" fn confirm_over_budget(mut isolate: v8::UnsafeRawIsolatePtr, data: *mut c_void) {
+    // SAFETY: `data` is the registered budget, alive while its isolate is (an interrupt left
+    // pending when the isolate goes never runs); V8 calls this on the isolate's thread, with
+    // the isolate.
+    let (budget, isolate) = unsafe {
+        (
+            &*(data as *const MemoryBudget),
+            v8::Isolate::ref_from_raw_isolate_ptr_mut(&mut isolate),
+        )
+    };
+    budget.confirming.store(true, Ordering::Relaxed);
+    isolate.low_memory_notification();
+    budget.confirming.store(false, Ordering::Relaxed);
+    budget.confirm_asked.store(false, Ordering::Relaxed);
     if used(isolate) > budget.limit {
         budget
             .termination
