@@ -99,6 +99,7 @@ pub use event_loop::calls::CallInFlight;
 pub use event_loop::LoopSource;
 pub use extension::{Extension, ExtensionSource, GlobalScript, KeepFn};
 pub use globals::console;
+pub use isolate::external_memory::{ExternalMemory, HeldMemory};
 pub use isolate::heap_limit::HeapLimits;
 pub use isolate::platform::{init_v8, set_v8_flags, V8AlreadyInitialized};
 pub use isolate::termination::{Deadline, TerminationHandle};

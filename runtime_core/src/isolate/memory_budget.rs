@@ -20,6 +20,7 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use super::external_memory::ExternalMemory;
 use crate::TerminationHandle;
 
 /// Alignment of ArrayBuffer memory (what `malloc` gives; V8 asks for no more).
@@ -47,10 +48,17 @@ pub(crate) struct MemoryBudget {
     /// That interrupt's own collection is running (its findings are not another's).
     confirming: AtomicBool,
     termination: TerminationHandle,
+    /// What the runtime's native objects hold: what dropped ones gave back is settled before
+    /// each check.
+    external: ExternalMemory,
 }
 
 impl MemoryBudget {
-    pub(crate) fn new(limit: usize, termination: TerminationHandle) -> Arc<Self> {
+    pub(crate) fn new(
+        limit: usize,
+        termination: TerminationHandle,
+        external: ExternalMemory,
+    ) -> Arc<Self> {
         Arc::new(Self {
             limit,
             lent: AtomicUsize::new(0),
@@ -59,6 +67,7 @@ impl MemoryBudget {
             confirm_asked: AtomicBool::new(false),
             confirming: AtomicBool::new(false),
             termination,
+            external,
         })
     }
 
@@ -164,6 +173,7 @@ unsafe extern "C" fn after_collection(
             v8::Isolate::ref_from_raw_isolate_ptr_mut(&mut isolate),
         )
     };
+    budget.external.settle(isolate);
     let heap = isolate.get_heap_statistics().used_heap_size();
     budget.heap.store(heap, Ordering::Relaxed);
     // Over, it may be only for garbage: V8 sweeps dead buffers after the collection, and
@@ -194,6 +204,7 @@ unsafe extern "C" fn confirm_over_budget(mut isolate: v8::UnsafeRawIsolatePtr, d
     };
     budget.confirming.store(true, Ordering::Relaxed);
     isolate.low_memory_notification();
+    budget.external.settle(isolate);
     budget.confirming.store(false, Ordering::Relaxed);
     budget.confirm_asked.store(false, Ordering::Relaxed);
     if used(isolate) > budget.limit {

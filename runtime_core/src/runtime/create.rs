@@ -12,6 +12,7 @@ use super::isolate_state::IsolateState;
 use super::snapshot::{self, Startup};
 use super::{Runtime, RuntimeOptions};
 use crate::event_loop::EventLoop;
+use crate::isolate::external_memory::ExternalMemory;
 use crate::isolate::heap_limit::NearHeapLimit;
 use crate::isolate::memory_budget::MemoryBudget;
 use crate::isolate::scripts::{run_extension_script, CreatingSnapshot};
@@ -52,9 +53,10 @@ impl Runtime {
     ) -> Result<Assembled, JsError> {
         init_v8();
         let termination = TerminationHandle::new();
+        let external_memory = ExternalMemory::default();
         let memory_budget = options
             .memory_limit
-            .map(|limit| MemoryBudget::new(limit, termination.clone()));
+            .map(|limit| MemoryBudget::new(limit, termination.clone(), external_memory.clone()));
         // The built-in globals first: the extensions' install scripts find them made (and
         // capture the memory budget's wrappers, not what they wrap).
         let mut extensions =
@@ -63,6 +65,7 @@ impl Runtime {
         options.extensions = extensions;
         let state = Rc::new(RefCell::new(OpState::new()));
         state.borrow_mut().put(termination.clone());
+        state.borrow_mut().put(external_memory);
         for extension in &mut options.extensions {
             if let Some(init) = extension.take_state_init() {
                 init(&mut state.borrow_mut());
