@@ -1,7 +1,7 @@
 //! The web platform for an opwire host's tenants: `URL`, `TextEncoder`/`TextDecoder`,
 //! `atob`/`btoa`, `structuredClone`, `crypto`, `Event`/`EventTarget`, `AbortController`,
-//! `performance`, `Blob`/`File`, `Headers`, streams, `Request`/`Response`, as workerd, Deno
-//! and Bun give them.
+//! `performance`, `Blob`/`File`, `Headers`, streams, `CompressionStream`, `Request`/`Response`,
+//! as workerd, Deno and Bun give them.
 //!
 //! Built on runtime_core's public API alone, as any host's extension would be: each group is
 //! an [`Extension`] whose [`GlobalScript`](runtime_core::GlobalScript) defines its globals
@@ -36,6 +36,7 @@ mod base64;
 mod blob;
 mod buffer_source;
 mod clone;
+mod compression;
 mod crypto;
 mod encoding;
 mod events;
@@ -86,8 +87,11 @@ impl Groups {
     /// ([`transport::grant`]; none: it rejects) (brings `HEADERS`, `STREAMS`, `FILES`, `URL`,
     /// `ENCODING`, `CLONE`).
     pub const FETCH: Self = Self(1 << 11);
+    /// `CompressionStream`, `DecompressionStream`: gzip, deflate, deflate-raw (brings
+    /// `STREAMS`).
+    pub const COMPRESSION: Self = Self(1 << 12);
     /// Every group.
-    pub const ALL: Self = Self((1 << 12) - 1);
+    pub const ALL: Self = Self((1 << 13) - 1);
 
     /// Whether every group of `other` is in `self`.
     pub const fn contains(self, other: Self) -> bool {
@@ -122,6 +126,9 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
             | Groups::ENCODING
             | Groups::CLONE;
     }
+    if groups.contains(Groups::COMPRESSION) {
+        groups = groups | Groups::STREAMS;
+    }
     if groups.contains(Groups::STREAMS) {
         groups = groups | Groups::ABORT | Groups::ENCODING;
     }
@@ -129,7 +136,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 14] = [
+    let chosen: [(Groups, fn() -> Extension); 15] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -142,6 +149,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::HEADERS, headers::extension),
         (Groups::STREAMS, streams::extension),
         (Groups::STREAMS, streams::text_extension),
+        (Groups::COMPRESSION, compression::extension),
         (Groups::FETCH, form_data::extension),
         (Groups::FETCH, fetch::extension),
     ];

@@ -323,3 +323,98 @@ fn deep_chains_many_headers_and_detached_bodies_are_bounded() {
         r#"["TypeError","TypeError"]"#
     );
 }
+
+// ---- compression -----------------------------------------------------------------------------
+
+/// A raw deflate stream: `SEED` (a stored block of 32 KiB of zeros, so what follows may
+/// reach back a whole window), each repeat of `PIECE` a mebibyte more zeros (a non-final
+/// block at a byte boundary: 14 bytes, 1,016 zeros, 6 bytes), then `END`.
+const BOMB_PIECE_HEAD: &str = "ecc1210100000080a0ffaf1d6105";
+const BOMB_PIECE_ZEROS: usize = 1016;
+const BOMB_PIECE_TAIL: &str = "ae000000ffff";
+const BOMB_END: &str = "0300";
+
+/// JavaScript that makes the bomb's bytes and a `DecompressionStream` fed `repeats` pieces.
+fn bomb_script(repeats: usize, then: &str) -> String {
+    format!(
+        "const hex = (s) => s.match(/../g).map((b) => parseInt(b, 16)); \
+         const seed = new Uint8Array(5 + 32768); seed.set([0, 0, 0x80, 0xff, 0x7f]); \
+         const piece = new Uint8Array([...hex('{BOMB_PIECE_HEAD}'), ...new Array({BOMB_PIECE_ZEROS}).fill(0), ...hex('{BOMB_PIECE_TAIL}')]); \
+         const end = new Uint8Array(hex('{BOMB_END}')); \
+         const ds = new DecompressionStream('deflate-raw'); \
+         const writer = ds.writable.getWriter(); \
+         (async () => {{ await writer.write(seed); for (let i = 0; i < {repeats}; i++) await writer.write(piece); \
+           await writer.write(end); await writer.close(); }})().catch(() => {{}}); \
+         globalThis.out = 'pending'; {then}"
+    )
+}
+
+/// A kilobyte that inflates to a gigabyte, read by a reader that keeps every chunk, under a
+/// 64 MB budget: out of memory for the runtime, the process goes on. Read and dropped, a
+/// quarter of it streams through the same budget.
+#[test]
+fn a_decompression_bomb_holds_to_the_budget() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut runtime = budgeted(64 << 20);
+    let stopped = runtime
+        .execute_script(
+            "<test>",
+            &bomb_script(
+                1024,
+                "const kept = []; (async () => { for await (const c of ds.readable) kept.push(c); out = kept.length; })() \
+                   .catch((e) => { out = e.name; });",
+            ),
+        )
+        .err()
+        .or_else(|| tokio.block_on(runtime.run_event_loop()).err());
+    match stopped {
+        Some(error) => assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}"),
+        None => assert_eq!(eval(&mut runtime, "return out;"), r#""RangeError""#),
+    }
+
+    let mut runtime = budgeted(64 << 20);
+    runtime
+        .execute_script(
+            "<test>",
+            &bomb_script(
+                256,
+                "let total = 0; (async () => { for await (const c of ds.readable) total += c.length; out = total; })() \
+                   .catch((e) => { out = e.name; });",
+            ),
+        )
+        .unwrap();
+    tokio.block_on(runtime.run_event_loop()).unwrap();
+    assert_eq!(
+        eval(&mut runtime, "return out;"),
+        (32768 + (256u64 << 20)).to_string()
+    );
+}
+
+/// Codecs are counted in the budget: a tenant that keeps making them is out of memory, not
+/// the host; one that abandons them (eighteen gigabytes of codec state in all) has them
+/// collected and goes on.
+#[test]
+fn codecs_kept_are_counted_and_codecs_abandoned_are_freed() {
+    let mut runtime = budgeted(64 << 20);
+    let error = runtime
+        .execute_script(
+            "<test>",
+            "const kept = []; for (;;) kept.push(new CompressionStream('gzip'));",
+        )
+        .unwrap_err();
+    assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}");
+
+    // (A stream is reachable until its start's reactions ran: the loop lets them run.)
+    let mut runtime = budgeted(64 << 20);
+    assert_eq!(
+        crate::settle(
+            &mut runtime,
+            "for (let i = 0; i < 50000; i++) { new CompressionStream('deflate'); new DecompressionStream('gzip'); \
+               if (i % 64 === 0) await null; } return 'done';"
+        ),
+        r#""done""#
+    );
+}

@@ -9,6 +9,7 @@ mod abort_spec;
 mod base64_spec;
 mod blob_spec;
 mod clone_spec;
+mod compression_spec;
 mod crypto_spec;
 mod encoding_spec;
 mod events_spec;

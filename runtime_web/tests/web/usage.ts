@@ -86,6 +86,13 @@ async function textStreamsUsage(): Promise<string> {
   return first.done ? "" : String(first.value.length);
 }
 void textStreamsUsage;
+async function compressionUsage(): Promise<number> {
+  const gzipped = new Blob(["hello"]).stream().pipeThrough(new CompressionStream("gzip"));
+  const back = gzipped.pipeThrough(new DecompressionStream("gzip"));
+  const bytes: Uint8Array = await new Response(back).bytes();
+  return bytes.length;
+}
+void compressionUsage;
 async function formDataUsage(): Promise<number> {
   const form = new FormData();
   form.append("name", "value");
