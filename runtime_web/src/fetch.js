@@ -3,7 +3,7 @@
 // script asks for `body`: `text()`, `json()`, `arrayBuffer()`, `bytes()`, `blob()` of a
 // string or bytes read them directly, with no stream and no chunk. Headers guards: `immutable`
 // for `Response.error()`'s and `Response.redirect()`'s; the browser's forbidden names are not
-// applied (deno and workerd apply none). `formData()` and `fetch()` are not here yet.
+// applied (deno and workerd apply none). `fetch()` goes through the host's transport.
 (function (internalOps, internals) {
   "use strict";
 
@@ -62,6 +62,8 @@
   const decode = uncurryThis(TextDecoder.prototype.decode);
   const URLCtor = URL;
   const URLHref = getter(URL.prototype, "href");
+  const URLOrigin = getter(URL.prototype, "origin");
+  const URLProtocol = getter(URL.prototype, "protocol");
   const SearchParamsToString = uncurryThis(URLSearchParams.prototype.toString);
   const searchParamsBrand = getter(URLSearchParams.prototype, "size");
   const isSearchParams = (value) => {
@@ -800,9 +802,11 @@
   // ---- fetch() ---------------------------------------------------------------------------------
 
   // `fetch(input, init)`: the request made as `new Request` makes it, its body read whole,
-  // then the host's transport (`runtime_web::transport`; none granted: a TypeError). The
-  // response's headers are checked as `Headers` checks them, and immutable. An abort of the
-  // request's signal rejects at once with its reason.
+  // then the host's transport (`runtime_web::transport`; none granted: a TypeError). Redirects
+  // are followed here, as the Fetch standard's HTTP-redirect fetch says, each hop a request of
+  // its own through the transport (which refuses what its host did not allow, on every hop).
+  // The response's headers are checked as `Headers` checks them, and immutable. An abort of
+  // the request's signal rejects at once with its reason.
   function fetch(input, init = undefined) {
     let request;
     try {
@@ -819,14 +823,124 @@
     return new PromiseCtor((resolve, reject) => {
       if (signal !== undefined) addAbortAlgorithm(signal, () => reject(abortSignalReason(signal)));
       const body = record.body === null ? PromiseResolve(null) : consumeBody(record.body, false);
-      const sent = PromisePrototypeThen(body, (bytes) =>
-        op_web_fetch(record.method, record.url, headersInternals.list(record.headers), bytes),
+      const hop = {
+        __proto__: null,
+        method: record.method,
+        headers: copyList(headersInternals.list(record.headers)),
+        bytes: null,
+        urlList: [record.url],
+      };
+      const send = () =>
+        PromisePrototypeThen(
+          op_web_fetch(hop.method, hop.urlList[hop.urlList.length - 1], hop.headers, hop.bytes),
+          (answer) => {
+            if (signal !== undefined && abortSignalAborted(signal)) return;
+            const response = fetchedResponse(hop.urlList, answer);
+            const next = redirectOf(record.redirect, hop, response);
+            if (next === null) resolve(response);
+            else if (next === OPAQUE_REDIRECT) resolve(opaqueRedirect(hop.urlList));
+            else PromisePrototypeThen(send(), undefined, reject);
+          },
+        );
+      PromisePrototypeThen(
+        PromisePrototypeThen(body, (bytes) => {
+          hop.bytes = bytes;
+          return send();
+        }),
+        undefined,
+        reject,
       );
-      PromisePrototypeThen(sent, (answer) => resolve(fetchedResponse(record.url, answer)), reject);
     });
   }
 
-  function fetchedResponse(url, answer) {
+  const REDIRECT_STATUSES = { __proto__: null, 301: true, 302: true, 303: true, 307: true, 308: true };
+  const OPAQUE_REDIRECT = {};
+  // Headers a request's body brings, dropped when a redirect turns it into a GET.
+  const BODY_HEADERS = {
+    __proto__: null,
+    "content-encoding": true,
+    "content-language": true,
+    "content-location": true,
+    "content-type": true,
+  };
+
+  // After a response: `null` when it is the answer; `OPAQUE_REDIRECT` for a redirect in
+  // "manual" mode; else `hop` made the next request (a TypeError thrown where the standard
+  // makes a network error).
+  function redirectOf(mode, hop, response) {
+    const record = responseRecord(response);
+    if (REDIRECT_STATUSES[record.status] !== true) return null;
+    const list = headersInternals.list(record.headers);
+    let location = null;
+    for (let i = 0; i + 1 < list.length; i += 2) {
+      if (list[i] === "location") {
+        location = list[i + 1];
+        break;
+      }
+    }
+    if (location === null) return null;
+    const current = hop.urlList[hop.urlList.length - 1];
+    let target;
+    try {
+      target = new URLCtor(location, current);
+    } catch {
+      throw typeError(`fetch failed: the redirect's location ${JSONStringify(location)} is no URL.`);
+    }
+    if (mode === "error") throw typeError("fetch failed: a redirect, with redirect mode \"error\".");
+    if (mode === "manual") return OPAQUE_REDIRECT;
+    if (hop.urlList.length > 20) throw typeError("fetch failed: more than 20 redirects.");
+    const protocol = URLProtocol(target);
+    if (protocol !== "http:" && protocol !== "https:") {
+      throw typeError(`fetch failed: a redirect to ${protocol}, which is not HTTP(S).`);
+    }
+    const status = record.status;
+    if (
+      ((status === 301 || status === 302) && hop.method === "POST") ||
+      (status === 303 && hop.method !== "GET" && hop.method !== "HEAD")
+    ) {
+      hop.method = "GET";
+      hop.bytes = null;
+      hop.headers = withoutNames(hop.headers, BODY_HEADERS);
+    }
+    const href = URLHref(target);
+    if (URLOrigin(target) !== URLOrigin(new URLCtor(current))) {
+      hop.headers = withoutNames(hop.headers, { __proto__: null, authorization: true });
+    }
+    hop.urlList[hop.urlList.length] = href;
+    return hop;
+  }
+
+  // A copy of an array made without its iterator (a tenant's to patch).
+  function copyList(list) {
+    const copy = [];
+    for (let i = 0; i < list.length; i++) copy[i] = list[i];
+    return copy;
+  }
+
+  function withoutNames(list, names) {
+    const kept = [];
+    for (let i = 0; i + 1 < list.length; i += 2) {
+      if (names[list[i]] === true) continue;
+      kept[kept.length] = list[i];
+      kept[kept.length] = list[i + 1];
+    }
+    return kept;
+  }
+
+  // A response of type "opaqueredirect": status 0, no headers, no body.
+  function opaqueRedirect(urlList) {
+    const response = new Response(CONSTRUCT);
+    const record = responseRecord(response);
+    record.type = "opaqueredirect";
+    record.urlList = copyList(urlList);
+    record.status = 0;
+    record.statusText = "";
+    headersInternals.freeze(record.headers);
+    record.body = null;
+    return response;
+  }
+
+  function fetchedResponse(urlList, answer) {
     const status = answer[0];
     if (!(status >= 200 && status <= 599)) {
       throw typeError(`fetch failed: the status ${status} is not one a response may have.`);
@@ -834,7 +948,7 @@
     const response = new Response(CONSTRUCT);
     const record = responseRecord(response);
     record.type = "basic";
-    record.urlList = [url];
+    record.urlList = copyList(urlList);
     record.status = status;
     record.statusText = isReasonPhrase(answer[1]) ? answer[1] : "";
     const flat = answer[2];

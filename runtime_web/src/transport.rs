@@ -2,8 +2,9 @@
 //! not grant, as it loads no module its host did not give: without a [`FetchTransport`],
 //! `fetch()` rejects with a `TypeError` saying so. A host grants one with [`grant`] (an
 //! extension put after runtime_web's); every request the tenant makes goes through it, which
-//! decides what is reachable (an allow-list of origins, its limits on size and time, its own
-//! redirects).
+//! decides what is reachable (an allow-list of origins, its limits on size and time). `fetch()`
+//! follows redirects itself, each hop a request of its own through the transport, so a
+//! redirect reaches only what the transport would have reached.
 //!
 //! ```
 //! use std::rc::Rc;

@@ -253,3 +253,109 @@ fn form_data_round_trips_through_multipart_and_urlencoded_bodies() {
         r#"[true,["1","x\r\ny"],"2","f\"n.txt","text/x","bytes","blob",[["p","1"],["q"," "]],"TypeError",["a","a","we\"ird","b","blob"]]"#
     );
 }
+
+/// Redirects are followed by `fetch()` itself, each hop a request through the host's
+/// transport (so a redirect into an origin the transport refuses is refused): 303 and a
+/// POST under 301/302 become a GET without the body's headers, a cross-origin hop drops
+/// `authorization`, `redirect: "error"` and `"manual"` hold, and a loop stops at 20.
+#[test]
+fn redirects_are_followed_hop_by_hop_through_the_transport() {
+    use runtime_web::transport::{
+        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
+    };
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Answers `/to/<status>/<location>` with that redirect and `/loop` with one to itself,
+    /// refuses `denied.example`, and
+    /// answers anything else with what it was asked; keeps the URLs it was asked for.
+    struct Redirecting(Rc<RefCell<Vec<String>>>);
+    impl FetchTransport for Redirecting {
+        fn fetch(&self, request: OutgoingRequest) -> Fetched {
+            self.0.borrow_mut().push(request.url.clone());
+            Box::pin(async move {
+                if request.url.starts_with("https://denied.example/") {
+                    return Err("the origin is not allowed".to_owned());
+                }
+                let answer = |status: u16, headers: Vec<(Vec<u8>, Vec<u8>)>, body: String| {
+                    Ok(IncomingResponse {
+                        status,
+                        status_text: String::new(),
+                        headers,
+                        body: body.into_bytes().into(),
+                    })
+                };
+                if request.url.ends_with("/loop") {
+                    return answer(
+                        302,
+                        vec![(b"location".to_vec(), b"/loop".to_vec())],
+                        String::new(),
+                    );
+                }
+                if let Some((_, rest)) = request.url.split_once("/to/") {
+                    let (status, location) = rest.split_once('/').unwrap();
+                    let location = location.replace("%3A", ":").replace("%2F", "/");
+                    return answer(
+                        status.parse().unwrap(),
+                        vec![(b"Location".to_vec(), location.into_bytes())],
+                        String::new(),
+                    );
+                }
+                let headers: Vec<String> = request
+                    .headers
+                    .iter()
+                    .map(|(name, _)| String::from_utf8_lossy(name).into_owned())
+                    .collect();
+                let body = request.body.map(|body| body.len());
+                answer(
+                    200,
+                    Vec::new(),
+                    format!("{} {} {:?}", request.method, headers.join(","), body),
+                )
+            })
+        }
+    }
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(transport::grant(Rc::new(Redirecting(asked.clone()))));
+    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
+        extensions,
+        ..Default::default()
+    });
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const post = { method: 'POST', body: 'hi', headers: { 'content-type': 'text/plain', authorization: 'secret', 'x-keep': '1' } }; \
+             const show = async (r) => [r.status, r.url, r.redirected, await r.text()]; \
+             return [ \
+               await show(await fetch('https://a.example/to/302/%2Fend', post)), \
+               await show(await fetch('https://a.example/to/307/%2Fend', post)), \
+               await show(await fetch('https://a.example/to/303/https%3A%2F%2Fb.example%2Fend', post)), \
+               await show(await fetch('https://a.example/to/308/https%3A%2F%2Fb.example%2Fend', post)), \
+             ];"
+        ),
+        r#"[[200,"https://a.example/end",true,"GET authorization,x-keep None"],[200,"https://a.example/end",true,"POST content-type,authorization,x-keep Some(2)"],[200,"https://b.example/end",true,"GET x-keep None"],[200,"https://b.example/end",true,"POST content-type,x-keep Some(2)"]]"#
+    );
+    asked.borrow_mut().clear();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const outcome = (p) => p.then((r) => [r.type, r.status, r.url, r.redirected], (e) => e.name + ': ' + e.message); \
+             return [ \
+               await outcome(fetch('https://a.example/to/302/https%3A%2F%2Fdenied.example%2Fsecret')), \
+               await outcome(fetch('https://a.example/to/301/%2Fend', { redirect: 'error' })), \
+               await outcome(fetch('https://a.example/to/301/%2Fend', { redirect: 'manual' })), \
+               await outcome(fetch('https://a.example/loop')), \
+               await outcome(fetch('https://a.example/to/302/data:text%2Fplain,x')), \
+             ];"
+        ),
+        r#"["TypeError: fetch failed: the origin is not allowed","TypeError: fetch failed: a redirect, with redirect mode \"error\".",["opaqueredirect",0,"https://a.example/to/301/%2Fend",false],"TypeError: fetch failed: more than 20 redirects.","TypeError: fetch failed: a redirect to data:, which is not HTTP(S)."]"#
+    );
+    // The denied origin was asked of the transport (which refused it), never reached.
+    assert_eq!(
+        asked.borrow()[1],
+        "https://denied.example/secret",
+        "{:?}",
+        asked.borrow()
+    );
+}
