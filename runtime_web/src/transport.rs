@@ -2,7 +2,8 @@
 //! not grant, as it loads no module its host did not give: without a [`FetchTransport`],
 //! `fetch()` rejects with a `TypeError` saying so. A host grants one with [`grant`] (an
 //! extension put after runtime_web's); every request the tenant makes goes through it, which
-//! decides what is reachable (an allow-list of origins, its limits on size and time). `fetch()`
+//! decides what is reachable ([`HttpClient`]: an allow-list of origins, limits on size and
+//! time; or the host's own). `fetch()`
 //! follows redirects itself, each hop a request of its own through the transport, so a
 //! redirect reaches only what the transport would have reached.
 //!
@@ -38,6 +39,10 @@ use std::rc::Rc;
 
 use bytes::Bytes;
 use runtime_core::{op, ByteString, Extension, OpError, OpState};
+
+mod http_client;
+
+pub use http_client::HttpClient;
 
 /// A request a tenant's `fetch()` made: method, absolute URL, headers (names lowercase), body.
 #[derive(Clone, Debug, PartialEq, Eq)]

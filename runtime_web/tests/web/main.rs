@@ -17,6 +17,7 @@ mod fetch_spec;
 mod globals;
 mod headers_spec;
 mod hostile;
+mod http_client;
 mod performance_spec;
 mod snapshot;
 mod streams_spec;

@@ -1,0 +1,191 @@
+//! [`HttpClient`]: a [`FetchTransport`] over HTTP/1.1 (hyper) that reaches only the origins
+//! its host allows, reads at most so many bytes of a response and gives up after so long.
+//! It follows no redirect itself: `fetch()` follows each as a request of its own, which this
+//! transport allows or refuses like any other.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+
+use super::{FetchTransport, Fetched, IncomingResponse, OutgoingRequest};
+
+/// A transport to the origins a host allows (`http://host:port`), HTTP/1.1 over TCP. A
+/// request to any other origin is refused before anything is resolved or connected; so is a
+/// redirect's next hop into one (each hop comes back here). `https:` origins are refused:
+/// this transport speaks no TLS.
+///
+/// It runs on the host's tokio runtime (call into the runtime with it entered), whose IO and
+/// time drivers must be enabled.
+///
+/// ```
+/// use std::time::Duration;
+/// use runtime_web::transport::{self, HttpClient};
+///
+/// let client = HttpClient::new(["http://api.internal:8080"])
+///     .unwrap()
+///     .max_response_bytes(1 << 20)
+///     .timeout(Duration::from_secs(5));
+/// let mut extensions = runtime_web::extensions(runtime_web::Groups::FETCH);
+/// extensions.push(transport::grant(std::rc::Rc::new(client)));
+/// # let _ = extensions;
+/// ```
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    /// Origins as the URL standard serializes them (`http://example.com:8080`).
+    allowed: Vec<String>,
+    max_response_bytes: usize,
+    timeout: Duration,
+}
+
+impl HttpClient {
+    /// A client for `origins` (each an absolute `http:` URL whose origin is allowed), with
+    /// responses of at most 16 MiB and 30 seconds a request; an error names an origin that is
+    /// no `http:` URL.
+    pub fn new<'a>(origins: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
+        let allowed = origins
+            .into_iter()
+            .map(|origin| match ada_url::Url::parse(origin, None) {
+                Ok(url) if url.protocol() == "http:" => Ok(url.origin()),
+                Ok(_) => Err(format!("{origin}: only http: origins (no TLS here)")),
+                Err(_) => Err(format!("{origin}: not a URL")),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            allowed,
+            max_response_bytes: 16 << 20,
+            timeout: Duration::from_secs(30),
+        })
+    }
+
+    /// The most bytes a response body may have; a longer one fails the request.
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// How long a request may take, connecting to the body's last byte.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Where `url` may be reached: its host and port, with the request's target, or why not.
+    fn destination(&self, url: &str) -> Result<(String, u16, String), String> {
+        let parsed = ada_url::Url::parse(url, None).map_err(|_| format!("{url} is not a URL"))?;
+        let origin = parsed.origin();
+        if !self.allowed.contains(&origin) {
+            return Err(format!("the host does not allow {origin}"));
+        }
+        let port = match parsed.port() {
+            "" => 80,
+            port => port.parse().map_err(|_| format!("{url}: a bad port"))?,
+        };
+        let target = format!("{}{}", parsed.pathname(), parsed.search());
+        // The host as DNS or a socket address takes it: an IPv6 literal without brackets.
+        let host = parsed
+            .hostname()
+            .trim_start_matches('[')
+            .trim_end_matches(']');
+        Ok((host.to_owned(), port, target))
+    }
+}
+
+impl FetchTransport for HttpClient {
+    fn fetch(&self, request: OutgoingRequest) -> Fetched {
+        let destination = self.destination(&request.url);
+        let limit = self.max_response_bytes;
+        let timeout = self.timeout;
+        Box::pin(async move {
+            let (host, port, target) = destination?;
+            if tokio::runtime::Handle::try_current().is_err() {
+                return Err("HttpClient runs on tokio: enter the host's tokio runtime".to_owned());
+            }
+            let exchange = exchange(request, host, port, target, limit);
+            tokio::time::timeout(timeout, exchange)
+                .await
+                .unwrap_or_else(|_| Err(format!("no response within {timeout:?}")))
+        })
+    }
+}
+
+/// One request on a connection of its own, and its response read to the end.
+async fn exchange(
+    request: OutgoingRequest,
+    host: String,
+    port: u16,
+    target: String,
+    limit: usize,
+) -> Result<IncomingResponse, String> {
+    let stream = tokio::net::TcpStream::connect((host.as_str(), port))
+        .await
+        .map_err(|error| format!("cannot connect to {host}:{port}: {error}"))?;
+    let _ = stream.set_nodelay(true);
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(io)
+        .await
+        .map_err(|error| error.to_string())?;
+    let mut outgoing = hyper::Request::builder()
+        .method(request.method.as_str())
+        .uri(target);
+    let mut has_host = false;
+    for (name, value) in &request.headers {
+        has_host |= name.eq_ignore_ascii_case(b"host");
+        outgoing = outgoing.header(name.as_slice(), value.as_slice());
+    }
+    if !has_host {
+        let authority = if port == 80 {
+            host.clone()
+        } else {
+            format!("{host}:{port}")
+        };
+        outgoing = outgoing.header(hyper::header::HOST, authority);
+    }
+    let outgoing = outgoing
+        .body(Full::new(request.body.unwrap_or_default()))
+        .map_err(|error| format!("a request HTTP cannot carry: {error}"))?;
+    let response = async {
+        let response = sender
+            .send_request(outgoing)
+            .await
+            .map_err(|error| error.to_string())?;
+        let (parts, body) = response.into_parts();
+        let body = Limited::new(body, limit)
+            .collect()
+            .await
+            .map_err(
+                |error| match error.downcast::<http_body_util::LengthLimitError>() {
+                    Ok(_) => format!("the response is longer than {limit} bytes"),
+                    Err(error) => error.to_string(),
+                },
+            )?
+            .to_bytes();
+        Ok::<_, String>(answer(parts, body))
+    };
+    // The connection is driven beside the exchange: it ends with the response, or fails it.
+    tokio::pin!(response, connection);
+    let mut connection_done = false;
+    loop {
+        tokio::select! {
+            biased;
+            answered = &mut response => return answered,
+            ended = &mut connection, if !connection_done => {
+                ended.map_err(|error| error.to_string())?;
+                connection_done = true;
+            }
+        }
+    }
+}
+
+fn answer(parts: hyper::http::response::Parts, body: Bytes) -> IncomingResponse {
+    IncomingResponse {
+        status: parts.status.as_u16(),
+        status_text: parts.status.canonical_reason().unwrap_or("").to_owned(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str().as_bytes().to_vec(), value.as_bytes().to_vec()))
+            .collect(),
+        body,
+    }
+}

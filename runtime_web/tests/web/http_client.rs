@@ -1,0 +1,183 @@
+//! `transport::HttpClient` against servers on loopback: it reaches the origins its host
+//! allows and nothing else (not directly, not through a redirect: the other server is never
+//! connected to), and a response too long or too slow fails its request.
+
+use std::convert::Infallible;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::{Request, Response};
+use runtime_core::{Runtime, RuntimeOptions};
+use runtime_web::transport::{self, HttpClient};
+
+/// Serves on a loopback port of its own: `/echo` (what it was asked), `/big` (2 MiB),
+/// `/hang` (never answers), `/to-other` (a redirect to `other`'s `/echo`); counts the
+/// connections it accepted.
+async fn serve(other: Option<u16>) -> (u16, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            counter.fetch_add(1, Ordering::SeqCst);
+            let service = hyper::service::service_fn(move |request: Request<_>| async move {
+                Ok::<_, Infallible>(respond(request, other).await)
+            });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
+            );
+        }
+    });
+    (port, accepted)
+}
+
+async fn respond(
+    request: Request<hyper::body::Incoming>,
+    other: Option<u16>,
+) -> Response<Full<Bytes>> {
+    let path = request.uri().path().to_owned();
+    match path.as_str() {
+        "/big" => Response::new(Full::new(Bytes::from(vec![b'x'; 2 << 20]))),
+        "/hang" => std::future::pending().await,
+        "/to-other" => Response::builder()
+            .status(302)
+            .header(
+                "location",
+                format!("http://127.0.0.1:{}/echo", other.unwrap()),
+            )
+            .body(Full::default())
+            .unwrap(),
+        _ => {
+            let method = request.method().to_string();
+            let host = request.headers()["host"].to_str().unwrap().to_owned();
+            let asked = request
+                .headers()
+                .get("x-asked")
+                .map(|v| v.to_str().unwrap().to_owned());
+            let query = request.uri().query().unwrap_or("").to_owned();
+            let body = request.into_body().collect().await.unwrap().to_bytes();
+            Response::builder()
+                .header("x-served", "1")
+                .body(Full::new(Bytes::from(format!(
+                    "{method} {path}?{query} host={host} asked={asked:?} body={}",
+                    String::from_utf8_lossy(&body)
+                ))))
+                .unwrap()
+        }
+    }
+}
+
+/// A runtime whose `fetch()` goes through `client`, and what `script`'s promise settles to.
+fn fetch_through(tokio: &tokio::runtime::Runtime, client: HttpClient, script: &str) -> String {
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(transport::grant(Rc::new(client)));
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions,
+        ..Default::default()
+    });
+    let _entered = tokio.enter();
+    runtime
+        .execute_script(
+            "<test>",
+            &format!(
+                "globalThis.out = 'pending'; (async () => {{ {script} }})().then( \
+                 (v) => {{ out = JSON.stringify(v); }}, (e) => {{ out = e.name + ': ' + e.message; }});"
+            ),
+        )
+        .unwrap();
+    tokio.block_on(runtime.run_event_loop()).unwrap();
+    runtime
+        .execute_script_to_string("<out>", "globalThis.out")
+        .unwrap()
+}
+
+#[test]
+fn only_allowed_origins_are_reached_directly_or_by_redirect() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (denied, denied_accepted) = tokio.block_on(serve(None));
+    let (allowed, _) = tokio.block_on(serve(Some(denied)));
+    let client = || HttpClient::new([format!("http://127.0.0.1:{allowed}").as_str()]).unwrap();
+
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client(),
+            &format!(
+                "const get = await fetch('http://127.0.0.1:{allowed}/echo?a=1', {{ headers: {{ 'x-asked': 'yes' }} }}); \
+                 const post = await fetch('http://127.0.0.1:{allowed}/echo', {{ method: 'POST', body: 'hello' }}); \
+                 return [get.status, get.statusText, get.headers.get('x-served'), await get.text(), await post.text()];"
+            )
+        ),
+        format!(
+            r#"[200,"OK","1","GET /echo?a=1 host=127.0.0.1:{allowed} asked=Some(\"yes\") body=","POST /echo? host=127.0.0.1:{allowed} asked=None body=hello"]"#
+        )
+    );
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client(),
+            &format!("return (await fetch('http://127.0.0.1:{denied}/echo')).status;")
+        ),
+        format!("TypeError: fetch failed: the host does not allow http://127.0.0.1:{denied}")
+    );
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client(),
+            &format!("return (await fetch('http://127.0.0.1:{allowed}/to-other')).status;")
+        ),
+        format!("TypeError: fetch failed: the host does not allow http://127.0.0.1:{denied}")
+    );
+    assert_eq!(denied_accepted.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_response_too_long_or_too_slow_fails_its_request() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (port, _) = tokio.block_on(serve(None));
+    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
+        .unwrap()
+        .max_response_bytes(1 << 20)
+        .timeout(Duration::from_millis(200));
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client.clone(),
+            &format!("return (await fetch('http://127.0.0.1:{port}/big')).status;")
+        ),
+        "TypeError: fetch failed: the response is longer than 1048576 bytes"
+    );
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client,
+            &format!("return (await fetch('http://127.0.0.1:{port}/hang')).status;")
+        ),
+        "TypeError: fetch failed: no response within 200ms"
+    );
+}
+
+#[test]
+fn only_http_origins_are_allowed() {
+    assert_eq!(
+        HttpClient::new(["https://example.com"]).unwrap_err(),
+        "https://example.com: only http: origins (no TLS here)"
+    );
+    assert_eq!(
+        HttpClient::new(["example.com"]).unwrap_err(),
+        "example.com: not a URL"
+    );
+}
