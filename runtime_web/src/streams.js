@@ -147,26 +147,32 @@
 
   // ---- Strategies ----------------------------------------------------------------------------
 
+  // On a `QueuingStrategy` record (`toStrategy`'s).
   function extractHighWaterMark(strategy, defaultHWM) {
-    if (strategy === undefined) return defaultHWM;
-    const hwm = strategy.highWaterMark;
+    const hwm = strategy === undefined ? undefined : strategy.highWaterMark;
     if (hwm === undefined) return defaultHWM;
-    const number = +hwm;
-    if (NumberIsNaN(number) || number < 0) {
+    if (NumberIsNaN(hwm) || hwm < 0) {
       throw new RangeErrorCtor("Invalid highWaterMark.");
     }
-    return number;
+    return hwm;
   }
   function extractSizeAlgorithm(strategy) {
     const size = strategy === undefined ? undefined : strategy.size;
     if (size === undefined) return () => 1;
-    if (typeof size !== "function") throw typeError("The strategy's size must be a function.");
     return (chunk) => ReflectApply(size, undefined, [chunk]);
   }
+  // WebIDL's `QueuingStrategy` dictionary, converted as the argument is (before the body reads
+  // anything of the other arguments): its members read once, in order.
   function toStrategy(strategy, prefix) {
     if (strategy === undefined || strategy === null) return undefined;
     if (!isObject(strategy)) throw typeError(`${prefix}: the strategy is not an object.`);
-    return strategy;
+    const hwm = strategy.highWaterMark;
+    const highWaterMark = hwm === undefined ? undefined : +hwm;
+    const size = strategy.size;
+    if (size !== undefined && typeof size !== "function") {
+      throw typeError(`${prefix}: the strategy's size must be a function.`);
+    }
+    return { __proto__: null, highWaterMark, size };
   }
 
   function toHighWaterMarkInit(init, name) {
