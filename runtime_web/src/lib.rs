@@ -79,8 +79,8 @@ impl Groups {
     pub const FILES: Self = Self(1 << 8);
     /// `Headers`.
     pub const HEADERS: Self = Self(1 << 9);
-    /// `ReadableStream`, `WritableStream`, `TransformStream`, their readers, writers and
-    /// controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, `TextEncoderStream`,
+    /// `ReadableStream` (byte streams and BYOB readers too), `WritableStream`,
+    /// `TransformStream`, their readers, writers and controllers, `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, `TextEncoderStream`,
     /// `TextDecoderStream` (brings `ABORT` and `ENCODING`).
     pub const STREAMS: Self = Self(1 << 10);
     /// `Request`, `Response`, `FormData`, `fetch()` through the host's transport
@@ -136,7 +136,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         groups = groups | Groups::EVENTS;
     }
     let mut out = vec![events::webidl_extension()];
-    let chosen: [(Groups, fn() -> Extension); 15] = [
+    let chosen: [(Groups, fn() -> Extension); 16] = [
         (Groups::EVENTS, events::events_extension),
         (Groups::ABORT, events::abort_extension),
         (Groups::URL, url::extension),
@@ -148,6 +148,7 @@ pub fn extensions(groups: Groups) -> Vec<Extension> {
         (Groups::FILES, blob::extension),
         (Groups::HEADERS, headers::extension),
         (Groups::STREAMS, streams::extension),
+        (Groups::STREAMS, streams::byte_extension),
         (Groups::STREAMS, streams::text_extension),
         (Groups::COMPRESSION, compression::extension),
         (Groups::FETCH, form_data::extension),

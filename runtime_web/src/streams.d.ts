@@ -1,6 +1,6 @@
 // Streams (the WHATWG Streams standard). The interfaces merge with lib.dom's and
 // lib.webworker's; each constructor's variable takes their type where one of them is loaded,
-// else its own. Byte streams are not declared (not given yet).
+// else its own. Byte streams are declared in byte_streams.d.ts.
 interface QueuingStrategySize<T = any> {
   (chunk: T): number;
 }

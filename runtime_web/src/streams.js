@@ -2,8 +2,9 @@
 // controller, `WritableStream`, `TransformStream`, the queuing strategies, `pipeTo`,
 // `pipeThrough`, `tee`, async iteration and `ReadableStream.from`. The spec's algorithms, by
 // its names; each object's slots are a record in one private field, so no tenant can read or
-// forge them. Byte streams (`type: "bytes"`, BYOB readers) are not here yet: refused with a
-// `RangeError`, as an unknown type is.
+// forge them. Byte streams (`type: "bytes"`, BYOB readers, their controller and tee) are in
+// `byte_streams.js`, installed after this: a stream's controller record carries its pull,
+// cancel and release steps, so what is written here works on either kind.
 (function (internalOps, internals) {
   "use strict";
 
@@ -231,6 +232,7 @@
   // ---- ReadableStream ------------------------------------------------------------------------
 
   const CONSTRUCT = {};
+  const ENFORCE_RANGE = { __proto__: null, enforceRange: true };
 
   class ReadableStream {
     #slots;
@@ -246,23 +248,43 @@
       // WebIDL converts the strategy (a dictionary) with the arguments, before the body reads
       // the source's members, which it reads in lexicographic order.
       strategy = toStrategy(strategy, prefix);
-      const sizeAlgorithm = extractSizeAlgorithm(strategy);
-      const highWaterMark = extractHighWaterMark(strategy, 1);
       const source = underlyingSource;
+      // The dictionary's members, each converted as it is read.
+      let autoAllocateChunkSize = source === undefined ? undefined : source.autoAllocateChunkSize;
+      if (autoAllocateChunkSize !== undefined) {
+        autoAllocateChunkSize = webidl.toUnsignedLongLong(
+          autoAllocateChunkSize,
+          ENFORCE_RANGE,
+          prefix,
+          "autoAllocateChunkSize",
+        );
+      }
       const cancel = source === undefined ? undefined : source.cancel;
-      const pull = source === undefined ? undefined : source.pull;
-      const start = source === undefined ? undefined : source.start;
-      const type = source === undefined ? undefined : source.type;
-      requireFunction(start, prefix, "the underlying source's start");
-      requireFunction(pull, prefix, "the underlying source's pull");
       requireFunction(cancel, prefix, "the underlying source's cancel");
+      const pull = source === undefined ? undefined : source.pull;
+      requireFunction(pull, prefix, "the underlying source's pull");
+      const start = source === undefined ? undefined : source.start;
+      requireFunction(start, prefix, "the underlying source's start");
+      const type = source === undefined ? undefined : source.type;
       if (type !== undefined) {
         const typeString = `${type}`;
-        if (typeString === "bytes") {
-          throw new RangeErrorCtor(`${prefix}: byte streams are not supported yet.`);
+        if (typeString !== "bytes") {
+          throw typeError(`${prefix}: '${typeString}' is not a valid stream type.`);
         }
-        throw typeError(`${prefix}: '${typeString}' is not a valid stream type.`);
+        if (strategy !== undefined && strategy.size !== undefined) {
+          throw new RangeErrorCtor(`${prefix}: a byte stream's strategy has no size.`);
+        }
+        internals.byteStreams.setUpFromSource(
+          slots,
+          source,
+          { start, pull, cancel, autoAllocateChunkSize },
+          extractHighWaterMark(strategy, 0),
+          prefix,
+        );
+        return;
       }
+      const sizeAlgorithm = extractSizeAlgorithm(strategy);
+      const highWaterMark = extractHighWaterMark(strategy, 1);
       setUpReadableStreamDefaultController(
         slots,
         start === undefined ? noop : () => ReflectApply(start, source, [slots.controller.object]),
@@ -297,9 +319,7 @@
         const mode = options.mode;
         if (mode !== undefined) {
           const modeString = `${mode}`;
-          if (modeString === "byob") {
-            throw typeError("A BYOB reader needs a byte stream (not supported yet).");
-          }
+          if (modeString === "byob") return internals.byteStreams.acquireBYOBReader(slots).object;
           throw typeError(`'${modeString}' is not a valid reader mode.`);
         }
       }
@@ -348,7 +368,10 @@
     }
 
     tee() {
-      const branches = readableStreamDefaultTee(this.#slots, false);
+      const slots = this.#slots;
+      const branches = slots.controller.isByteController
+        ? internals.byteStreams.tee(slots)
+        : readableStreamDefaultTee(slots, false);
       return [branches[0].object, branches[1].object];
     }
 
@@ -409,7 +432,13 @@
     if (stream.state === "closed") return resolvedWith(undefined);
     if (stream.state === "errored") return rejectedWith(stream.storedError);
     readableStreamClose(stream);
-    const sourceCancelPromise = readableStreamDefaultControllerCancelSteps(stream.controller, reason);
+    const reader = stream.reader;
+    if (reader !== undefined && reader.readIntoRequests !== undefined) {
+      const requests = reader.readIntoRequests;
+      reader.readIntoRequests = [];
+      for (let i = 0; i < requests.length; i++) requests[i].close(undefined);
+    }
+    const sourceCancelPromise = stream.controller.cancelSteps(stream.controller, reason);
     return then(sourceCancelPromise, () => undefined);
   }
 
@@ -430,8 +459,9 @@
     if (reader === undefined) return;
     reader.closed.reject(error);
     markHandled(reader.closed.promise);
-    const requests = reader.readRequests;
-    reader.readRequests = [];
+    const requests = reader.readIntoRequests !== undefined ? reader.readIntoRequests : reader.readRequests;
+    if (reader.readIntoRequests !== undefined) reader.readIntoRequests = [];
+    else reader.readRequests = [];
     for (let i = 0; i < requests.length; i++) requests[i].error(error);
   }
 
@@ -447,7 +477,7 @@
   }
 
   function readableStreamHasDefaultReader(stream) {
-    return stream.reader !== undefined;
+    return stream.reader !== undefined && stream.reader.readIntoRequests === undefined;
   }
 
   // ---- ReadableStreamDefaultReader -------------------------------------------------------------
@@ -536,19 +566,23 @@
     stream.disturbed = true;
     if (stream.state === "closed") request.close();
     else if (stream.state === "errored") request.error(stream.storedError);
-    else readableStreamDefaultControllerPullSteps(stream.controller, request);
+    else stream.controller.pullSteps(stream.controller, request);
   }
 
+  // The spec's ReadableStreamReaderGenericRelease, then the reader's pending requests (read
+  // or read-into) errored.
   function defaultReaderRelease(reader) {
     const stream = reader.stream;
     const error = typeError("The reader's lock was released.");
     if (reader.closed.state !== PENDING) reader.closed = newDeferred();
     reader.closed.reject(error);
     markHandled(reader.closed.promise);
+    stream.controller.releaseSteps(stream.controller);
     stream.reader = undefined;
     reader.stream = undefined;
-    const requests = reader.readRequests;
-    reader.readRequests = [];
+    const requests = reader.readIntoRequests !== undefined ? reader.readIntoRequests : reader.readRequests;
+    if (reader.readIntoRequests !== undefined) reader.readIntoRequests = [];
+    else reader.readRequests = [];
     for (let i = 0; i < requests.length; i++) requests[i].error(error);
   }
 
@@ -607,6 +641,10 @@
       strategyHWM: highWaterMark,
       pullAlgorithm,
       cancelAlgorithm,
+      isByteController: false,
+      pullSteps: readableStreamDefaultControllerPullSteps,
+      cancelSteps: readableStreamDefaultControllerCancelSteps,
+      releaseSteps: noop,
     };
     attachReadableController(controller.object, controller);
     resetQueue(controller);
@@ -2158,6 +2196,38 @@
     value: "ReadableStream AsyncIterator",
     configurable: true,
   });
+
+  // For byte_streams.js: what byte streams share with these.
+  internals.readableStreams = {
+    __proto__: null,
+    CONSTRUCT,
+    PENDING,
+    noop,
+    newDeferred,
+    then,
+    markHandled,
+    resolvedWith,
+    rejectedWith,
+    promiseCall,
+    typeError,
+    brandedSlots,
+    illegalInvocation,
+    requireFunction,
+    readableSlots,
+    readableSlotsOf,
+    readableStreamCancel,
+    readableStreamClose,
+    readableStreamError,
+    readableStreamFulfillReadRequest,
+    readableStreamGetNumReadRequests,
+    readableStreamHasDefaultReader,
+    acquireDefaultReader,
+    newReaderSlots,
+    setUpReaderSlots: setUpDefaultReader,
+    readerRead,
+    defaultReaderRelease,
+    ReadableStream,
+  };
 
   // For bodies: a stream over a pull and a cancel of the host's, a reader's reads, the
   // checks Request and Response make.

@@ -418,3 +418,26 @@ fn codecs_kept_are_counted_and_codecs_abandoned_are_freed() {
         r#""done""#
     );
 }
+
+/// Byte streams given what cannot be: a chunk size past any memory, a buffer that cannot be
+/// transferred (a WebAssembly memory's), a view of shared memory: each a rejection or a throw
+/// of the stream's, under a budget, the process untouched.
+#[test]
+fn byte_streams_refuse_buffers_they_cannot_take() {
+    let mut runtime = budgeted(64 << 20);
+    assert_eq!(
+        crate::settle(
+            &mut runtime,
+            "const outcome = (p) => p.then(() => 'ok', (e) => e.name); \
+             const huge = new ReadableStream({ type: 'bytes', autoAllocateChunkSize: 2 ** 53 - 1, pull() {} }); \
+             const memory = new WebAssembly.Memory({ initial: 1 }); \
+             const wasm = new ReadableStream({ type: 'bytes' }).getReader({ mode: 'byob' }); \
+             let enqueued; new ReadableStream({ type: 'bytes', start(c) { \
+               try { c.enqueue(new Uint8Array(memory.buffer, 0, 8)); enqueued = 'ok'; } catch (e) { enqueued = e.name; } } }); \
+             const shared = new ReadableStream({ type: 'bytes' }).getReader({ mode: 'byob' }); \
+             return [await outcome(huge.getReader().read()), await outcome(wasm.read(new Uint8Array(memory.buffer, 0, 8))), \
+               enqueued, await outcome(shared.read(new Uint8Array(new SharedArrayBuffer(8))))];"
+        ),
+        r#"["RangeError","TypeError","TypeError","TypeError"]"#
+    );
+}

@@ -132,12 +132,19 @@ fn transforms_and_pipes_carry_chunks_closes_and_aborts() {
 }
 
 #[test]
-fn bad_arguments_are_type_errors_and_byte_streams_are_refused() {
+fn bad_arguments_are_type_errors() {
     let mut runtime = web();
     for (script, class) in [
         ("new ReadableStream(5)", "TypeError"),
         ("new ReadableStream({ pull: 5 })", "TypeError"),
-        ("new ReadableStream({ type: 'bytes' })", "RangeError"),
+        (
+            "new ReadableStream({ type: 'bytes' }, { size() { return 1; } })",
+            "RangeError",
+        ),
+        (
+            "new ReadableStream({ type: 'bytes', autoAllocateChunkSize: 0 })",
+            "TypeError",
+        ),
         ("new ReadableStream({ type: 'nope' })", "TypeError"),
         (
             "new ReadableStream({}, { highWaterMark: -1 })",
@@ -145,6 +152,11 @@ fn bad_arguments_are_type_errors_and_byte_streams_are_refused() {
         ),
         (
             "new ReadableStream().getReader({ mode: 'byob' })",
+            "TypeError",
+        ),
+        ("new ReadableStreamBYOBRequest()", "TypeError"),
+        (
+            "new ReadableStream({ type: 'bytes', start(c) { c.enqueue(new Uint8Array(0)); } })",
             "TypeError",
         ),
         (
@@ -220,5 +232,51 @@ fn a_blob_streams_its_bytes_in_chunks() {
              return [sizes, small, foreign];"
         ),
         r#"[[65536,65536,18928],[[104,105]],"TypeError"]"#
+    );
+}
+
+/// Byte streams: a BYOB reader's reads fill the reader's own buffer (transferred: the view it
+/// gave is detached), `read({ min })` waits for that many elements, the source answers
+/// `byobRequest`s, a default reader gets chunks as `Uint8Array`s (auto-allocated when the
+/// source asks), and a byte stream's tee gives both branches every byte (a BYOB read takes all
+/// the queue holds that fits).
+#[test]
+fn byte_streams_fill_the_readers_buffers() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "let n = 0; \
+             const source = { type: 'bytes', pull(c) { \
+               const r = c.byobRequest; \
+               if (r) { const v = r.view; v[0] = ++n; v[1] = ++n; r.respond(2); } \
+               else c.enqueue(new Uint8Array([++n])); \
+               if (n >= 8) c.close(); } }; \
+             const reader = new ReadableStream(source).getReader({ mode: 'byob' }); \
+             const given = new Uint8Array(4); \
+             const first = await reader.read(given); \
+             const second = await reader.read(new Uint16Array(1), { min: 1 }); \
+             const third = await reader.read(new Uint8Array(4), { min: 4 }); \
+             const end = await reader.read(new Uint8Array(2)); \
+             return [given.byteLength, [...first.value], first.value.buffer.byteLength, \
+               second.value.constructor.name, second.value.length, [...third.value], third.done, \
+               end.done, end.value.byteLength];"
+        ),
+        r#"[0,[1,2],4,"Uint16Array",1,[5,6,7,8],false,true,0]"#
+    );
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const auto = new ReadableStream({ type: 'bytes', autoAllocateChunkSize: 16, \
+               pull(c) { const v = c.byobRequest.view; v.fill(7, 0, 3); c.byobRequest.respond(3); c.close(); } }); \
+             const read = await auto.getReader().read(); \
+             const [left, right] = new ReadableStream({ type: 'bytes', start(c) { \
+               c.enqueue(new Uint8Array([1, 2, 3])); c.enqueue(new Uint8Array([4])); c.close(); } }).tee(); \
+             const all = async (s) => { const out = []; for await (const chunk of s) out.push(...chunk); return out; }; \
+             const byob = right.getReader({ mode: 'byob' }); \
+             const fromRight = await byob.read(new Uint8Array(8)); \
+             return [read.value.constructor.name, [...read.value], await all(left), [...fromRight.value]];"
+        ),
+        r#"["Uint8Array",[7,7,7],[1,2,3,4],[1,2,3,4]]"#
     );
 }

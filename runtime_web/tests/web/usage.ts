@@ -93,6 +93,20 @@ async function compressionUsage(): Promise<number> {
   return bytes.length;
 }
 void compressionUsage;
+async function byteStreamUsage(): Promise<number> {
+  const stream = new ReadableStream({
+    type: "bytes",
+    pull(controller: ReadableByteStreamController) {
+      const request = controller.byobRequest;
+      if (request !== null && request.view !== null) request.respond(0);
+      else controller.enqueue(new Uint8Array([1]));
+    },
+  });
+  const reader = stream.getReader({ mode: "byob" });
+  const { value } = await reader.read(new Uint8Array(4), { min: 1 });
+  return value === undefined ? 0 : value.byteLength;
+}
+void byteStreamUsage;
 async function formDataUsage(): Promise<number> {
   const form = new FormData();
   form.append("name", "value");
