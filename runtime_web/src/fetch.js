@@ -43,6 +43,7 @@
   const TypedArrayByteOffset = getter(TypedArrayPrototype, "byteOffset");
   const TypedArrayByteLength = getter(TypedArrayPrototype, "byteLength");
   const TypedArraySlice = uncurryThis(TypedArrayPrototype.slice);
+  const TypedArrayName = getter(TypedArrayPrototype, Symbol.toStringTag);
   const DataViewBuffer = getter(DataView.prototype, "buffer");
   const DataViewByteOffset = getter(DataView.prototype, "byteOffset");
   const DataViewByteLength = getter(DataView.prototype, "byteLength");
@@ -129,7 +130,11 @@
     return [newBody(toUSVString(init), null), "text/plain;charset=UTF-8"];
   }
 
+  // A copy of a view's bytes as a Uint8Array: a Uint8Array's by the constructor (one builtin
+  // that reads nothing of the tenant's, no species, no ArrayBuffer made of a small array kept
+  // on V8's heap), any other view's through its buffer.
   function copyView(view) {
+    if (TypedArrayName(view) === "Uint8Array") return new Uint8ArrayCtor(view);
     let buffer;
     let offset;
     let length;

@@ -359,3 +359,22 @@ fn redirects_are_followed_hop_by_hop_through_the_transport() {
         asked.borrow()
     );
 }
+
+/// A body made of a view is a copy of its bytes at that moment, made without reading anything
+/// of the tenant's (no `constructor`, no species): later writes and patches change nothing.
+#[test]
+fn a_views_body_is_a_copy_taken_at_once() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const bytes = new Uint8Array([1, 2, 3]); \
+             bytes.constructor = function () { throw new Error('species'); }; \
+             const words = new Uint16Array([0x0201]); \
+             const a = new Response(bytes); const b = new Response(words); const c = new Response(new DataView(bytes.buffer, 1)); \
+             bytes[0] = 9; words[0] = 0; \
+             return [[...await a.bytes()], [...await b.bytes()], [...await c.bytes()]];"
+        ),
+        "[[1,2,3],[1,2],[2,3]]"
+    );
+}
