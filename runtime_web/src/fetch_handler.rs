@@ -31,13 +31,62 @@
 
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
-use runtime_core::{v8, ByteString, JsError, Runtime};
+use runtime_core::{v8, ByteString, JsError, OpError, Runtime, ToV8};
 
 use crate::fetch::BindFetchHandler;
 
-/// A request's parts: method, absolute URL, headers (name, value, name, value...), body
-/// (`None`: no body).
-pub type Arguments = (String, String, Vec<ByteString>, Option<Bytes>);
+/// A request's parts: method, absolute URL, headers, body (`None`: no body).
+pub type Arguments = (String, String, RequestHeaders, Option<Bytes>);
+
+/// A request's headers as the host has them, names lowercase (as an HTTP server gives them):
+/// they become JavaScript strings straight from these bytes.
+#[derive(Debug)]
+pub enum RequestHeaders {
+    /// Name, value, name, value...
+    List(Vec<ByteString>),
+    /// hyper's (`http`'s) map, read in place: no byte string is made of each name and value.
+    Map(hyper::HeaderMap),
+}
+
+impl From<Vec<ByteString>> for RequestHeaders {
+    fn from(list: Vec<ByteString>) -> Self {
+        Self::List(list)
+    }
+}
+
+impl From<hyper::HeaderMap> for RequestHeaders {
+    fn from(map: hyper::HeaderMap) -> Self {
+        Self::Map(map)
+    }
+}
+
+/// The list `Request` takes: name, value, ... as strings of one-byte characters.
+impl ToV8 for RequestHeaders {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        let map = match self {
+            Self::List(list) => return list.to_v8(scope),
+            Self::Map(map) => map,
+        };
+        let mut values = Vec::with_capacity(map.len() * 2);
+        for (name, value) in &map {
+            values.push(one_byte_string(scope, name.as_str().as_bytes())?);
+            values.push(one_byte_string(scope, value.as_bytes())?);
+        }
+        Ok(v8::Array::new_with_elements(scope, &values).into())
+    }
+}
+
+fn one_byte_string<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    bytes: &[u8],
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    v8::String::new_from_one_byte(scope, bytes, v8::NewStringType::Normal)
+        .map(Into::into)
+        .ok_or_else(|| OpError::range_error("a header longer than a string can be"))
+}
 
 /// What a call answers: status (0 for `Response.error()`), headers (name, value, ...), body
 /// (`None`: no body).
@@ -47,10 +96,10 @@ pub type Answer = (u16, Vec<ByteString>, Option<Bytes>);
 pub fn arguments(
     method: &str,
     url: impl Into<String>,
-    headers: Vec<ByteString>,
+    headers: impl Into<RequestHeaders>,
     body: Option<Bytes>,
 ) -> Arguments {
-    (method.to_owned(), url.into(), headers, body)
+    (method.to_owned(), url.into(), headers.into(), body)
 }
 
 /// The function to call per request for the fetch handler of `module` (loaded and

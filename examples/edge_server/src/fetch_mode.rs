@@ -9,32 +9,22 @@ use http_body_util::Full;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use runtime_core::ByteString;
 use runtime_web::fetch_handler::{Answer, Arguments};
 
 use crate::{reply, Reply};
 
 /// A request's arguments: method, URL (from its `Host`, `http://localhost` without one),
-/// headers as byte strings (hyper's names are lowercase), body (none for an empty one).
-pub fn arguments(parts: &Parts, body: Bytes) -> Arguments {
+/// hyper's headers as they are (names lowercase), body (none for an empty one).
+pub fn arguments(parts: Parts, body: Bytes) -> Arguments {
     let host = parts
         .headers
         .get(hyper::header::HOST)
         .and_then(|host| host.to_str().ok())
         .unwrap_or("localhost");
     let path = parts.uri.path_and_query().map_or("/", |path| path.as_str());
-    let mut headers = Vec::with_capacity(parts.headers.len() * 2);
-    for (name, value) in &parts.headers {
-        headers.push(ByteString::from(name.as_str().as_bytes()));
-        headers.push(ByteString::from(value.as_bytes()));
-    }
+    let url = format!("http://{host}{path}");
     let body = (!body.is_empty()).then_some(body);
-    runtime_web::fetch_handler::arguments(
-        parts.method.as_str(),
-        format!("http://{host}{path}"),
-        headers,
-        body,
-    )
+    runtime_web::fetch_handler::arguments(parts.method.as_str(), url, parts.headers, body)
 }
 
 /// The hyper response of what the handler answered, checked.

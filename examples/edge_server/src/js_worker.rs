@@ -253,7 +253,7 @@ impl Worker {
         if self.kind == HandlerKind::Fetch {
             let call = self
                 .server
-                .start::<runtime_web::fetch_handler::Answer>(fetch_mode::arguments(&parts, body));
+                .start::<runtime_web::fetch_handler::Answer>(fetch_mode::arguments(parts, body));
             return Started {
                 rid,
                 state: None,
