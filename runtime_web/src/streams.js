@@ -515,13 +515,12 @@
       if (slots.stream === undefined) {
         return rejectedWith(typeError("The reader has no stream (its lock was released)."));
       }
-      const deferred = newDeferred();
-      readerRead(slots, {
-        chunk: (value) => deferred.resolve({ value, done: false }),
-        close: () => deferred.resolve({ value: undefined, done: true }),
-        error: (error) => deferred.reject(error),
+      let request;
+      const promise = new PromiseCtor((resolve, reject) => {
+        request = new PromiseReadRequest(resolve, reject);
       });
-      return deferred.promise;
+      readerRead(slots, request);
+      return promise;
     }
 
     releaseLock() {
@@ -536,6 +535,27 @@
   }
   const readerSlots = ReadableStreamDefaultReader.slots;
   delete ReadableStreamDefaultReader.slots;
+
+  // A read request that settles a `read()`'s promise: its steps are methods, so a read makes
+  // no closure but its promise's executor (a stream is read once per chunk).
+  class PromiseReadRequest {
+    constructor(resolve, reject) {
+      this.resolve = resolve;
+      this.reject = reject;
+    }
+
+    chunk(value) {
+      this.resolve({ value, done: false });
+    }
+
+    close() {
+      this.resolve({ value: undefined, done: true });
+    }
+
+    error(error) {
+      this.reject(error);
+    }
+  }
 
   function newReaderSlots(object) {
     return { object, stream: undefined, closed: undefined, readRequests: [] };
@@ -641,12 +661,23 @@
       strategyHWM: highWaterMark,
       pullAlgorithm,
       cancelAlgorithm,
+      // A pull's outcome, made once (a stream pulls once per chunk).
+      pulled: undefined,
+      pullFailed: undefined,
       isByteController: false,
       pullSteps: readableStreamDefaultControllerPullSteps,
       cancelSteps: readableStreamDefaultControllerCancelSteps,
       releaseSteps: noop,
     };
     attachReadableController(controller.object, controller);
+    controller.pulled = () => {
+      controller.pulling = false;
+      if (controller.pullAgain) {
+        controller.pullAgain = false;
+        readableCallPullIfNeeded(controller);
+      }
+    };
+    controller.pullFailed = (error) => readableStreamDefaultControllerError(controller, error);
     resetQueue(controller);
     stream.controller = controller;
     const startResult = startAlgorithm();
@@ -667,17 +698,7 @@
       return;
     }
     controller.pulling = true;
-    then(
-      controller.pullAlgorithm(),
-      () => {
-        controller.pulling = false;
-        if (controller.pullAgain) {
-          controller.pullAgain = false;
-          readableCallPullIfNeeded(controller);
-        }
-      },
-      (error) => readableStreamDefaultControllerError(controller, error),
-    );
+    then(controller.pullAlgorithm(), controller.pulled, controller.pullFailed);
   }
 
   function readableShouldCallPull(controller) {
