@@ -172,6 +172,20 @@ pub(super) struct Started {
     pub(super) address: SocketAddr,
 }
 
+/// Stops a cell's server: the server itself first, then its wrappers. Killing `timeout` alone
+/// (SIGKILL cannot be forwarded) left the server it watched running, reparented, for good.
+fn stop(child: &mut Child, pid: u32) {
+    if pid != child.id() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    child.kill().ok();
+    child.wait().ok();
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_cell(
     started: Started,
@@ -195,8 +209,7 @@ pub(super) fn run_cell(
     let report = oha(oha_path, load, address, route, concurrency, measured);
     let cpu = cpu_seconds(pid) - before;
     probe(address, route);
-    child.kill().ok();
-    child.wait().ok();
+    stop(&mut child, pid);
     let summary = &report["summary"];
     let codes = &report["statusCodeDistribution"];
     let ok = codes["200"].as_u64().unwrap_or(0);
