@@ -31,6 +31,7 @@
     acquireDefaultReader,
     readerRead,
     defaultReaderRelease,
+    takeFirst,
     ReadableStream,
     newReaderSlots,
     setUpReaderSlots,
@@ -62,7 +63,6 @@
   const DataViewByteOffset = getter(DataView.prototype, "byteOffset");
   const DataViewByteLength = getter(DataView.prototype, "byteLength");
   const ArrayPrototypePush = uncurryThis(Array.prototype.push);
-  const ArrayPrototypeShift = uncurryThis(Array.prototype.shift);
   const queueMicrotask = globalThis.queueMicrotask;
   const ENFORCE_RANGE = { __proto__: null, enforceRange: true };
 
@@ -465,14 +465,13 @@
       totalBytesToCopyRemaining = maxAlignedBytes - descriptor.bytesFilled;
       ready = true;
     }
-    const queue = controller.queue;
     while (totalBytesToCopyRemaining > 0) {
-      const head = queue[0];
+      const head = controller.queue[0];
       const bytesToCopy = MathMin(totalBytesToCopyRemaining, head.byteLength);
       const destStart = descriptor.byteOffset + descriptor.bytesFilled;
       copyBytes(descriptor.buffer, destStart, head.buffer, head.byteOffset, bytesToCopy);
       if (head.byteLength === bytesToCopy) {
-        ArrayPrototypeShift(queue);
+        takeFirst(controller, "queue");
       } else {
         head.byteOffset += bytesToCopy;
         head.byteLength -= bytesToCopy;
@@ -485,7 +484,7 @@
   }
 
   function byteControllerFillReadRequestFromQueue(controller, readRequest) {
-    const entry = ArrayPrototypeShift(controller.queue);
+    const entry = takeFirst(controller, "queue");
     controller.queueTotalSize -= entry.byteLength;
     byteControllerHandleQueueDrain(controller);
     readRequest.chunk(new Uint8ArrayCtor(entry.buffer, entry.byteOffset, entry.byteLength));
@@ -547,7 +546,7 @@
     const reader = controller.stream.reader;
     while (reader.readRequests.length > 0) {
       if (controller.queueTotalSize === 0) return;
-      const readRequest = ArrayPrototypeShift(reader.readRequests);
+      const readRequest = takeFirst(reader, "readRequests");
       byteControllerFillReadRequestFromQueue(controller, readRequest);
     }
   }
@@ -683,7 +682,7 @@
   }
 
   function byteControllerShiftPendingPullInto(controller) {
-    return ArrayPrototypeShift(controller.pendingPullIntos);
+    return takeFirst(controller, "pendingPullIntos");
   }
 
   function byteControllerCancelSteps(controller, reason) {
@@ -842,7 +841,7 @@
   }
 
   function fulfillReadIntoRequest(stream, chunk, done) {
-    const request = ArrayPrototypeShift(stream.reader.readIntoRequests);
+    const request = takeFirst(stream.reader, "readIntoRequests");
     if (done) request.close(chunk);
     else request.chunk(chunk);
   }

@@ -466,10 +466,19 @@
   }
 
   function readableStreamFulfillReadRequest(stream, chunk, done) {
-    const reader = stream.reader;
-    const request = ArrayPrototypeShift(reader.readRequests);
+    const request = takeFirst(stream.reader, "readRequests");
     if (done) request.close();
     else request.chunk(chunk);
+  }
+
+  // The first of `holder[list]`'s items, taken. One item (a reader's one pending read, the
+  // rule) leaves a fresh empty list: Array.prototype.shift of a one-item array goes to V8's C++
+  // and trims the array's store.
+  function takeFirst(holder, list) {
+    const items = holder[list];
+    if (items.length !== 1) return ArrayPrototypeShift(items);
+    holder[list] = [];
+    return items[0];
   }
 
   function readableStreamGetNumReadRequests(stream) {
@@ -1301,7 +1310,7 @@
   }
 
   function writableStreamMarkFirstWriteRequestInFlight(stream) {
-    stream.inFlightWriteRequest = ArrayPrototypeShift(stream.writeRequests);
+    stream.inFlightWriteRequest = takeFirst(stream, "writeRequests");
   }
 
   function writableStreamRejectCloseAndClosedPromiseIfNeeded(stream) {
@@ -2247,6 +2256,7 @@
     setUpReaderSlots: setUpDefaultReader,
     readerRead,
     defaultReaderRelease,
+    takeFirst,
     ReadableStream,
   };
 
