@@ -35,6 +35,8 @@
     ReadableStream,
     newReaderSlots,
     setUpReaderSlots,
+    readerCancel,
+    releasedReader,
   } = internals.readableStreams;
   const { isObject, requiredArguments } = webidl;
   const ReflectApply = Reflect.apply;
@@ -753,12 +755,7 @@
     }
 
     cancel(reason = undefined) {
-      const slots = brandedSlots(byobReaderSlots, this);
-      if (slots === null) return rejectedWith(illegalInvocation());
-      if (slots.stream === undefined) {
-        return rejectedWith(typeError("The reader has no stream (its lock was released)."));
-      }
-      return readableStreamCancel(slots.stream, reason);
+      return readerCancel(brandedSlots(byobReaderSlots, this), reason);
     }
 
     read(view, options = undefined) {
@@ -789,9 +786,7 @@
       if (min > parts.length) {
         return rejectedWith(new RangeErrorCtor(`${prefix}: min is more than the view holds.`));
       }
-      if (slots.stream === undefined) {
-        return rejectedWith(typeError("The reader has no stream (its lock was released)."));
-      }
+      if (slots.stream === undefined) return rejectedWith(releasedReader());
       const deferred = newDeferred();
       byobReaderRead(slots, parts, min, {
         chunk: (value) => deferred.resolve({ value, done: false }),

@@ -510,20 +510,13 @@
     }
 
     cancel(reason = undefined) {
-      const slots = brandedSlots(readerSlots, this);
-      if (slots === null) return rejectedWith(illegalInvocation());
-      if (slots.stream === undefined) {
-        return rejectedWith(typeError("The reader has no stream (its lock was released)."));
-      }
-      return readableStreamCancel(slots.stream, reason);
+      return readerCancel(brandedSlots(readerSlots, this), reason);
     }
 
     read() {
       const slots = brandedSlots(readerSlots, this);
       if (slots === null) return rejectedWith(illegalInvocation());
-      if (slots.stream === undefined) {
-        return rejectedWith(typeError("The reader has no stream (its lock was released)."));
-      }
+      if (slots.stream === undefined) return rejectedWith(releasedReader());
       let request;
       const promise = new PromiseCtor((resolve, reject) => {
         request = new PromiseReadRequest(resolve, reject);
@@ -565,6 +558,16 @@
       this.reject(error);
     }
   }
+
+  // The ReadableStreamGenericReader mixin's cancel(), on a reader's slots (null: a `this` of
+  // another kind): both readers' own.
+  function readerCancel(slots, reason) {
+    if (slots === null) return rejectedWith(illegalInvocation());
+    if (slots.stream === undefined) return rejectedWith(releasedReader());
+    return readableStreamCancel(slots.stream, reason);
+  }
+
+  const releasedReader = () => typeError("The reader has no stream (its lock was released).");
 
   function newReaderSlots(object) {
     return { object, stream: undefined, closed: undefined, readRequests: [] };
@@ -2254,6 +2257,8 @@
     acquireDefaultReader,
     newReaderSlots,
     setUpReaderSlots: setUpDefaultReader,
+    readerCancel,
+    releasedReader,
     readerRead,
     defaultReaderRelease,
     takeFirst,
