@@ -58,37 +58,31 @@
     });
   }
 
-  class CompressionStream {
-    #transform;
+  // The two interfaces are one shape (a format, then a readable and a writable side): each is
+  // a class of its own name made here.
+  function codecStreamClass(name, compress) {
+    const Class = {
+      [name]: class {
+        #transform;
 
-    constructor(format) {
-      this.#transform = codecStream(toFormat(arguments, "CompressionStream"), true);
-    }
+        constructor(format) {
+          this.#transform = codecStream(toFormat(arguments, name), compress);
+        }
 
-    get readable() {
-      return TransformReadable(this.#transform);
-    }
+        get readable() {
+          return TransformReadable(this.#transform);
+        }
 
-    get writable() {
-      return TransformWritable(this.#transform);
-    }
+        get writable() {
+          return TransformWritable(this.#transform);
+        }
+      },
+    }[name];
+    return Class;
   }
 
-  class DecompressionStream {
-    #transform;
-
-    constructor(format) {
-      this.#transform = codecStream(toFormat(arguments, "DecompressionStream"), false);
-    }
-
-    get readable() {
-      return TransformReadable(this.#transform);
-    }
-
-    get writable() {
-      return TransformWritable(this.#transform);
-    }
-  }
+  const CompressionStream = codecStreamClass("CompressionStream", true);
+  const DecompressionStream = codecStreamClass("DecompressionStream", false);
 
   configureInterface(CompressionStream);
   configureInterface(DecompressionStream);
