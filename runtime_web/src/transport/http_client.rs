@@ -109,6 +109,19 @@ impl FetchTransport for HttpClient {
     }
 }
 
+/// Headers a request's sender does not choose (the Fetch standard's forbidden request
+/// headers that concern the connection and the message's framing).
+const CONNECTION_HEADERS: [&str; 8] = [
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "trailer",
+];
+
 /// One request on a connection of its own, and its response read to the end.
 async fn exchange(
     request: OutgoingRequest,
@@ -128,19 +141,23 @@ async fn exchange(
     let mut outgoing = hyper::Request::builder()
         .method(request.method.as_str())
         .uri(target);
-    let mut has_host = false;
+    // The connection's own headers are this transport's: a tenant's `Host` would reach
+    // another site served at the allowed address, its framing headers would contradict the
+    // body hyper frames.
     for (name, value) in &request.headers {
-        has_host |= name.eq_ignore_ascii_case(b"host");
-        outgoing = outgoing.header(name.as_slice(), value.as_slice());
+        if !CONNECTION_HEADERS
+            .iter()
+            .any(|own| name.eq_ignore_ascii_case(own.as_bytes()))
+        {
+            outgoing = outgoing.header(name.as_slice(), value.as_slice());
+        }
     }
-    if !has_host {
-        let authority = if port == 80 {
-            host.clone()
-        } else {
-            format!("{host}:{port}")
-        };
-        outgoing = outgoing.header(hyper::header::HOST, authority);
-    }
+    let authority = if port == 80 {
+        host.clone()
+    } else {
+        format!("{host}:{port}")
+    };
+    outgoing = outgoing.header(hyper::header::HOST, authority);
     let outgoing = outgoing
         .body(Full::new(request.body.unwrap_or_default()))
         .map_err(|error| format!("a request HTTP cannot carry: {error}"))?;

@@ -76,13 +76,23 @@ async fn respond(
 
 /// A runtime whose `fetch()` goes through `client`, and what `script`'s promise settles to.
 fn fetch_through(tokio: &tokio::runtime::Runtime, client: HttpClient, script: &str) -> String {
+    fetch_entered(tokio, true, client, script)
+}
+
+/// As [`fetch_through`]; `enter`: whether the script runs with `tokio` entered.
+fn fetch_entered(
+    tokio: &tokio::runtime::Runtime,
+    enter: bool,
+    client: HttpClient,
+    script: &str,
+) -> String {
     let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
     extensions.push(transport::grant(Rc::new(client)));
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions,
         ..Default::default()
     });
-    let _entered = tokio.enter();
+    let entered = enter.then(|| tokio.enter());
     runtime
         .execute_script(
             "<test>",
@@ -92,6 +102,7 @@ fn fetch_through(tokio: &tokio::runtime::Runtime, client: HttpClient, script: &s
             ),
         )
         .unwrap();
+    drop(entered);
     tokio.block_on(runtime.run_event_loop()).unwrap();
     runtime
         .execute_script_to_string("<out>", "globalThis.out")
@@ -113,8 +124,8 @@ fn only_allowed_origins_are_reached_directly_or_by_redirect() {
             &tokio,
             client(),
             &format!(
-                "const get = await fetch('http://127.0.0.1:{allowed}/echo?a=1', {{ headers: {{ 'x-asked': 'yes' }} }}); \
-                 const post = await fetch('http://127.0.0.1:{allowed}/echo', {{ method: 'POST', body: 'hello' }}); \
+                "const get = await fetch('http://127.0.0.1:{allowed}/echo?a=1', {{ headers: {{ 'x-asked': 'yes', host: 'admin.internal' }} }}); \
+                 const post = await fetch('http://127.0.0.1:{allowed}/echo', {{ method: 'POST', body: 'hello', headers: {{ 'content-length': '999', 'transfer-encoding': 'chunked' }} }}); \
                  return [get.status, get.statusText, get.headers.get('x-served'), await get.text(), await post.text()];"
             )
         ),
@@ -167,6 +178,25 @@ fn a_response_too_long_or_too_slow_fails_its_request() {
             &format!("return (await fetch('http://127.0.0.1:{port}/hang')).status;")
         ),
         "TypeError: fetch failed: no response within 200ms"
+    );
+}
+
+/// A request started outside the host's tokio runtime fails with a reason, not a panic.
+#[test]
+fn a_request_outside_tokio_says_so() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = HttpClient::new(["http://127.0.0.1:9"]).unwrap();
+    assert_eq!(
+        fetch_entered(
+            &tokio,
+            false,
+            client,
+            "return (await fetch('http://127.0.0.1:9/')).status;"
+        ),
+        "TypeError: fetch failed: HttpClient runs on tokio: enter the host's tokio runtime"
     );
 }
 
