@@ -204,7 +204,12 @@ fn op_web_codec_read(
     if result.is_err() || finished {
         codec.end(scope);
     }
-    result
+    // The vector becomes the chunk's memory as it is, and V8 counts a buffer by its length:
+    // none of the reserve a read made may stay behind it, unseen by the budget.
+    result.map(|mut out| {
+        out.shrink_to_fit();
+        out
+    })
 }
 
 /// Frees the codec's state now (its stream was cancelled or errored).
