@@ -32,6 +32,8 @@
     readerRead,
     defaultReaderRelease,
     takeFirst,
+    startController,
+    readableCallPullIfNeeded,
     ReadableStream,
     newReaderSlots,
     setUpReaderSlots,
@@ -277,48 +279,22 @@
       cancelAlgorithm,
       autoAllocateChunkSize,
       pendingPullIntos: [],
+      pulled: undefined,
+      pullFailed: undefined,
       isByteController: true,
+      shouldCallPull: byteControllerShouldCallPull,
       pullSteps: byteControllerPullSteps,
       cancelSteps: byteControllerCancelSteps,
       releaseSteps: byteControllerReleaseSteps,
     };
     attachController(controller.object, controller);
-    stream.controller = controller;
-    const startResult = startAlgorithm();
-    then(
-      resolvedWith(startResult),
-      () => {
-        controller.started = true;
-        byteControllerCallPullIfNeeded(controller);
-      },
-      (error) => byteControllerError(controller, error),
-    );
+    startController(controller, startAlgorithm, byteControllerError);
   }
 
   function createByteStream(pullAlgorithm, cancelAlgorithm) {
     const stream = readableSlotsOf(new ReadableStream(CONSTRUCT), "The stream");
     setUpByteController(stream, noop, pullAlgorithm, cancelAlgorithm, 0, undefined);
     return stream;
-  }
-
-  function byteControllerCallPullIfNeeded(controller) {
-    if (!byteControllerShouldCallPull(controller)) return;
-    if (controller.pulling) {
-      controller.pullAgain = true;
-      return;
-    }
-    controller.pulling = true;
-    then(
-      controller.pullAlgorithm(),
-      () => {
-        controller.pulling = false;
-        if (controller.pullAgain) {
-          controller.pullAgain = false;
-          byteControllerCallPullIfNeeded(controller);
-        }
-      },
-      (error) => byteControllerError(controller, error),
-    );
   }
 
   function byteControllerShouldCallPull(controller) {
@@ -408,7 +384,7 @@
     } else {
       byteControllerEnqueueChunkToQueue(controller, transferredBuffer, byteOffset, byteLength);
     }
-    byteControllerCallPullIfNeeded(controller);
+    readableCallPullIfNeeded(controller);
   }
 
   function byteControllerEnqueueChunkToQueue(controller, buffer, byteOffset, byteLength) {
@@ -519,7 +495,7 @@
       byteControllerClearAlgorithms(controller);
       readableStreamClose(controller.stream);
     } else {
-      byteControllerCallPullIfNeeded(controller);
+      readableCallPullIfNeeded(controller);
     }
   }
 
@@ -600,7 +576,7 @@
     }
     ArrayPrototypePush(controller.pendingPullIntos, descriptor);
     ArrayPrototypePush(stream.reader.readIntoRequests, readIntoRequest);
-    byteControllerCallPullIfNeeded(controller);
+    readableCallPullIfNeeded(controller);
   }
 
   function byteControllerRespond(controller, bytesWritten) {
@@ -659,7 +635,7 @@
     } else {
       byteControllerRespondInReadableState(controller, bytesWritten, first);
     }
-    byteControllerCallPullIfNeeded(controller);
+    readableCallPullIfNeeded(controller);
   }
 
   function byteControllerRespondWithNewView(controller, parts) {
@@ -724,7 +700,7 @@
       });
     }
     ArrayPrototypePush(stream.reader.readRequests, readRequest);
-    byteControllerCallPullIfNeeded(controller);
+    readableCallPullIfNeeded(controller);
   }
 
   function byteControllerReleaseSteps(controller) {

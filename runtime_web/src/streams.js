@@ -673,15 +673,24 @@
       strategyHWM: highWaterMark,
       pullAlgorithm,
       cancelAlgorithm,
-      // A pull's outcome, made once (a stream pulls once per chunk).
+      // A pull's outcome, made once (a stream pulls once per chunk): `startController`'s.
       pulled: undefined,
       pullFailed: undefined,
       isByteController: false,
+      shouldCallPull: readableShouldCallPull,
       pullSteps: readableStreamDefaultControllerPullSteps,
       cancelSteps: readableStreamDefaultControllerCancelSteps,
       releaseSteps: noop,
     };
     attachReadableController(controller.object, controller);
+    resetQueue(controller);
+    startController(controller, startAlgorithm, readableStreamDefaultControllerError);
+  }
+
+  // What either controller does once its record is made (its `shouldCallPull` set): its
+  // pull's reactions made, the stream's controller set, the source started; `error` errors
+  // the controller.
+  function startController(controller, startAlgorithm, error) {
     controller.pulled = () => {
       controller.pulling = false;
       if (controller.pullAgain) {
@@ -689,9 +698,8 @@
         readableCallPullIfNeeded(controller);
       }
     };
-    controller.pullFailed = (error) => readableStreamDefaultControllerError(controller, error);
-    resetQueue(controller);
-    stream.controller = controller;
+    controller.pullFailed = (reason) => error(controller, reason);
+    controller.stream.controller = controller;
     const startResult = startAlgorithm();
     then(
       resolvedWith(startResult),
@@ -699,12 +707,14 @@
         controller.started = true;
         readableCallPullIfNeeded(controller);
       },
-      (error) => readableStreamDefaultControllerError(controller, error),
+      controller.pullFailed,
     );
   }
 
+  // Either controller's CallPullIfNeeded (the spec writes one for each; they differ only in
+  // ShouldCallPull).
   function readableCallPullIfNeeded(controller) {
-    if (!readableShouldCallPull(controller)) return;
+    if (!controller.shouldCallPull(controller)) return;
     if (controller.pulling) {
       controller.pullAgain = true;
       return;
@@ -2262,6 +2272,8 @@
     readerRead,
     defaultReaderRelease,
     takeFirst,
+    startController,
+    readableCallPullIfNeeded,
     ReadableStream,
   };
 
