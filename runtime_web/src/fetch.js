@@ -831,7 +831,9 @@
       const hop = {
         __proto__: null,
         method: record.method,
-        headers: copyList(headersInternals.list(record.headers)),
+        // The request's own list (this request is fetch's alone); a redirect that drops
+        // names makes a new one.
+        headers: headersInternals.list(record.headers),
         bytes: null,
         urlList: [record.url],
       };
