@@ -63,11 +63,16 @@
   // pass, no allocation when it is lowercase already.
   function toName(value, member) {
     const name = typeof value === "string" ? value : `${value}`;
-    const checked = MapGet(checkedNames, name);
+    return checkedOnce(checkedNames, name, checkName, member);
+  }
+
+  // What `check` made of `given`, from `memo` when it was checked lately.
+  function checkedOnce(memo, given, check, member) {
+    const checked = MapGet(memo, given);
     if (checked !== undefined) return checked;
-    const lowered = checkName(name, member);
-    remember(checkedNames, name, lowered);
-    return lowered;
+    const result = check(given, member);
+    remember(memo, given, result);
+    return result;
   }
 
   function checkName(name, member) {
@@ -96,11 +101,7 @@
   function toValue(value, member) {
     const given = typeof value === "string" ? value : `${value}`;
     if (given.length > 64) return checkValue(given, member);
-    const checked = MapGet(checkedValues, given);
-    if (checked !== undefined) return checked;
-    const normalized = checkValue(given, member);
-    remember(checkedValues, given, normalized);
-    return normalized;
+    return checkedOnce(checkedValues, given, checkValue, member);
   }
 
   function checkValue(given, member) {
