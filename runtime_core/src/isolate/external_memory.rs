@@ -1,8 +1,9 @@
 //! Memory a runtime's native objects hold outside V8 (a codec's state, a parser's tables),
 //! counted as the isolate's external memory: a memory budget counts it, and V8 collects sooner
 //! as it grows. An object the collector frees gives its share back from its `Drop`, which has
-//! no isolate to tell: the release waits in an atomic, settled with V8 at the next hold, after
-//! each collection, and before a budget decides a runtime is over.
+//! no isolate to tell: the release waits in an atomic, settled with V8 at the next hold and,
+//! in a runtime with a memory budget, after each collection and before the budget decides the
+//! runtime is over.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
