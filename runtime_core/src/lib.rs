@@ -91,7 +91,7 @@ pub mod __op;
 // `#[op]` names everything `::runtime_core::...`: so does it inside this crate (the globals).
 extern crate self as runtime_core;
 
-pub use class::{ClassDecl, Held, Trace};
+pub use class::{ClassDecl, Held, Trace, Wrapped};
 pub use errors::frames::{JsLocation, JsStackFrame};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};

@@ -8,16 +8,19 @@
 //! by the class is V8's `TypeError: Illegal invocation`, on either path, before the op runs).
 //!
 //! Here: the declarations and installing a class; `instance.rs`: instances on cppgc and
-//! [`Held`]; `templates.rs`: each class's template per isolate and the constructor callbacks.
+//! [`Held`]; `templates.rs`: each class's template per isolate and the constructor callbacks;
+//! `values.rs`: instances a host passes in and reads back outside ops ([`Wrapped`]).
 
 use std::any::TypeId;
 use std::ffi::c_void;
 
 pub(crate) mod instance;
 pub(crate) mod templates;
+mod values;
 
 use crate::OpDecl;
 pub use instance::Held;
+pub use values::Wrapped;
 
 /// What a member of a class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -548,3 +548,60 @@ fn validate_checks_the_raw_arguments_before_the_member_runs() {
         "30000 10000"
     );
 }
+
+// ---- instances a host passes in and reads back -------------------------------------------
+
+/// A native value no class declares: a host's object JavaScript passes along.
+pub struct Ticket {
+    number: std::cell::Cell<u32>,
+}
+
+// SAFETY: holds no V8 reference.
+unsafe impl runtime_core::Trace for Ticket {}
+
+#[op]
+fn op_punch(#[cppgc] ticket: &Ticket) -> u32 {
+    ticket.number.set(ticket.number.get() + 1);
+    ticket.number.get()
+}
+
+#[test]
+fn a_host_passes_an_instance_in_and_reads_it_back() {
+    use runtime_core::class::Held;
+    use runtime_core::Wrapped;
+    common::init_test_flags();
+    let mut rt = Runtime::new(runtime_core::RuntimeOptions {
+        extensions: vec![Extension::new("tickets").ops(&[op_punch::DECL])],
+        ..Default::default()
+    });
+    let pass = rt
+        .execute_script(
+            "p.js",
+            "(ticket, wrong) => wrong ? {} : (ops.op_punch(ticket), ticket)",
+        )
+        .unwrap();
+    let pass = rt
+        .with_scope(|scope| {
+            let pass = v8::Local::new(scope, pass);
+            v8::Local::<v8::Function>::try_from(pass).map(|f| v8::Global::new(scope, f))
+        })
+        .unwrap();
+    let ticket = Wrapped(Ticket {
+        number: std::cell::Cell::new(7),
+    });
+    let back: Held<Ticket> = rt.call(&pass, (ticket, false)).unwrap();
+    assert_eq!(back.number.get(), 8);
+    // Anything but an instance of the type is a conversion error, not a read of it.
+    let other = Wrapped(Ticket {
+        number: std::cell::Cell::new(0),
+    });
+    let Err(error) = rt.call::<Held<Ticket>>(&pass, (other, true)) else {
+        panic!("a plain object read as a Ticket");
+    };
+    assert!(
+        error.to_string().contains("expected an instance of"),
+        "{error}"
+    );
+    let error = rt.call::<Held<Kept>>(&pass, (Wrapped(Ticket { number: 0.into() }), false));
+    assert!(error.is_err(), "another type's instance is refused");
+}
