@@ -18,7 +18,16 @@
     streams,
     formData,
   } = internals;
-  const { op_web_fetch } = internalOps;
+  const {
+    op_web_fetch,
+    op_web_incoming_read,
+    op_web_incoming_read_all,
+    op_web_incoming_cancel,
+    op_web_sink_new,
+    op_web_sink_write,
+    op_web_sink_ready,
+    op_web_sink_close,
+  } = internalOps;
   const { addAbortAlgorithm, abortSignalAborted, abortSignalReason } = internals;
   const { isObject, requiredArguments, toUSVString } = webidl;
   const headersInternals = internals.headers;
@@ -92,9 +101,22 @@
   // ---- Bodies -------------------------------------------------------------------------------
 
   // A body: `source` is a string, a Uint8Array (the body's own copy) or a Blob until a stream
-  // is made of it; `stream` once made (or given); `used` once read from its source.
+  // is made of it; `stream` once made (or given); `used` once read from its source;
+  // `incoming` a host's request body not yet read (`runtime_web::fetch_handler`), read whole
+  // or made a stream when asked.
   function newBody(source, stream) {
-    return { source, stream, used: false };
+    return { source, stream, used: false, incoming: null };
+  }
+
+  // The input's body, moved: the input's reads as used.
+  function moveBody(input) {
+    const body = newBody(input.source, input.stream);
+    body.incoming = input.incoming;
+    input.source = null;
+    input.stream = null;
+    input.incoming = null;
+    input.used = true;
+    return body;
   }
 
   // "Extract a body" of `init`: the body and its Content-Type (null when none).
@@ -157,6 +179,11 @@
       body.stream = streams.createUsed();
       return body.stream;
     }
+    if (body.incoming !== null) {
+      body.stream = incomingStream(body.incoming);
+      body.incoming = null;
+      return body.stream;
+    }
     const source = body.source;
     body.source = null;
     let sent = false;
@@ -173,6 +200,23 @@
       0,
     );
     body.stream = stream;
+    return stream;
+  }
+
+  // A host's request body as a stream: a chunk read from the host per pull.
+  function incomingStream(incoming) {
+    const stream = streams.create(
+      () =>
+        PromisePrototypeThen(op_web_incoming_read(incoming), (chunk) => {
+          if (chunk === null) streams.close(stream);
+          else streams.enqueue(stream, chunk);
+        }),
+      () => {
+        op_web_incoming_cancel(incoming);
+        return PromiseResolve(undefined);
+      },
+      0,
+    );
     return stream;
   }
 
@@ -193,8 +237,13 @@
       const bytes = streams.readAllBytes(body.stream);
       return asText ? PromisePrototypeThen(bytes, (all) => decode(decoder, all)) : bytes;
     }
-    const source = body.source;
     body.used = true;
+    if (body.incoming !== null) {
+      const all = op_web_incoming_read_all(body.incoming);
+      body.incoming = null;
+      return asText ? PromisePrototypeThen(all, (bytes) => decode(decoder, bytes)) : all;
+    }
+    const source = body.source;
     body.source = null;
     if (asText && typeof source === "string") return PromiseResolve(source);
     const bytes = sourceBytes(source);
@@ -246,12 +295,12 @@
   // A copy of the body for `clone()`: a stream's is teed (this body takes one branch).
   function cloneBody(body) {
     if (body === null) return null;
-    if (body.stream === null) {
+    if (body.stream === null && body.incoming === null) {
       const source = body.source;
       // Strings and Blobs are immutable; bytes are the body's own and never written.
       return newBody(source, null);
     }
-    const branches = streams.tee(body.stream);
+    const branches = streams.tee(bodyStream(body));
     body.stream = branches[0];
     return newBody(null, branches[1]);
   }
@@ -653,10 +702,7 @@
           throw typeError(`${prefix}: Cannot construct a Request with a Request object that has already been used.`);
         }
         // The input's body moves to the new request; the input's reads as used.
-        record.body = newBody(inputBody.source, inputBody.stream);
-        inputBody.source = null;
-        inputBody.stream = null;
-        inputBody.used = true;
+        record.body = moveBody(inputBody);
       }
       this.#record = record;
     }
@@ -978,7 +1024,7 @@
       method,
       url,
       headers: headersInternals.create(),
-      body: body === null || body === undefined ? null : newBody(body, null),
+      body: hostBody(body),
       signal: undefined,
       mode: "cors",
       credentials: "same-origin",
@@ -994,9 +1040,18 @@
     return new Request(CONSTRUCT, record);
   }
 
-  // A response as its parts: `[status, headers (name, value, ...), body bytes or null]`, at
-  // once for a body not made a stream, else once its stream is read. A network error (status
-  // 0) is the host's to refuse.
+  // A host's request body: none, its bytes, or its source to read when asked.
+  function hostBody(body) {
+    if (body === null || body === undefined) return null;
+    if (ArrayBufferIsView(body)) return newBody(body, null);
+    const incoming = newBody(null, null);
+    incoming.incoming = body;
+    return incoming;
+  }
+
+  // A response as its parts: `[status, headers (name, value, ...), body]`, the body null,
+  // its bytes (a body not made a stream) or a sink the host reads the body's stream from,
+  // forwarded chunk by chunk. A network error (status 0) is the host's to refuse.
   function answerOf(response) {
     if (!isResponse(response)) {
       throw typeError("The handler's fetch did not resolve to a Response.");
@@ -1005,13 +1060,47 @@
     const headers = headersInternals.list(record.headers);
     const body = record.body;
     if (body === null) return [record.status, headers, null];
-    if (body.stream === null && !body.used) {
+    if (body.stream === null && body.incoming === null && !body.used) {
       const source = body.source;
       body.used = true;
       body.source = null;
       return [record.status, headers, sourceBytes(source)];
     }
-    return PromisePrototypeThen(consumeBody(body, false), (bytes) => [record.status, headers, bytes]);
+    if (bodyUsed(body)) throw typeError("The handler's Response's body has already been read.");
+    const stream = bodyStream(body);
+    if (streams.isLocked(stream)) throw typeError("The handler's Response's body is locked.");
+    const sink = op_web_sink_new();
+    streams.forward(
+      stream,
+      (chunk) => sinkWrite(sink, chunk),
+      (failed) => sinkClose(sink, failed),
+    );
+    return [record.status, headers, sink];
+  }
+
+  // Hands `chunk` to the host: true once it took it all, false when it stopped reading, or a
+  // promise of either when it must make room first.
+  function sinkWrite(sink, chunk) {
+    const left = op_web_sink_write(sink, chunk, 0);
+    if (left <= 0) return left === 0;
+    return sinkWriteRest(sink, chunk, TypedArrayByteLength(chunk) - left);
+  }
+
+  async function sinkWriteRest(sink, chunk, offset) {
+    for (;;) {
+      if (!(await op_web_sink_ready(sink))) return false;
+      const left = op_web_sink_write(sink, chunk, offset);
+      if (left <= 0) return left === 0;
+      offset = TypedArrayByteLength(chunk) - left;
+    }
+  }
+
+  // Tells the host the stream ended (or failed), once it has room to be told.
+  function sinkClose(sink, failed) {
+    if (op_web_sink_close(sink, failed) !== 0) return;
+    PromisePrototypeThen(op_web_sink_ready(sink), (ready) => {
+      if (ready) sinkClose(sink, failed);
+    });
   }
 
   // What the runtime keeps (`runtime_web::fetch_handler`): `bind(namespace)` gives the

@@ -7,6 +7,8 @@ use std::cell::RefCell;
 
 use runtime_core::{v8, Extension, GlobalScript, OpState};
 
+use crate::fetch_handler;
+
 /// `bind(namespace)` of `fetch.js`, in the op state.
 #[derive(Default)]
 pub(crate) struct BindFetchHandler(pub(crate) RefCell<Option<v8::Global<v8::Function>>>);
@@ -24,7 +26,16 @@ fn keep_bind<'s>(
 /// `Request`, `Response`.
 pub(crate) fn extension() -> Extension {
     Extension::new("web_fetch")
-        .internal_ops(&[crate::transport::op_web_fetch::DECL])
+        .internal_ops(&[
+            crate::transport::op_web_fetch::DECL,
+            fetch_handler::op_web_incoming_read::DECL,
+            fetch_handler::op_web_incoming_read_all::DECL,
+            fetch_handler::op_web_incoming_cancel::DECL,
+            fetch_handler::op_web_sink_new::DECL,
+            fetch_handler::op_web_sink_write::DECL,
+            fetch_handler::op_web_sink_ready::DECL,
+            fetch_handler::op_web_sink_close::DECL,
+        ])
         .global(
             GlobalScript::new("ext:web/fetch.js", include_str!("fetch.js"))
                 .keep(keep_bind)

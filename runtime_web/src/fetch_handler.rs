@@ -4,8 +4,11 @@
 //! [`Answer`]. The request is made from the host's parts with no check repeated (names
 //! lowercase, values byte strings, as an HTTP server has them) and no `AbortSignal` until the
 //! handler asks; the response is read from what its body was made of, with no stream and no
-//! promise turn for a body of a string, bytes or a Blob. What the handler answered is its own:
-//! a host checks the status and each header as HTTP before it sends them.
+//! promise turn for a body of a string, bytes or a Blob. Bodies stream both ways: a host may
+//! hand a request's body over unread ([`RequestBody::stream`]: read from hyper as the handler
+//! asks), and a response made of a stream is forwarded chunk by chunk as it comes
+//! ([`ResponseBody::Stream`], a hyper body). What the handler answered is its own: a host
+//! checks the status and each header as HTTP before it sends them.
 //!
 //! ```
 //! use runtime_core::modules::{ModuleSource, StaticModuleLoader};
@@ -23,20 +26,33 @@
 //! let module = tokio.block_on(runtime.load_main_module("file:///h.js")).unwrap();
 //! tokio.block_on(runtime.mod_evaluate(module)).unwrap();
 //! let serve = fetch_handler::bind(&mut runtime, module).unwrap();
-//! let arguments = fetch_handler::arguments("GET", "https://example.com/", Vec::new(), None);
+//! let arguments = fetch_handler::arguments("GET", "https://example.com/", Vec::new(), fetch_handler::RequestBody::None);
 //! let call = runtime.start_call::<fetch_handler::Answer>(&serve, arguments);
 //! let (status, _headers, body) = tokio.block_on(runtime.run_until(call)).unwrap().unwrap();
-//! assert_eq!((status, body.as_deref()), (200, Some(&b"hi https://example.com/"[..])));
+//! assert_eq!((status, body.bytes().map(|bytes| &bytes[..])), (200, Some(&b"hi https://example.com/"[..])));
 //! ```
 
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
-use runtime_core::{v8, ByteString, JsError, OpError, Runtime, ToV8};
+use runtime_core::{v8, ByteString, FromV8, Held, JsError, OpError, Runtime, ToV8};
 
 use crate::fetch::BindFetchHandler;
 
-/// A request's parts: method, absolute URL, headers, body (`None`: no body).
-pub type Arguments = (String, String, RequestHeaders, Option<Bytes>);
+mod request_body;
+mod response_body;
+
+pub use request_body::{BoxError, RequestBody};
+pub use response_body::{StreamFailed, StreamedBody};
+
+pub(crate) use request_body::{
+    op_web_incoming_cancel, op_web_incoming_read, op_web_incoming_read_all,
+};
+pub(crate) use response_body::{
+    op_web_sink_close, op_web_sink_new, op_web_sink_ready, op_web_sink_write,
+};
+
+/// A request's parts: method, absolute URL, headers, body.
+pub type Arguments = (String, String, RequestHeaders, RequestBody);
 
 /// A request's headers as the host has them, names lowercase (as an HTTP server gives them):
 /// they become JavaScript strings straight from these bytes.
@@ -88,18 +104,58 @@ fn one_byte_string<'s>(
         .ok_or_else(|| OpError::range_error("a header longer than a string can be"))
 }
 
-/// What a call answers: status (0 for `Response.error()`), headers (name, value, ...), body
-/// (`None`: no body).
-pub type Answer = (u16, Vec<ByteString>, Option<Bytes>);
+/// What a call answers: status (0 for `Response.error()`), headers (name, value, ...), body.
+pub type Answer = (u16, Vec<ByteString>, ResponseBody);
+
+/// A response's body.
+#[derive(Debug)]
+pub enum ResponseBody {
+    /// No body (a `null` body, or a status that has none).
+    None,
+    /// The whole body: the response was made of a string, bytes or a Blob.
+    Bytes(Bytes),
+    /// The response was made of a stream: its chunks as the handler's stream gives them.
+    Stream(StreamedBody),
+}
+
+impl ResponseBody {
+    /// The whole body's bytes (`None` for no body or a stream).
+    pub fn bytes(&self) -> Option<&Bytes> {
+        match self {
+            Self::Bytes(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+}
+
+/// `null`, the bytes of a Uint8Array (copied: the host keeps them), or a sink of `fetch.js`'s
+/// whose other end the host reads.
+impl<'s> FromV8<'s> for ResponseBody {
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        if value.is_null_or_undefined() {
+            return Ok(Self::None);
+        }
+        if value.is_array_buffer_view() {
+            return Bytes::from_v8(scope, value).map(Self::Bytes);
+        }
+        let sink = Held::<response_body::Sink>::from_v8(scope, value)?;
+        sink.take_body()
+            .map(Self::Stream)
+            .ok_or_else(|| OpError::type_error("a response body's stream was taken twice"))
+    }
+}
 
 /// A request's [`Arguments`].
 pub fn arguments(
     method: &str,
     url: impl Into<String>,
     headers: impl Into<RequestHeaders>,
-    body: Option<Bytes>,
+    body: impl Into<RequestBody>,
 ) -> Arguments {
-    (method.to_owned(), url.into(), headers.into(), body)
+    (method.to_owned(), url.into(), headers.into(), body.into())
 }
 
 /// The function to call per request for the fetch handler of `module` (loaded and

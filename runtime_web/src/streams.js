@@ -2191,6 +2191,53 @@
     return deferred.promise;
   }
 
+  // Reads every chunk (each must be a Uint8Array) into `write(chunk)`, which answers true
+  // (taken), false (whoever reads went away: the stream is cancelled) or a promise of either
+  // (backpressure: the next read waits for it); `end(failed)` once the stream closes (false),
+  // or errors or gives a chunk that is not bytes (true). The stream is locked meanwhile: a
+  // response body forwarded to the host.
+  function forward(stream, write, end) {
+    const reader = acquireDefaultReader(stream);
+    const stop = (reason, failed) => {
+      markHandled(readableStreamCancel(stream, reason));
+      defaultReaderRelease(reader);
+      if (failed) end(true);
+    };
+    const next = (taken) => {
+      if (taken === true) readerRead(reader, request);
+      else if (reader.stream !== undefined) stop(undefined, false);
+    };
+    const request = {
+      chunk: (chunk) => {
+        if (!isUint8Array(chunk)) {
+          stop(typeError("A body's chunk is not a Uint8Array."), true);
+          return;
+        }
+        let taken;
+        try {
+          taken = write(chunk);
+        } catch (error) {
+          stop(error, true);
+          return;
+        }
+        // Each read in a microtask of its own: a stream that enqueues without end does not
+        // keep this in one task.
+        if (taken === true) queueMicrotask(() => next(true));
+        else if (taken === false) next(false);
+        else then(taken, next, (error) => stop(error, true));
+      },
+      close: () => {
+        defaultReaderRelease(reader);
+        end(false);
+      },
+      error: () => {
+        defaultReaderRelease(reader);
+        end(true);
+      },
+    };
+    readerRead(reader, request);
+  }
+
   const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
   const TypedArrayToStringTag = uncurryThis(
     Object.getOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get,
@@ -2294,6 +2341,7 @@
     // Reads every chunk (each must be a Uint8Array) into one Uint8Array: a body's "fully
     // read". The stream is locked meanwhile; a chunk of another type errors it.
     readAllBytes: (stream) => readAllBytes(readableSlots(stream)),
+    forward: (stream, write, end) => forward(readableSlots(stream), write, end),
     // A stream that is closed and disturbed: the body of a consumed source.
     createUsed: () => {
       const slots = createReadableStream(noop, () => resolvedWith(undefined), () => resolvedWith(undefined), 0);

@@ -19,6 +19,7 @@ mod headers_spec;
 mod hostile;
 mod http_client;
 mod performance_spec;
+mod serving;
 mod snapshot;
 mod streams_spec;
 mod typescript;

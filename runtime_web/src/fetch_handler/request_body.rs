@@ -1,0 +1,132 @@
+//! A request body as the host gives it: none, bytes it already has, or a hyper body it
+//! streams in (read chunk by chunk from hyper as the handler asks, each chunk handed to
+//! JavaScript without a copy). `fetch.js` keeps a streamed body's source until the handler
+//! reads it: `request.body` pulls a chunk per read; `arrayBuffer()`, `text()`, `json()` take
+//! it whole in one op, with no stream made.
+
+use std::cell::RefCell;
+use std::pin::Pin;
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::body::Body;
+use runtime_core::v8;
+use runtime_core::{op, Held, OpError, ToV8, Trace, Wrapped};
+
+/// A streamed body's error, as the host's body gives it.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+type Source = Pin<Box<dyn Body<Data = Bytes, Error = BoxError>>>;
+
+/// A request's body.
+pub enum RequestBody {
+    /// No body (`request.body` is `null`).
+    None,
+    /// The whole body, already read.
+    Bytes(Bytes),
+    /// A body read as the handler asks for it ([`RequestBody::stream`]).
+    Stream(Source),
+}
+
+impl RequestBody {
+    /// A body streamed from `body` (hyper's `Incoming`, say, limited as the host sees fit: its
+    /// error reaches the handler as a `TypeError` of the read).
+    pub fn stream<B>(body: B) -> Self
+    where
+        B: Body<Data = Bytes> + 'static,
+        B::Error: Into<BoxError>,
+    {
+        Self::Stream(Box::pin(body.map_err(Into::into)))
+    }
+}
+
+impl From<Option<Bytes>> for RequestBody {
+    fn from(body: Option<Bytes>) -> Self {
+        body.map_or(Self::None, Self::Bytes)
+    }
+}
+
+impl std::fmt::Debug for RequestBody {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::None => formatter.write_str("None"),
+            Self::Bytes(bytes) => formatter.debug_tuple("Bytes").field(bytes).finish(),
+            Self::Stream(_) => formatter.write_str("Stream(..)"),
+        }
+    }
+}
+
+/// `null`, a Uint8Array over the bytes, or the streamed body's source (an object on V8's C++
+/// heap that `fetch.js` reads through the ops below).
+impl ToV8 for RequestBody {
+    fn to_v8<'s>(
+        self,
+        scope: &mut v8::PinScope<'s, '_>,
+    ) -> Result<v8::Local<'s, v8::Value>, OpError> {
+        match self {
+            Self::None => Ok(v8::null(scope).into()),
+            Self::Bytes(bytes) => bytes.to_v8(scope),
+            Self::Stream(source) => Wrapped(Incoming(RefCell::new(Some(source)))).to_v8(scope),
+        }
+    }
+}
+
+/// A streamed request body's source: `None` while a read has it, and once it ended or was
+/// cancelled.
+pub struct Incoming(RefCell<Option<Source>>);
+
+// SAFETY: an `Incoming` holds no V8 reference to trace and has no base class.
+unsafe impl Trace for Incoming {}
+
+impl Incoming {
+    fn take(&self) -> Result<Source, OpError> {
+        self.0
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| OpError::type_error("The request's body is being read or has ended."))
+    }
+}
+
+fn read_failed(error: BoxError) -> OpError {
+    OpError::type_error(format!("Reading the request's body failed: {error}"))
+}
+
+/// The body's next chunk (never empty), or `null` at its end.
+#[op]
+pub(crate) async fn op_web_incoming_read(
+    #[cppgc] incoming: Held<Incoming>,
+) -> Result<Option<Bytes>, OpError> {
+    let mut source = incoming.take()?;
+    loop {
+        match source.frame().await {
+            None => return Ok(None),
+            Some(Err(error)) => return Err(read_failed(error)),
+            Some(Ok(frame)) => {
+                // Trailers are not a request's body.
+                if let Ok(data) = frame.into_data() {
+                    if !data.is_empty() {
+                        *incoming.0.borrow_mut() = Some(source);
+                        return Ok(Some(data));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The rest of the body, whole (one chunk: no copy).
+#[op]
+pub(crate) async fn op_web_incoming_read_all(
+    #[cppgc] incoming: Held<Incoming>,
+) -> Result<Bytes, OpError> {
+    let source = incoming.take()?;
+    drop(incoming);
+    let collected = source.collect().await.map_err(read_failed)?;
+    Ok(collected.to_bytes())
+}
+
+/// The handler cancelled the body's stream: the host's body is dropped unread.
+#[op]
+pub(crate) fn op_web_incoming_cancel(#[cppgc] incoming: &Incoming) {
+    incoming.0.borrow_mut().take();
+}

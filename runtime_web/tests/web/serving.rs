@@ -1,0 +1,161 @@
+//! A host serving a standard fetch handler (`runtime_web::fetch_handler`): bodies stream both
+//! ways. A request body the host streams is read as the handler asks; a response made of a
+//! stream reaches the host chunk by chunk, ending with an error (never as if whole) when the
+//! stream errors or its runtime goes first.
+
+use std::rc::Rc;
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::body::Frame;
+use runtime_core::modules::{ModuleSource, StaticModuleLoader};
+use runtime_core::{v8, Runtime, RuntimeOptions};
+use runtime_web::fetch_handler::{self, Answer, RequestBody, ResponseBody};
+
+const HANDLER: &str = r#"
+export default {
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    if (path === "/echo") return new Response(request.body);
+    if (path === "/text") return new Response(await request.text());
+    if (path === "/fails") {
+      return new Response(new ReadableStream({
+        start(c) { c.enqueue(new Uint8Array([1])); },
+        pull(c) { c.error(new Error("the source broke")); },
+      }));
+    }
+    if (path === "/never") return new Response(new ReadableStream({ pull() { return new Promise(() => {}); } }));
+    if (path === "/big") {
+      // 1 MiB in one chunk: the host takes it in pieces.
+      return new Response(ReadableStream.from([new Uint8Array(1 << 20).fill(7)]));
+    }
+    return new Response(null, { status: 404 });
+  },
+};
+"#;
+
+fn serving() -> (Runtime, v8::Global<v8::Function>, tokio::runtime::Runtime) {
+    let loader = StaticModuleLoader::new([("file:///h.js".to_owned(), ModuleSource::js(HANDLER))]);
+    let mut runtime = Runtime::new(RuntimeOptions {
+        extensions: runtime_web::extensions(runtime_web::Groups::FETCH),
+        module_loader: Some(Rc::new(loader)),
+        ..Default::default()
+    });
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let module = tokio
+        .block_on(runtime.load_main_module("file:///h.js"))
+        .unwrap();
+    tokio.block_on(runtime.mod_evaluate(module)).unwrap();
+    let serve = fetch_handler::bind(&mut runtime, module).unwrap();
+    (runtime, serve, tokio)
+}
+
+fn call(
+    runtime: &mut Runtime,
+    serve: &v8::Global<v8::Function>,
+    tokio: &tokio::runtime::Runtime,
+    path: &str,
+    body: RequestBody,
+) -> Answer {
+    let arguments = fetch_handler::arguments(
+        "POST",
+        format!("https://example.com{path}"),
+        Vec::new(),
+        body,
+    );
+    let call = runtime.start_call::<Answer>(serve, arguments);
+    tokio.block_on(runtime.run_until(call)).unwrap().unwrap()
+}
+
+/// A body streamed in `chunks`, each a frame.
+fn streamed(chunks: &[&'static [u8]]) -> RequestBody {
+    RequestBody::stream(Chunks(
+        chunks
+            .iter()
+            .map(|chunk| Bytes::from_static(chunk))
+            .collect(),
+    ))
+}
+
+/// A hyper body of frames given up front.
+struct Chunks(std::collections::VecDeque<Bytes>);
+
+impl hyper::body::Body for Chunks {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        std::task::Poll::Ready(self.0.pop_front().map(|chunk| Ok(Frame::data(chunk))))
+    }
+}
+
+/// The streamed body's bytes, the runtime run meanwhile; `Err` when it ended early.
+fn read_stream(
+    runtime: &mut Runtime,
+    tokio: &tokio::runtime::Runtime,
+    body: ResponseBody,
+) -> Result<Vec<u8>, String> {
+    let ResponseBody::Stream(stream) = body else {
+        panic!("not a stream: {body:?}");
+    };
+    let collected = tokio.block_on(runtime.run_until(stream.collect())).unwrap();
+    collected
+        .map(|collected| collected.to_bytes().to_vec())
+        .map_err(|error| error.to_string())
+}
+
+#[test]
+fn bodies_stream_both_ways() {
+    let (mut runtime, serve, tokio) = serving();
+    let (status, _, body) = call(
+        &mut runtime,
+        &serve,
+        &tokio,
+        "/echo",
+        streamed(&[b"ab", b"", b"cde"]),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(read_stream(&mut runtime, &tokio, body).unwrap(), b"abcde");
+    let (_, _, body) = call(
+        &mut runtime,
+        &serve,
+        &tokio,
+        "/text",
+        streamed(&[b"x", b"yz"]),
+    );
+    assert_eq!(body.bytes().map(|bytes| &bytes[..]), Some(&b"xyz"[..]));
+    let (_, _, body) = call(
+        &mut runtime,
+        &serve,
+        &tokio,
+        "/text",
+        RequestBody::Bytes(Bytes::from_static(b"whole")),
+    );
+    assert_eq!(body.bytes().map(|bytes| &bytes[..]), Some(&b"whole"[..]));
+    let (_, _, body) = call(&mut runtime, &serve, &tokio, "/big", RequestBody::None);
+    assert_eq!(
+        read_stream(&mut runtime, &tokio, body).unwrap(),
+        vec![7; 1 << 20]
+    );
+}
+
+#[test]
+fn a_stream_that_fails_or_outlives_its_runtime_ends_the_body_with_an_error() {
+    let (mut runtime, serve, tokio) = serving();
+    let (_, _, body) = call(&mut runtime, &serve, &tokio, "/fails", RequestBody::None);
+    let error = read_stream(&mut runtime, &tokio, body).unwrap_err();
+    assert!(error.contains("errored"), "{error}");
+    let (_, _, body) = call(&mut runtime, &serve, &tokio, "/never", RequestBody::None);
+    drop(runtime);
+    let ResponseBody::Stream(stream) = body else {
+        panic!("not a stream");
+    };
+    let error = tokio.block_on(stream.collect()).unwrap_err().to_string();
+    assert!(error.contains("runtime ended"), "{error}");
+}
