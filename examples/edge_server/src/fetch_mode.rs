@@ -1,21 +1,30 @@
 //! Serving a standard fetch handler (WORKLOAD.md, version 3): the module's default export has
 //! `fetch(request, env, ctx)` and answers a `Response`, with runtime_web's `Request`,
 //! `Response`, `Headers`, streams and URL (`runtime_web::fetch_handler` binds it and reads the
-//! response back). What it answered is checked here: the status a valid HTTP one, every header
-//! a valid name and value, or the request is answered 500.
+//! response back). Bodies stream both ways: a request's body is read from hyper as the handler
+//! asks (a body hyper already has whole is handed over as its bytes), and a response made of a
+//! stream goes to hyper chunk by chunk, until the request's deadline. What the handler
+//! answered is checked here: the status a valid HTTP one, every header a valid name and value,
+//! or the request is answered 500.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
-use http_body_util::Full;
+use http_body_util::{Either, Full, Limited};
+use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use runtime_web::fetch_handler::{Answer, Arguments};
+use runtime_web::fetch_handler::{Answer, Arguments, RequestBody, ResponseBody, StreamedBody};
+use tokio::time::{Instant, Sleep};
 
-use crate::{reply, Reply};
+use crate::{reply, Reply, MAX_BODY};
 
 /// A request's arguments: method, URL (from its `Host`, `http://localhost` without one),
-/// hyper's headers as they are (names lowercase), body (none for an empty one).
-pub fn arguments(parts: Parts, body: Bytes) -> Arguments {
+/// hyper's headers as they are (names lowercase), body.
+pub fn arguments(parts: Parts, body: RequestBody) -> Arguments {
     let host = parts
         .headers
         .get(hyper::header::HOST)
@@ -23,12 +32,82 @@ pub fn arguments(parts: Parts, body: Bytes) -> Arguments {
         .unwrap_or("localhost");
     let path = parts.uri.path_and_query().map_or("/", |path| path.as_str());
     let url = format!("http://{host}{path}");
-    let body = (!body.is_empty()).then_some(body);
     runtime_web::fetch_handler::arguments(parts.method.as_str(), url, parts.headers, body)
 }
 
-/// The hyper response of what the handler answered, checked.
-pub fn respond(rid: u32, (status, headers, body): Answer) -> Reply {
+/// A request's body for the handler, or the answer refusing it: a body that says it is over
+/// [`MAX_BODY`] is 413 at once; one that turns out longer fails the handler's read.
+#[allow(clippy::result_large_err)]
+pub fn request_body(mut body: Incoming) -> Result<RequestBody, Reply> {
+    if body.is_end_stream() {
+        return Ok(RequestBody::None);
+    }
+    if body.size_hint().lower() > MAX_BODY as u64 {
+        return Err(reply(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "text/plain",
+            "body too large",
+        ));
+    }
+    // A small body usually came with its request: taken now, it is handed over as bytes (no
+    // op and no stream to read it). A waker that does nothing: a body not here yet is polled
+    // again, with the handler's, when the handler reads it.
+    let mut context = Context::from_waker(Waker::noop());
+    let first = match Pin::new(&mut body).poll_frame(&mut context) {
+        Poll::Ready(None) => return Ok(RequestBody::None),
+        Poll::Ready(Some(Ok(frame))) => frame.into_data().ok(),
+        Poll::Ready(Some(Err(_))) => {
+            return Err(reply(
+                StatusCode::BAD_REQUEST,
+                "text/plain",
+                "the request's body could not be read",
+            ))
+        }
+        Poll::Pending => None,
+    };
+    match first {
+        Some(first) if body.is_end_stream() => Ok(RequestBody::Bytes(first)),
+        first => {
+            let read = first.as_ref().map_or(0, Bytes::len);
+            Ok(RequestBody::stream(Prefixed {
+                first: first.filter(|first| !first.is_empty()),
+                rest: Limited::new(body, MAX_BODY.saturating_sub(read)),
+            }))
+        }
+    }
+}
+
+/// A body whose first chunk was already read.
+struct Prefixed {
+    first: Option<Bytes>,
+    rest: Limited<Incoming>,
+}
+
+impl Body for Prefixed {
+    type Data = Bytes;
+    type Error = <Limited<Incoming> as Body>::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if let Some(first) = self.first.take() {
+            return Poll::Ready(Some(Ok(Frame::data(first))));
+        }
+        Pin::new(&mut self.rest).poll_frame(context)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.first.is_none() && self.rest.is_end_stream()
+    }
+}
+
+/// A response's body: whole, or streamed until the request's deadline.
+pub type ReplyBody = Either<Full<Bytes>, Deadlined>;
+
+/// The hyper response of what the handler answered, checked; a streamed body ends (with an
+/// error: the client sees the response cut short) at `deadline`.
+pub fn respond(rid: u32, (status, headers, body): Answer, deadline: Instant) -> Reply {
     let status = match StatusCode::from_u16(status) {
         Ok(status) => status,
         Err(_) => return refused(rid, &format!("the status {status} is not an HTTP status")),
@@ -43,10 +122,53 @@ pub fn respond(rid: u32, (status, headers, body): Answer) -> Reply {
         };
         map.append(name, value);
     }
-    let mut response = Response::new(Full::new(body.unwrap_or_default()));
+    let body = match body {
+        ResponseBody::None => Either::Left(Full::new(Bytes::new())),
+        ResponseBody::Bytes(bytes) => Either::Left(Full::new(bytes)),
+        ResponseBody::Stream(stream) => Either::Right(Deadlined {
+            body: stream,
+            deadline: Box::pin(tokio::time::sleep_until(deadline)),
+        }),
+    };
+    let mut response = Response::new(body);
     *response.status_mut() = status;
     *response.headers_mut() = map;
     response
+}
+
+/// A streamed body that ends with an error at its deadline: a handler's stream that never
+/// ends holds its request no longer than any other.
+pub struct Deadlined {
+    body: StreamedBody,
+    deadline: Pin<Box<Sleep>>,
+}
+
+impl Body for Deadlined {
+    type Data = Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if let Poll::Ready(frame) = Pin::new(&mut self.body).poll_frame(context) {
+            return Poll::Ready(frame.map(|frame| frame.map_err(Into::into)));
+        }
+        match self.deadline.as_mut().poll(context) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(
+                "the response body outlived the request's deadline".into(),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
 }
 
 fn refused(rid: u32, why: &str) -> Reply {

@@ -20,7 +20,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::Full;
+use http_body_util::{Either, Full};
+use hyper::body::Incoming;
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
 use runtime_core::modules::FsModuleLoader;
@@ -134,13 +135,23 @@ fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeO
 pub struct Worker {
     server: Server,
     kind: HandlerKind,
+    /// A request's deadline, from its arrival: a streamed response body ends there too.
+    timeout: Duration,
     rid: Cell<u32>,
     /// Where requests go to be started.
     requests: mpsc::UnboundedSender<Request>,
 }
 
 /// A request for the starting task, and where its started call goes.
-type Request = (Parts, Bytes, oneshot::Sender<Started>);
+type Request = (Parts, RequestBody, oneshot::Sender<Started>);
+
+/// A request's body as its handler takes it.
+enum RequestBody {
+    /// Collected, for a version 2 handler.
+    Ops(Bytes),
+    /// As runtime_web takes it, for a standard handler (streamed unless whole already).
+    Fetch(runtime_web::fetch_handler::RequestBody),
+}
 
 /// A request started: its id, the op state of the runtime it runs in, its call (or why it
 /// was refused).
@@ -184,6 +195,7 @@ impl Worker {
         let worker = Rc::new(Self {
             server: server.clone(),
             kind,
+            timeout,
             rid: Cell::new(0),
             requests,
         });
@@ -209,7 +221,16 @@ impl Worker {
 
     /// Answers one request: filed, `handle(rid)` started, its call awaited until it settles
     /// or the request's deadline passes.
-    pub async fn answer(&self, parts: Parts, body: Bytes) -> Reply {
+    pub async fn answer(&self, parts: Parts, body: Incoming) -> Reply {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let body = match self.kind {
+            HandlerKind::Ops => crate::collect(body).await.map(RequestBody::Ops),
+            HandlerKind::Fetch => fetch_mode::request_body(body).map(RequestBody::Fetch),
+        };
+        let body = match body {
+            Ok(body) => body,
+            Err(refused) => return refused,
+        };
         let (sender, started) = oneshot::channel();
         let started = match self.requests.send((parts, body, sender)) {
             Ok(()) => started.await,
@@ -238,7 +259,7 @@ impl Worker {
             }
             Call::Fetch(call) => match call {
                 Ok(call) => match call.await {
-                    Ok(answer) => fetch_mode::respond(rid, answer),
+                    Ok(answer) => fetch_mode::respond(rid, answer, deadline),
                     Err(error) => failed(rid, error),
                 },
                 Err(refused) => failed(rid, refused),
@@ -248,18 +269,22 @@ impl Worker {
 
     /// Files a request in the runtime the call will run in and starts `handle(rid)`; or, for a
     /// standard handler, starts `serve(method, url, headers, body)`.
-    fn start_request(&self, parts: Parts, body: Bytes) -> Started {
+    fn start_request(&self, parts: Parts, body: RequestBody) -> Started {
         let rid = self.next_rid();
-        if self.kind == HandlerKind::Fetch {
-            let call = self
-                .server
-                .start::<runtime_web::fetch_handler::Answer>(fetch_mode::arguments(parts, body));
-            return Started {
-                rid,
-                state: None,
-                call: Call::Fetch(call),
+        let body =
+            match body {
+                RequestBody::Fetch(body) => {
+                    let call = self.server.start::<runtime_web::fetch_handler::Answer>(
+                        fetch_mode::arguments(parts, body),
+                    );
+                    return Started {
+                        rid,
+                        state: None,
+                        call: Call::Fetch(call),
+                    };
+                }
+                RequestBody::Ops(body) => body,
             };
-        }
         let mut state = None;
         let call = self.server.start_with::<(), _>(|runtime| {
             let op_state = runtime.op_state();
@@ -302,7 +327,7 @@ fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exch
     });
     match (outcome, sent) {
         (Ok(()), Some((status, headers, body))) => {
-            let mut response = Response::new(Full::new(body));
+            let mut response = Response::new(Either::Left(Full::new(body)));
             *response.status_mut() =
                 StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             *response.headers_mut() = headers;

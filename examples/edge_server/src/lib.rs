@@ -26,14 +26,16 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Either, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::http::request::Parts;
 use hyper::{Request, Response, StatusCode};
 use js_worker::{Handler, Worker};
 
-/// The largest request body the server collects (larger: 413).
+/// The largest request body the server takes, collected or streamed to a standard handler
+/// (one that says it is larger: 413; a streamed one that turns out larger fails the
+/// handler's read).
 pub const MAX_BODY: usize = 16 << 20;
 
 /// How the server is run.
@@ -138,14 +140,14 @@ pub fn main(program: &str, mode: Mode) {
     }
 }
 
-pub(crate) type Reply = Response<Full<Bytes>>;
+pub(crate) type Reply = Response<fetch_mode::ReplyBody>;
 
 pub(crate) fn reply(
     status: StatusCode,
     content_type: &'static str,
     body: impl Into<Bytes>,
 ) -> Reply {
-    let mut response = Response::new(Full::new(body.into()));
+    let mut response = Response::new(Either::Left(Full::new(body.into())));
     *response.status_mut() = status;
     response
         .headers_mut()
@@ -298,23 +300,28 @@ fn run_worker(
     })
 }
 
-/// One request: its body collected (bounded), then answered by the floor or the JavaScript
-/// worker.
+/// One request, answered by the JavaScript worker or the floor.
 async fn answer(request: Request<Incoming>, worker: Option<&Worker>) -> Reply {
     let (parts, body) = request.into_parts();
-    let body = match Limited::new(body, MAX_BODY).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(_) => {
-            return reply(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "text/plain",
-                "body too large",
-            )
-        }
-    };
     match worker {
         Some(worker) => worker.answer(parts, body).await,
-        None => floor(&parts, body).await,
+        None => match collect(body).await {
+            Ok(body) => floor(&parts, body).await,
+            Err(refused) => refused,
+        },
+    }
+}
+
+/// A request's body, collected (413 past [`MAX_BODY`]).
+#[allow(clippy::result_large_err)]
+pub(crate) async fn collect(body: Incoming) -> Result<Bytes, Reply> {
+    match Limited::new(body, MAX_BODY).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(_) => Err(reply(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "text/plain",
+            "body too large",
+        )),
     }
 }
 

@@ -42,9 +42,12 @@ struct Answer {
     status: u16,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
+    /// Whether the body ended as its framing says (a chunked body's last chunk came).
+    complete: bool,
 }
 
-/// One request on a connection of its own; the answer read to its `content-length`.
+/// One request on a connection of its own; the answer read to its `content-length`, or to
+/// its last chunk (or the connection's close).
 fn send(address: SocketAddr, head: &str, body: &[u8]) -> Answer {
     read_answer(sent(address, head), body)
 }
@@ -67,45 +70,129 @@ fn read_answer(mut stream: TcpStream, body: &[u8]) -> Answer {
             break;
         }
     }
-    let mut received = Vec::new();
-    let mut buffer = [0; 1 << 16];
-    loop {
-        if let Some(end) = received.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&received[..end]).into_owned();
-            let mut lines = head.split("\r\n");
-            let status = lines
-                .next()
-                .unwrap()
-                .split(' ')
-                .nth(1)
-                .unwrap()
-                .parse()
-                .unwrap();
-            let headers: Vec<(String, String)> = lines
-                .map(|line| {
-                    let (name, value) = line.split_once(':').unwrap();
-                    (name.to_ascii_lowercase(), value.trim().to_owned())
-                })
-                .collect();
-            let length: usize = headers
-                .iter()
-                .find(|(name, _)| name == "content-length")
-                .map_or(0, |(_, value)| value.parse().unwrap());
-            while received.len() < end + 4 + length {
-                let read = stream.read(&mut buffer).unwrap();
-                assert!(read > 0, "the connection closed mid-body");
-                received.extend_from_slice(&buffer[..read]);
+    let mut reader = AnswerReader::new(stream);
+    let (status, headers) = reader.head();
+    let chunked = headers
+        .iter()
+        .any(|(name, value)| name == "transfer-encoding" && value == "chunked");
+    if chunked {
+        let mut body = Vec::new();
+        loop {
+            match reader.chunk() {
+                Some(Some(chunk)) => body.extend_from_slice(&chunk),
+                Some(None) => break,
+                None => {
+                    return Answer {
+                        status,
+                        headers,
+                        body,
+                        complete: false,
+                    }
+                }
             }
-            let body = received[end + 4..end + 4 + length].to_vec();
-            return Answer {
-                status,
-                headers,
-                body,
-            };
         }
-        let read = stream.read(&mut buffer).unwrap();
-        assert!(read > 0, "the connection closed before an answer");
-        received.extend_from_slice(&buffer[..read]);
+        return Answer {
+            status,
+            headers,
+            body,
+            complete: true,
+        };
+    }
+    let length: usize = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map_or(0, |(_, value)| value.parse().unwrap());
+    assert!(reader.fill(length), "the connection closed mid-body");
+    let body = reader.take(length);
+    Answer {
+        status,
+        headers,
+        body,
+        complete: true,
+    }
+}
+
+/// An answer read as it comes.
+struct AnswerReader {
+    stream: TcpStream,
+    received: Vec<u8>,
+}
+
+impl AnswerReader {
+    fn new(stream: TcpStream) -> Self {
+        Self {
+            stream,
+            received: Vec::new(),
+        }
+    }
+
+    /// Reads until `length` bytes are here; false when the connection closes first.
+    fn fill(&mut self, length: usize) -> bool {
+        let mut buffer = [0; 1 << 16];
+        while self.received.len() < length {
+            let read = self.stream.read(&mut buffer).unwrap_or(0);
+            if read == 0 {
+                return false;
+            }
+            self.received.extend_from_slice(&buffer[..read]);
+        }
+        true
+    }
+
+    fn take(&mut self, length: usize) -> Vec<u8> {
+        self.received.drain(..length).collect()
+    }
+
+    /// A line ending in CRLF (without it); `None` when the connection closes first.
+    fn line(&mut self) -> Option<String> {
+        loop {
+            if let Some(end) = self.received.windows(2).position(|w| w == b"\r\n") {
+                let line = String::from_utf8_lossy(&self.received[..end]).into_owned();
+                self.received.drain(..end + 2);
+                return Some(line);
+            }
+            let wanted = self.received.len() + 1;
+            if !self.fill(wanted) {
+                return None;
+            }
+        }
+    }
+
+    /// Status and headers (names lowercase).
+    fn head(&mut self) -> (u16, Vec<(String, String)>) {
+        self.try_head()
+            .expect("the connection closed before an answer")
+    }
+
+    /// Status and headers, or `None` when the connection closes first.
+    fn try_head(&mut self) -> Option<(u16, Vec<(String, String)>)> {
+        let status_line = self.line()?;
+        let status = status_line.split(' ').nth(1).unwrap().parse().unwrap();
+        let mut headers = Vec::new();
+        loop {
+            let line = self.line()?;
+            if line.is_empty() {
+                return Some((status, headers));
+            }
+            let (name, value) = line.split_once(':').unwrap();
+            headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+
+    /// A chunked body's next chunk: `Some(None)` for the last, `None` when the connection
+    /// closes first.
+    fn chunk(&mut self) -> Option<Option<Vec<u8>>> {
+        let size = usize::from_str_radix(self.line()?.trim(), 16).unwrap();
+        if size == 0 {
+            self.line()?;
+            return Some(None);
+        }
+        if !self.fill(size + 2) {
+            return None;
+        }
+        let chunk = self.take(size);
+        self.take(2);
+        Some(Some(chunk))
     }
 }
 
@@ -378,4 +465,154 @@ fn a_standard_handlers_misdeeds_are_its_requests_errors() {
         (answer.status, answer.body.as_slice()),
         (200, &b"POST 1 body"[..])
     );
+}
+
+// ---- bodies streamed both ways (a standard handler) ---------------------------------------
+
+/// A `GET` head.
+fn get_head(path: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nhost: localhost\r\n\r\n")
+}
+
+#[test]
+fn a_response_stream_is_sent_as_its_chunks_come() {
+    // Before, the server read a response's stream whole before answering: `/held` (which
+    // ends only once `/release` is asked for) was never answered.
+    let address = start(Mode::Js, "tests/streaming_handler.js");
+    let mut held = AnswerReader::new(sent(address, &get_head("/held")));
+    let (status, headers) = held.head();
+    assert_eq!(status, 200);
+    assert!(headers.contains(&("transfer-encoding".into(), "chunked".into())));
+    assert_eq!(held.chunk(), Some(Some(b"first ".to_vec())));
+    assert_eq!(get(address, "/release").body, b"released");
+    assert_eq!(held.chunk(), Some(Some(b"last".to_vec())));
+    assert_eq!(held.chunk(), Some(None), "the stream's end is the body's");
+    // A stream whose chunk is not bytes cuts its response short: never a whole-looking body.
+    assert!(cut_short(address, "/bad-chunk"));
+}
+
+/// Whether the answer to `GET path` is cut short: the connection closes before its head, or
+/// before its chunked body's last chunk.
+fn cut_short(address: SocketAddr, path: &str) -> bool {
+    let mut reader = AnswerReader::new(sent(address, &get_head(path)));
+    if reader.try_head().is_none() {
+        return true;
+    }
+    loop {
+        match reader.chunk() {
+            Some(Some(_)) => {}
+            Some(None) => return false,
+            None => return true,
+        }
+    }
+}
+
+/// Waits (20 s at most) until `/counts` says `cancelled` streams were cancelled.
+fn wait_for_cancels(address: SocketAddr, cancelled: u64) -> u64 {
+    let mut now = 0;
+    for _ in 0..400 {
+        now = counts(address).1;
+        if now >= cancelled {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    now
+}
+
+#[test]
+fn a_request_body_is_streamed_to_the_handler() {
+    // Before, the server collected a body before the handler ran: `/first-chunk`, sent its
+    // first chunk and no more, was never answered.
+    let address = start(Mode::Js, "tests/streaming_handler.js");
+    let mut first = sent(
+        address,
+        "POST /first-chunk HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n",
+    );
+    first.write_all(b"5\r\nhello\r\n").unwrap();
+    let mut reader = AnswerReader::new(first);
+    let (status, headers) = reader.head();
+    assert_eq!(status, 200);
+    let length = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map(|(_, value)| value.parse().unwrap());
+    assert_eq!(length, Some(5));
+    assert!(reader.fill(5));
+    assert_eq!(reader.take(5), b"hello");
+
+    let big: Vec<u8> = (0..(1 << 20)).map(|i| (i % 251) as u8).collect();
+    let with_length = |path: &str| {
+        format!(
+            "POST {path} HTTP/1.1\r\nhost: localhost\r\ncontent-length: {}\r\n\r\n",
+            big.len()
+        )
+    };
+    assert_eq!(
+        send(address, &with_length("/chunks"), &big).body,
+        b"1048576"
+    );
+    // Given back as a stream: the request's body as the response's, chunk by chunk.
+    let back = send(address, &with_length("/"), &big);
+    assert!(back.complete);
+    assert!(back.body == big, "the body came back whole");
+    let chunked = "POST /text HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n";
+    let answer = send(address, chunked, b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+    assert_eq!(answer.body, b"abcde");
+    let clone = "POST /clone HTTP/1.1\r\nhost: localhost\r\ncontent-length: 2\r\n\r\n";
+    assert_eq!(send(address, clone, b"ab").body, b"ab|ab");
+    // A body that says it is over the limit is refused before the handler runs.
+    let huge = "POST /chunks HTTP/1.1\r\nhost: localhost\r\ncontent-length: 104857600\r\n\r\n";
+    assert_eq!(send(address, huge, b"").status, 413);
+}
+
+/// `/counts`: the endless stream's pulls and the cancels.
+fn counts(address: SocketAddr) -> (u64, u64) {
+    let body = String::from_utf8(get(address, "/counts").body).unwrap();
+    let (pulls, cancelled) = body.split_once(' ').unwrap();
+    (pulls.parse().unwrap(), cancelled.parse().unwrap())
+}
+
+#[test]
+fn a_client_that_stops_reading_holds_the_stream_back_and_cancels_it() {
+    let address = start(Mode::Js, "tests/streaming_handler.js");
+    let mut endless = AnswerReader::new(sent(address, &get_head("/endless")));
+    assert_eq!(endless.head().0, 200);
+    // Unread, the stream stops being pulled once the socket's buffers and the server's few
+    // pieces are full.
+    let mut pulls = counts(address).0;
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(100));
+        let now = counts(address).0;
+        if now == pulls {
+            break;
+        }
+        pulls = now;
+    }
+    assert_eq!(counts(address).0, pulls, "the stream is held back");
+    assert!(
+        pulls < 1024,
+        "{pulls} chunks of 64 KiB before it was held back"
+    );
+    // The client goes: the handler's stream is cancelled.
+    drop(endless);
+    assert_eq!(wait_for_cancels(address, 1), 1);
+}
+
+#[test]
+fn a_stream_that_never_ends_is_cut_at_the_deadline() {
+    let address = start_with(
+        Mode::Js,
+        "tests/streaming_handler.js",
+        1,
+        Duration::from_secs(2),
+    );
+    let trickle = get(address, "/trickle");
+    assert_eq!(trickle.status, 200);
+    assert!(!trickle.complete, "cut short, not ended as if whole");
+    assert!(!trickle.body.is_empty());
+    assert!(trickle.body.iter().all(|&byte| byte == b'.'));
+    // Its stream was cancelled, and the server goes on.
+    assert_eq!(wait_for_cancels(address, 1), 1);
+    assert_eq!(get(address, "/release").body, b"nothing held");
 }
