@@ -12,6 +12,7 @@ use super::typed_arrays::{fast_check_array, fast_throw_misaligned, typed_range_v
 use super::{FastApiCallbackOptions, SlowCall, Thrown};
 use crate::errors::throw::throw_error_of_class;
 use crate::values::element::Element;
+use crate::values::js_buffer::{bytes_mut_store, bytes_store};
 
 /// Where the memory of a buffer argument may come from.
 #[derive(Clone, Copy, Debug)]
@@ -227,33 +228,56 @@ impl<'a, 's> SlowCall<'a, 's> {
         source: BufferSource,
     ) -> Result<DetachedBuffer, Thrown> {
         let value = self.args.get(index);
-        let taken = self.with_scope(|scope| {
-            let (buffer, range) = match source.classify(value).ok_or(Refusal::WrongType)? {
-                Ok(buffer) => (buffer, 0..buffer.byte_length()),
-                Err(view) => {
-                    let buffer = view.buffer(scope).ok_or(Refusal::Said(DETACHED))?;
-                    let start = view.byte_offset();
-                    (buffer, start..start + view.byte_length())
-                }
-            };
-            if buffer.was_detached() {
-                return Err(Refusal::Said(DETACHED));
-            }
-            if !buffer.is_detachable() {
-                return Err(Refusal::Said(
-                    "cannot be detached (WebAssembly memory, or a buffer with a detach key): take it with #[buffer(copy)]",
-                ));
-            }
-            let store = buffer.get_backing_store();
-            check_store(&store)?;
-            match buffer.detach(None) {
-                Some(true) => Ok(DetachedBuffer::new(store, range)),
-                _ => Err(Refusal::Said(
-                    "cannot be detached (its detach key is set): take it with #[buffer(copy)]",
-                )),
-            }
-        });
+        let taken = self.with_scope(|scope| detach(scope, value, source));
         taken.map_err(|refusal| self.refuse(index, source, refusal))
+    }
+}
+
+/// The memory of `value` (of `source`'s kind), taken: its ArrayBuffer detached.
+fn detach(
+    scope: &mut v8::PinScope<'_, '_>,
+    value: v8::Local<'_, v8::Value>,
+    source: BufferSource,
+) -> Result<DetachedBuffer, Refusal> {
+    let (buffer, range) = match source.classify(value).ok_or(Refusal::WrongType)? {
+        Ok(buffer) => (buffer, 0..buffer.byte_length()),
+        Err(view) => {
+            let buffer = view.buffer(scope).ok_or(Refusal::Said(DETACHED))?;
+            let start = view.byte_offset();
+            (buffer, start..start + view.byte_length())
+        }
+    };
+    if buffer.was_detached() {
+        return Err(Refusal::Said(DETACHED));
+    }
+    let store = buffer.get_backing_store();
+    check_store(&store)?;
+    if !buffer.is_detachable() {
+        return Err(Refusal::Said(
+            "cannot be detached (WebAssembly memory, or a buffer with a detach key): take it with #[buffer(copy)]",
+        ));
+    }
+    match buffer.detach(None) {
+        Some(true) => Ok(DetachedBuffer::new(store, range)),
+        _ => Err(Refusal::Said(
+            "cannot be detached (its detach key is set): take it with #[buffer(copy)]",
+        )),
+    }
+}
+
+/// A view's or an ArrayBuffer's memory, taken as `#[anybuffer(detach)]` takes it: a host
+/// reading back bytes JavaScript no longer needs (a response's body) without a copy.
+impl<'s> crate::FromV8<'s> for DetachedBuffer {
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        detach(scope, value, BufferSource::Any).map_err(|refusal| match refusal {
+            Refusal::WrongType => {
+                OpError::type_error(format!("expected {}", BufferSource::Any.expected()))
+            }
+            Refusal::Said(what) => OpError::type_error(format!("the buffer {what}")),
+        })
     }
 }
 
@@ -317,20 +341,6 @@ pub unsafe fn fast_typed_js_buffer<T: Element>(
             None
         }
     }
-}
-
-/// The store of a `bytes::Bytes`: its memory when it is the only handle to it, else a copy.
-fn bytes_store(bytes: bytes::Bytes) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
-    let unique = bytes
-        .try_into_mut()
-        .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
-    bytes_mut_store(unique)
-}
-
-fn bytes_mut_store(bytes: bytes::BytesMut) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
-    let len = bytes.len();
-    let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(bytes)).make_shared();
-    (store, 0..len)
 }
 
 /// Kept, taken and `bytes` buffers, as a Uint8Array or an ArrayBuffer over their memory.

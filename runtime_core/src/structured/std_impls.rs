@@ -173,7 +173,7 @@ impl<'s> FromV8<'s> for crate::ByteString {
 
 /// Bytes are a `Uint8Array`: read from any ArrayBufferView or ArrayBuffer (copied: the value
 /// is kept beyond the call), given back as a `Uint8Array` over the bytes' memory (no copy when
-/// the `Bytes` is the only owner of a vector).
+/// the `Bytes` is the only handle to its bytes: a chunk hyper read, say).
 impl<'s> FromV8<'s> for bytes::Bytes {
     fn from_v8(
         _: &mut v8::PinScope<'s, '_>,
@@ -190,10 +190,9 @@ impl ToV8 for bytes::Bytes {
         self,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        let len = self.len();
-        let store = v8::ArrayBuffer::new_backing_store_from_bytes(Vec::from(self)).make_shared();
+        let (store, range) = crate::values::js_buffer::bytes_store(self);
         let buffer = v8::ArrayBuffer::with_backing_store(scope, &store);
-        v8::Uint8Array::new(scope, buffer, 0, len)
+        v8::Uint8Array::new(scope, buffer, range.start, range.len())
             .map(Into::into)
             .ok_or_else(|| OpError::range_error("a buffer longer than V8 allows"))
     }

@@ -205,3 +205,20 @@ impl std::fmt::Debug for DetachedBuffer {
             .finish()
     }
 }
+
+/// The store of a `bytes::Bytes`: its memory when it is the only handle to it, else a copy.
+pub(crate) fn bytes_store(bytes: bytes::Bytes) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
+    let unique = bytes
+        .try_into_mut()
+        .unwrap_or_else(|shared| bytes::BytesMut::from(&shared[..]));
+    bytes_mut_store(unique)
+}
+
+/// The store of a `bytes::BytesMut`: its memory.
+pub(crate) fn bytes_mut_store(
+    bytes: bytes::BytesMut,
+) -> (v8::SharedRef<v8::BackingStore>, Range<usize>) {
+    let len = bytes.len();
+    let store = v8::ArrayBuffer::new_backing_store_from_bytes(Box::new(bytes)).make_shared();
+    (store, 0..len)
+}

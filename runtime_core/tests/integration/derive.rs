@@ -754,3 +754,38 @@ fn bytes_fields_are_uint8_arrays() {
     let text: String = rt.call(&describe, (upload,)).unwrap();
     assert_eq!(text, "Uint8Array 7,8");
 }
+
+#[test]
+fn bytes_given_to_javascript_are_its_own_and_bytes_taken_detach() {
+    common::init_test_flags();
+    let mut rt = Runtime::new(RuntimeOptions::default());
+    rt.execute_script(
+        "bytes.js",
+        "globalThis.scribble = (b) => { b[0] = 9; return Array.from(b).join(); };
+         globalThis.give = () => (globalThis.kept = new Uint8Array([5, 6, 7]));
+         globalThis.giveShared = () => new Uint8Array(new SharedArrayBuffer(4));
+         globalThis.keptLength = () => kept.length;",
+    )
+    .unwrap();
+    let scribble = rt.global_function("scribble").unwrap();
+    // A `Bytes` that shares its memory is copied: JavaScript's writes reach no other handle.
+    let original = bytes::Bytes::from(vec![1, 2, 3]);
+    let written: String = rt.call(&scribble, (original.clone(),)).unwrap();
+    assert_eq!((written.as_str(), &original[..]), ("9,2,3", &[1, 2, 3][..]));
+    // One that is the only handle is handed over as it is.
+    let written: String = rt
+        .call(&scribble, (bytes::Bytes::from(vec![4, 5]),))
+        .unwrap();
+    assert_eq!(written, "9,5");
+    // Taken: the bytes without a copy, JavaScript's buffer detached.
+    let give = rt.global_function("give").unwrap();
+    let taken: runtime_core::DetachedBuffer = rt.call(&give, ()).unwrap();
+    assert_eq!(&taken[..], &[5, 6, 7]);
+    let kept_length = rt.global_function("keptLength").unwrap();
+    assert_eq!(rt.call::<u32>(&kept_length, ()).unwrap(), 0);
+    let give_shared = rt.global_function("giveShared").unwrap();
+    let Err(refused) = rt.call::<runtime_core::DetachedBuffer>(&give_shared, ()) else {
+        panic!("shared memory taken");
+    };
+    assert!(refused.to_string().contains("shared memory"), "{refused}");
+}
