@@ -34,7 +34,7 @@
 
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
-use runtime_core::{v8, ByteString, FromV8, Held, JsError, OpError, Runtime, ToV8};
+use runtime_core::{v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8};
 
 use crate::fetch::BindFetchHandler;
 
@@ -128,8 +128,11 @@ impl ResponseBody {
     }
 }
 
-/// `null`, the bytes of a Uint8Array (copied: the host keeps them), or a sink of `fetch.js`'s
-/// whose other end the host reads.
+/// The size from which a response's bytes are taken from V8 rather than copied.
+const TAKEN_FROM: usize = 16 * 1024;
+
+/// `null`, the bytes of a Uint8Array (the body's own: taken without a copy when large), or a
+/// sink of `fetch.js`'s whose other end the host reads.
 impl<'s> FromV8<'s> for ResponseBody {
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
@@ -138,7 +141,13 @@ impl<'s> FromV8<'s> for ResponseBody {
         if value.is_null_or_undefined() {
             return Ok(Self::None);
         }
-        if value.is_array_buffer_view() {
+        if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
+            // The body's own bytes (`fetch.js` made them, nothing else reaches them): a large
+            // body's memory is taken, a small one copied (cheaper than detaching).
+            if view.byte_length() >= TAKEN_FROM {
+                let taken = DetachedBuffer::from_v8(scope, value)?;
+                return Ok(Self::Bytes(Bytes::from_owner(taken)));
+            }
             return Bytes::from_v8(scope, value).map(Self::Bytes);
         }
         let sink = Held::<response_body::Sink>::from_v8(scope, value)?;

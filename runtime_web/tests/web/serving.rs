@@ -25,6 +25,7 @@ export default {
       }));
     }
     if (path === "/never") return new Response(new ReadableStream({ pull() { return new Promise(() => {}); } }));
+    if (path === "/large") return new Response(new Uint8Array(1 << 20).fill(9));
     if (path === "/big") {
       // 1 MiB in one chunk: the host takes it in pieces.
       return new Response(ReadableStream.from([new Uint8Array(1 << 20).fill(7)]));
@@ -138,6 +139,12 @@ fn bodies_stream_both_ways() {
         RequestBody::Bytes(Bytes::from_static(b"whole")),
     );
     assert_eq!(body.bytes().map(|bytes| &bytes[..]), Some(&b"whole"[..]));
+    // A large body's bytes are taken from V8, a small one's copied: both whole.
+    let (_, _, body) = call(&mut runtime, &serve, &tokio, "/large", RequestBody::None);
+    assert_eq!(
+        body.bytes().map(|bytes| bytes.to_vec()),
+        Some(vec![9; 1 << 20])
+    );
     let (_, _, body) = call(&mut runtime, &serve, &tokio, "/big", RequestBody::None);
     assert_eq!(
         read_stream(&mut runtime, &tokio, body).unwrap(),
