@@ -3,15 +3,9 @@
 //! made of, with no stream unless a script asks for one. The script's value, the function that binds a
 //! module's fetch handler, is kept for [`crate::fetch_handler`].
 
-use std::cell::RefCell;
-
 use runtime_core::{v8, Extension, GlobalScript, OpState};
 
-use crate::fetch_handler;
-
-/// `bind(namespace)` of `fetch.js`, in the op state.
-#[derive(Default)]
-pub(crate) struct BindFetchHandler(pub(crate) RefCell<Option<v8::Global<v8::Function>>>);
+use crate::fetch_handler::{self, BindFetchHandler};
 
 fn keep_bind<'s>(
     scope: &mut v8::PinScope<'s, '_>,

@@ -32,11 +32,11 @@
 //! assert_eq!((status, body.bytes().map(|bytes| &bytes[..])), (200, Some(&b"hi https://example.com/"[..])));
 //! ```
 
+use std::cell::RefCell;
+
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
 use runtime_core::{v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8};
-
-use crate::fetch::BindFetchHandler;
 
 mod request_body;
 mod response_body;
@@ -50,6 +50,10 @@ pub(crate) use request_body::{
 pub(crate) use response_body::{
     op_web_sink_close, op_web_sink_new, op_web_sink_ready, op_web_sink_write,
 };
+
+/// `bind(namespace)` of `fetch.js` (kept by the fetch group's extension), in the op state.
+#[derive(Default)]
+pub(crate) struct BindFetchHandler(pub(crate) RefCell<Option<v8::Global<v8::Function>>>);
 
 /// A request's parts: method, absolute URL, headers, body.
 pub type Arguments = (String, String, RequestHeaders, RequestBody);
