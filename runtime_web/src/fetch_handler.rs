@@ -41,7 +41,7 @@ use runtime_core::{v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpErro
 mod request_body;
 mod response_body;
 
-pub use request_body::{BoxError, RequestBody};
+pub use request_body::{BodyCloser, BodySource, BoxError, RequestBody};
 pub use response_body::{StreamFailed, StreamedBody};
 
 pub(crate) use request_body::{

@@ -17,7 +17,9 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
-use runtime_web::fetch_handler::{Answer, Arguments, RequestBody, ResponseBody, StreamedBody};
+use runtime_web::fetch_handler::{
+    Answer, Arguments, BodyCloser, RequestBody, ResponseBody, StreamedBody,
+};
 use tokio::time::{Instant, Sleep};
 
 use crate::{reply, Reply, MAX_BODY};
@@ -106,8 +108,14 @@ impl Body for Prefixed {
 pub type ReplyBody = Either<Full<Bytes>, Deadlined>;
 
 /// The hyper response of what the handler answered, checked; a streamed body ends (with an
-/// error: the client sees the response cut short) at `deadline`.
-pub fn respond(rid: u32, (status, headers, body): Answer, deadline: Instant) -> Reply {
+/// error: the client sees the response cut short) at `deadline`. The request's body is read no
+/// more (`closer`) once the response is sent.
+pub fn respond(
+    rid: u32,
+    (status, headers, body): Answer,
+    deadline: Instant,
+    closer: Option<BodyCloser>,
+) -> Reply {
     let status = match StatusCode::from_u16(status) {
         Ok(status) => status,
         Err(_) => return refused(rid, &format!("the status {status} is not an HTTP status")),
@@ -128,6 +136,7 @@ pub fn respond(rid: u32, (status, headers, body): Answer, deadline: Instant) -> 
         ResponseBody::Stream(stream) => Either::Right(Deadlined {
             body: stream,
             deadline: Box::pin(tokio::time::sleep_until(deadline)),
+            _request_body: closer,
         }),
     };
     let mut response = Response::new(body);
@@ -141,6 +150,8 @@ pub fn respond(rid: u32, (status, headers, body): Answer, deadline: Instant) -> 
 pub struct Deadlined {
     body: StreamedBody,
     deadline: Pin<Box<Sleep>>,
+    /// The request's body, readable (by a handler echoing it, say) until this one is done.
+    _request_body: Option<BodyCloser>,
 }
 
 impl Body for Deadlined {

@@ -231,6 +231,11 @@ impl Worker {
             Ok(body) => body,
             Err(refused) => return refused,
         };
+        // A streamed body is read no more once its response is sent (or refused).
+        let closer = match &body {
+            RequestBody::Fetch(body) => body.closer(),
+            RequestBody::Ops(_) => None,
+        };
         let (sender, started) = oneshot::channel();
         let started = match self.requests.send((parts, body, sender)) {
             Ok(()) => started.await,
@@ -259,7 +264,7 @@ impl Worker {
             }
             Call::Fetch(call) => match call {
                 Ok(call) => match call.await {
-                    Ok(answer) => fetch_mode::respond(rid, answer, deadline),
+                    Ok(answer) => fetch_mode::respond(rid, answer, deadline, closer),
                     Err(error) => failed(rid, error),
                 },
                 Err(refused) => failed(rid, refused),

@@ -616,3 +616,45 @@ fn a_stream_that_never_ends_is_cut_at_the_deadline() {
     assert_eq!(wait_for_cancels(address, 1), 1);
     assert_eq!(get(address, "/release").body, b"nothing held");
 }
+
+#[test]
+fn a_body_the_handler_leaves_unread_does_not_hold_its_connection() {
+    // Before, the unread body's source lived until V8 collected its request, and hyper, waiting
+    // for it to be read, held the connection: the next request on it was neither answered nor
+    // refused. Now the body is dropped with the response sent, and hyper answers the next
+    // request or closes the connection (what it does with a body left unread) at once.
+    let address = start(Mode::Js, "tests/streaming_handler.js");
+    let mut stream = sent(
+        address,
+        "POST /counts HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n",
+    );
+    // The body's first chunk, then (once the handler has answered) the rest.
+    stream.write_all(b"3\r\nabc\r\n").unwrap();
+    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
+    let (status, headers) = reader.head();
+    assert_eq!(status, 200);
+    let length: usize = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map(|(_, value)| value.parse().unwrap())
+        .unwrap();
+    assert!(reader.fill(length));
+    reader.take(length);
+    let _ = stream.write_all(b"3\r\ndef\r\n0\r\n\r\n");
+    let _ = stream.write_all(get_head("/release").as_bytes());
+    let mut next = [0; 64];
+    let mut read = reader.received.len();
+    next[..read].copy_from_slice(&reader.received[..read.min(64)]);
+    if read == 0 {
+        read = match reader.stream.read(&mut next) {
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => 0,
+            Err(error) => panic!("the connection is held: {error}"),
+        };
+    }
+    assert!(
+        read == 0 || next[..read].starts_with(b"HTTP/1.1 200"),
+        "{:?}",
+        String::from_utf8_lossy(&next[..read])
+    );
+}

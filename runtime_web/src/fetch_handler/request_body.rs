@@ -2,10 +2,13 @@
 //! streams in (read chunk by chunk from hyper as the handler asks, each chunk handed to
 //! JavaScript without a copy). `fetch.js` keeps a streamed body's source until the handler
 //! reads it: `request.body` pulls a chunk per read; `arrayBuffer()`, `text()`, `json()` take
-//! it whole in one op, with no stream made.
+//! it whole in one op, with no stream made. The host ends the reading once its request is
+//! done ([`BodyCloser`]): a body the handler left unread then holds nothing of the host's
+//! (hyper's connection, waiting for it to be read) until V8 collects the request.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::pin::Pin;
+use std::rc::Rc;
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
@@ -25,7 +28,27 @@ pub enum RequestBody {
     /// The whole body, already read.
     Bytes(Bytes),
     /// A body read as the handler asks for it ([`RequestBody::stream`]).
-    Stream(Source),
+    Stream(Rc<BodySource>),
+}
+
+/// A streamed body's source, shared by the object JavaScript reads it through and the host's
+/// [`BodyCloser`]: `None` while a read has it, and once it ended, was cancelled or closed.
+pub struct BodySource {
+    source: RefCell<Option<Source>>,
+    closed: Cell<bool>,
+}
+
+/// Ends a streamed request body's reading when dropped: the host's body is dropped (a read in
+/// flight drops it when it returns) and any later read fails. A host drops it once the
+/// request is done, its response sent.
+pub struct BodyCloser(Rc<BodySource>);
+
+impl Drop for BodyCloser {
+    fn drop(&mut self) {
+        self.0.closed.set(true);
+        let source = self.0.source.borrow_mut().take();
+        drop(source);
+    }
 }
 
 impl RequestBody {
@@ -36,7 +59,19 @@ impl RequestBody {
         B: Body<Data = Bytes> + 'static,
         B::Error: Into<BoxError>,
     {
-        Self::Stream(Box::pin(body.map_err(Into::into)))
+        Self::Stream(Rc::new(BodySource {
+            source: RefCell::new(Some(Box::pin(body.map_err(Into::into)))),
+            closed: Cell::new(false),
+        }))
+    }
+
+    /// What ends a streamed body's reading, for the host to drop once the request is done
+    /// (`None` for a body not streamed).
+    pub fn closer(&self) -> Option<BodyCloser> {
+        match self {
+            Self::Stream(slot) => Some(BodyCloser(slot.clone())),
+            _ => None,
+        }
     }
 }
 
@@ -66,24 +101,36 @@ impl ToV8 for RequestBody {
         match self {
             Self::None => Ok(v8::null(scope).into()),
             Self::Bytes(bytes) => bytes.to_v8(scope),
-            Self::Stream(source) => Wrapped(Incoming(RefCell::new(Some(source)))).to_v8(scope),
+            Self::Stream(slot) => Wrapped(Incoming(slot)).to_v8(scope),
         }
     }
 }
 
-/// A streamed request body's source: `None` while a read has it, and once it ended or was
-/// cancelled.
-pub struct Incoming(RefCell<Option<Source>>);
+/// A streamed request body's source, as JavaScript holds it.
+pub struct Incoming(Rc<BodySource>);
 
 // SAFETY: an `Incoming` holds no V8 reference to trace and has no base class.
 unsafe impl Trace for Incoming {}
 
 impl Incoming {
     fn take(&self) -> Result<Source, OpError> {
+        if self.0.closed.get() {
+            return Err(OpError::type_error(
+                "The request's body can no longer be read: its response was sent.",
+            ));
+        }
         self.0
+            .source
             .borrow_mut()
             .take()
             .ok_or_else(|| OpError::type_error("The request's body is being read or has ended."))
+    }
+
+    /// Puts the source back after a read, unless the host closed the body meanwhile.
+    fn put_back(&self, source: Source) {
+        if !self.0.closed.get() {
+            *self.0.source.borrow_mut() = Some(source);
+        }
     }
 }
 
@@ -105,7 +152,7 @@ pub(crate) async fn op_web_incoming_read(
                 // Trailers are not a request's body.
                 if let Ok(data) = frame.into_data() {
                     if !data.is_empty() {
-                        *incoming.0.borrow_mut() = Some(source);
+                        incoming.put_back(source);
                         return Ok(Some(data));
                     }
                 }
@@ -128,5 +175,6 @@ pub(crate) async fn op_web_incoming_read_all(
 /// The handler cancelled the body's stream: the host's body is dropped unread.
 #[op]
 pub(crate) fn op_web_incoming_cancel(#[cppgc] incoming: &Incoming) {
-    incoming.0.borrow_mut().take();
+    let source = incoming.0.source.borrow_mut().take();
+    drop(source);
 }

@@ -166,3 +166,17 @@ fn a_stream_that_fails_or_outlives_its_runtime_ends_the_body_with_an_error() {
     let error = tokio.block_on(stream.collect()).unwrap_err().to_string();
     assert!(error.contains("runtime ended"), "{error}");
 }
+
+#[test]
+fn a_closed_request_body_is_read_no_more() {
+    let (mut runtime, serve, tokio) = serving();
+    let body = streamed(&[b"never read"]);
+    drop(body.closer());
+    let arguments = fetch_handler::arguments("POST", "https://example.com/text", Vec::new(), body);
+    let call = runtime.start_call::<Answer>(&serve, arguments);
+    let error = tokio
+        .block_on(runtime.run_until(call))
+        .unwrap()
+        .unwrap_err();
+    assert!(error.to_string().contains("no longer be read"), "{error}");
+}
