@@ -202,6 +202,7 @@ pub(crate) async fn op_web_sink_ready(#[cppgc] sink: Held<Sink>) -> bool {
         return false;
     };
     drop(sink);
+    // Bound first: the permit borrows `sender`, and is dropped (freeing its room) here.
     let ready = sender.reserve().await.is_ok();
     ready
 }
