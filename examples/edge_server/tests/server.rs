@@ -520,26 +520,37 @@ fn wait_for_cancels(address: SocketAddr, cancelled: u64) -> u64 {
     now
 }
 
+/// A chunked `POST path` of which only the first chunk is sent, its 200 answer read (by its
+/// `content-length`): the connection, its reader, the answer's body.
+fn answer_to_first_chunk(
+    address: SocketAddr,
+    path: &str,
+    chunk: &str,
+) -> (TcpStream, AnswerReader, Vec<u8>) {
+    let head =
+        format!("POST {path} HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n");
+    let mut stream = sent(address, &head);
+    write!(stream, "{:x}\r\n{chunk}\r\n", chunk.len()).unwrap();
+    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
+    let (status, headers) = reader.head();
+    assert_eq!(status, 200);
+    let length: usize = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map(|(_, value)| value.parse().unwrap())
+        .expect("a content-length");
+    assert!(reader.fill(length));
+    let body = reader.take(length);
+    (stream, reader, body)
+}
+
 #[test]
 fn a_request_body_is_streamed_to_the_handler() {
     // Before, the server collected a body before the handler ran: `/first-chunk`, sent its
     // first chunk and no more, was never answered.
     let address = start(Mode::Js, "tests/streaming_handler.js");
-    let mut first = sent(
-        address,
-        "POST /first-chunk HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n",
-    );
-    first.write_all(b"5\r\nhello\r\n").unwrap();
-    let mut reader = AnswerReader::new(first);
-    let (status, headers) = reader.head();
-    assert_eq!(status, 200);
-    let length = headers
-        .iter()
-        .find(|(name, _)| name == "content-length")
-        .map(|(_, value)| value.parse().unwrap());
-    assert_eq!(length, Some(5));
-    assert!(reader.fill(5));
-    assert_eq!(reader.take(5), b"hello");
+    let (_, _, answer) = answer_to_first_chunk(address, "/first-chunk", "hello");
+    assert_eq!(answer, b"hello");
 
     let big: Vec<u8> = (0..(1 << 20)).map(|i| (i % 251) as u8).collect();
     let with_length = |path: &str| {
@@ -624,22 +635,8 @@ fn a_body_the_handler_leaves_unread_does_not_hold_its_connection() {
     // refused. Now the body is dropped with the response sent, and hyper answers the next
     // request or closes the connection (what it does with a body left unread) at once.
     let address = start(Mode::Js, "tests/streaming_handler.js");
-    let mut stream = sent(
-        address,
-        "POST /counts HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n",
-    );
     // The body's first chunk, then (once the handler has answered) the rest.
-    stream.write_all(b"3\r\nabc\r\n").unwrap();
-    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
-    let (status, headers) = reader.head();
-    assert_eq!(status, 200);
-    let length: usize = headers
-        .iter()
-        .find(|(name, _)| name == "content-length")
-        .map(|(_, value)| value.parse().unwrap())
-        .unwrap();
-    assert!(reader.fill(length));
-    reader.take(length);
+    let (mut stream, mut reader, _) = answer_to_first_chunk(address, "/counts", "abc");
     let _ = stream.write_all(b"3\r\ndef\r\n0\r\n\r\n");
     let _ = stream.write_all(get_head("/release").as_bytes());
     let mut next = [0; 64];
