@@ -46,7 +46,6 @@
   const RangeErrorCtor = RangeError;
   const Uint8ArrayCtor = Uint8Array;
   const ArrayBufferIsView = ArrayBuffer.isView;
-  const ArrayIsArray = Array.isArray;
   const getter = (proto, name) => uncurryThis(ObjectGetOwnPropertyDescriptor(proto, name).get);
   const TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
   const TypedArrayBuffer = getter(TypedArrayPrototype, "buffer");
@@ -1018,9 +1017,8 @@
   // ---- A host serving a standard fetch handler ------------------------------------------------
 
   // A request from a host's parts: its headers (name, value, ...: names lowercase, values
-  // byte strings, as an HTTP server gives them) taken as the list, or the host's map kept;
-  // its body's bytes the body's own, or its source. No check is repeated and no signal made
-  // until asked for.
+  // byte strings, as an HTTP server gives them) taken as the list, its body's bytes the body's
+  // own. No check is repeated and no signal made until asked for.
   function hostRequest(method, url, headers, body) {
     const record = {
       method,
@@ -1038,9 +1036,7 @@
       referrerPolicy: "",
       duplex: "half",
     };
-    // A list, or the host's map (read in place until more than `get` is asked of it).
-    if (ArrayIsArray(headers)) headersInternals.fill(record.headers, headers);
-    else headersInternals.fillHost(record.headers, headers);
+    headersInternals.fill(record.headers, headers);
     return new Request(CONSTRUCT, record);
   }
 

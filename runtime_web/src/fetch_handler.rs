@@ -36,11 +36,7 @@ use std::cell::RefCell;
 
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
-use runtime_core::{
-    v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8, Wrapped,
-};
-
-use crate::headers::HostHeaders;
+use runtime_core::{v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8};
 
 mod request_body;
 mod response_body;
@@ -84,19 +80,32 @@ impl From<hyper::HeaderMap> for RequestHeaders {
     }
 }
 
-/// The list `Request` takes (name, value, ... as strings of one-byte characters), or hyper's
-/// map kept as it is: `request.headers` answers `get` and `has` from it and takes the list
-/// from it for anything else.
+/// The list `Request` takes: name, value, ... as strings of one-byte characters.
 impl ToV8 for RequestHeaders {
     fn to_v8<'s>(
         self,
         scope: &mut v8::PinScope<'s, '_>,
     ) -> Result<v8::Local<'s, v8::Value>, OpError> {
-        match self {
-            Self::List(list) => list.to_v8(scope),
-            Self::Map(map) => Wrapped(HostHeaders::new(map)).to_v8(scope),
+        let map = match self {
+            Self::List(list) => return list.to_v8(scope),
+            Self::Map(map) => map,
+        };
+        let mut values = Vec::with_capacity(map.len() * 2);
+        for (name, value) in &map {
+            values.push(one_byte_string(scope, name.as_str().as_bytes())?);
+            values.push(one_byte_string(scope, value.as_bytes())?);
         }
+        Ok(v8::Array::new_with_elements(scope, &values).into())
     }
+}
+
+fn one_byte_string<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    bytes: &[u8],
+) -> Result<v8::Local<'s, v8::Value>, OpError> {
+    v8::String::new_from_one_byte(scope, bytes, v8::NewStringType::Normal)
+        .map(Into::into)
+        .ok_or_else(|| OpError::range_error("a header longer than a string can be"))
 }
 
 /// What a call answers: status (0 for `Response.error()`), headers (name, value, ...), body.

@@ -1,14 +1,11 @@
 // `Headers` (the Fetch standard): a header list of lowercase names and byte-string values,
-// with a guard. Iteration is the spec's "sort and combine", made once per change and kept. A
-// served request's headers stay in the host's map (`headers.rs`) until a script does more
-// than `get` or `has` them: most handlers read a header or two of a dozen.
+// with a guard. Iteration is the spec's "sort and combine", made once per change and kept.
 // Guards: `immutable` refuses every change; the browser's forbidden names (`request`,
 // `response`) are not applied, as deno and workerd apply none: a server sets `Host` and
 // `Set-Cookie`.
 (function (internalOps, internals) {
   "use strict";
   const { configureInterface, defineGlobal } = internals;
-  const { op_web_host_header, op_web_host_headers_list } = internalOps;
   const { apply: ReflectApply, ownKeys: ReflectOwnKeys } = Reflect;
   const {
     defineProperty: ObjectDefineProperty,
@@ -158,8 +155,6 @@
   class Headers {
     // Names (lowercase) and values, alternating, in the order they were added.
     #list = [];
-    // A host's map the list is still in (`fillHost`), or null.
-    #host = null;
     #guard = GUARD_NONE;
     // The sorted and combined view, made on first iteration after a change.
     #sorted = null;
@@ -170,27 +165,12 @@
     }
 
     static list(headers) {
-      return headers.#own();
+      return headers.#list;
     }
 
     static fill(headers, list) {
       headers.#list = list;
-      headers.#host = null;
       headers.#sorted = null;
-    }
-
-    static fillHost(headers, host) {
-      headers.#host = host;
-      headers.#sorted = null;
-    }
-
-    // The list, taken from the host's map first if it is still there.
-    #own() {
-      if (this.#host !== null) {
-        this.#list = op_web_host_headers_list(this.#host);
-        this.#host = null;
-      }
-      return this.#list;
     }
 
     static freeze(headers) {
@@ -207,22 +187,20 @@
       name = toName(name, "append");
       value = toValue(value, "append");
       this.#mutable("append");
-      const list = this.#own();
-      push(list, name);
-      push(list, value);
+      push(this.#list, name);
+      push(this.#list, value);
     }
 
     delete(name) {
       requireArguments(arguments.length, 1, "delete");
       name = toName(name, "delete");
       this.#mutable("delete");
-      pairListDelete(this.#own(), name);
+      pairListDelete(this.#list, name);
     }
 
     get(name) {
       requireArguments(arguments.length, 1, "get");
       name = toName(name, "get");
-      if (this.#host !== null) return op_web_host_header(this.#host, name);
       const list = this.#list;
       let found = null;
       for (let i = 0; i < list.length; i += 2) {
@@ -233,7 +211,7 @@
     }
 
     getSetCookie() {
-      const list = this.#own();
+      const list = this.#list;
       const cookies = [];
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] === "set-cookie") push(cookies, list[i + 1]);
@@ -244,7 +222,6 @@
     has(name) {
       requireArguments(arguments.length, 1, "has");
       name = toName(name, "has");
-      if (this.#host !== null) return op_web_host_header(this.#host, name) !== null;
       const list = this.#list;
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] === name) return true;
@@ -257,7 +234,7 @@
       name = toName(name, "set");
       value = toValue(value, "set");
       this.#mutable("set");
-      pairListSet(this.#own(), name, value);
+      pairListSet(this.#list, name, value);
     }
 
     forEach(callback, thisArg = undefined) {
@@ -289,7 +266,7 @@
     // (but `set-cookie`, once per value).
     #sortedList() {
       if (this.#sorted !== null) return this.#sorted;
-      const list = this.#own();
+      const list = this.#list;
       const order = [];
       for (let i = 0; i < list.length; i += 2) push(order, i);
       ReflectApply(ArraySort, order, [
@@ -322,12 +299,10 @@
   const sortedList = Headers.sortedList;
   const headersList = Headers.list;
   const fillHeaders = Headers.fill;
-  const fillHostHeaders = Headers.fillHost;
   const freezeHeaders = Headers.freeze;
   delete Headers.sortedList;
   delete Headers.list;
   delete Headers.fill;
-  delete Headers.fillHost;
   delete Headers.freeze;
   const isHeaders = Headers.isHeaders;
   delete Headers.isHeaders;
@@ -406,8 +381,6 @@
     create: () => new Headers(INTERNAL),
     list: headersList,
     fill: fillHeaders,
-    // A host's map (`runtime_web::fetch_handler`), read in place until more than `get`.
-    fillHost: fillHostHeaders,
     // A HeadersInit appended to a list, checked as the constructor checks it.
     append: (headers, init) => fillFromInit(headersList(headers), init),
     freeze: freezeHeaders,
