@@ -23,6 +23,12 @@
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
   const Uint32ArrayCtor = Uint32Array;
+  const MapCtor = Map;
+  const { uncurryThis } = internals;
+  const MapGet = uncurryThis(Map.prototype.get);
+  const MapSet = uncurryThis(Map.prototype.set);
+  const MapClear = uncurryThis(Map.prototype.clear);
+  const MapSize = uncurryThis(Object.getOwnPropertyDescriptor(Map.prototype, "size").get);
 
   const slice = (string, start, end) => ReflectApply(StringSlice, string, [start, end]);
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
@@ -62,6 +68,18 @@
   const quote = (input) => (input.length > QUOTED ? `${slice(input, 0, QUOTED)}...` : input);
   const invalid = (input) => new TypeErrorCtor(`Invalid URL: '${quote(input)}'`);
 
+  // The URLs parsed lately without a base, by their input (a server parses the same few
+  // request URLs over and over): a hit costs one lookup instead of a parse in Rust. A parse
+  // depends on its input alone, and what is kept is never changed (each URL copies it).
+  // Bounded: cleared when full, and long inputs are not kept.
+  const REMEMBERED_MAX = 256;
+  const REMEMBERED_LENGTH = 2048;
+  const parsedLately = new MapCtor();
+  function remember(input, parsed) {
+    if (MapSize(parsedLately) >= REMEMBERED_MAX) MapClear(parsedLately);
+    MapSet(parsedLately, input, parsed);
+  }
+
   // Lets `URLSearchParams` reach its URL's private state, and `URL` its search params'.
   let attachSearchParams;
   let setSearchParamsList;
@@ -85,7 +103,18 @@
       url = toUSVString(url);
       let status;
       if (base === undefined) {
+        const kept = url.length <= REMEMBERED_LENGTH;
+        const parsed = kept ? MapGet(parsedLately, url) : undefined;
+        if (parsed !== undefined) {
+          this.#adopt(parsed);
+          return;
+        }
         status = op_web_url_parse(url);
+        if (status !== FAILED && kept) {
+          this.#take(status, url);
+          remember(url, this.#parsed());
+          return;
+        }
       } else {
         base = toUSVString(base);
         status = op_web_url_parse_with_base(url, base);
@@ -127,6 +156,33 @@
       this.#pathnameStart = components[5];
       this.#searchStart = components[6];
       this.#hashStart = components[7];
+    }
+
+    // What `#take` kept, for `parsedLately`.
+    #parsed() {
+      return [
+        this.#href,
+        this.#protocolEnd,
+        this.#usernameEnd,
+        this.#hostStart,
+        this.#hostEnd,
+        this.#port,
+        this.#pathnameStart,
+        this.#searchStart,
+        this.#hashStart,
+      ];
+    }
+
+    #adopt(parsed) {
+      this.#href = parsed[0];
+      this.#protocolEnd = parsed[1];
+      this.#usernameEnd = parsed[2];
+      this.#hostStart = parsed[3];
+      this.#hostEnd = parsed[4];
+      this.#port = parsed[5];
+      this.#pathnameStart = parsed[6];
+      this.#searchStart = parsed[7];
+      this.#hashStart = parsed[8];
     }
 
     #set(setter, value) {

@@ -155,3 +155,24 @@ fn search_params_convert_every_init_and_iterate_live() {
         r#""%EF%BF%BD=x""#
     );
 }
+
+/// URLs parsed from the same input are each their own (the parse is remembered, never
+/// shared): a setter changes one URL alone, and many inputs parse as they would alone.
+#[test]
+fn urls_from_one_input_are_each_their_own() {
+    let mut runtime = web();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const input = 'https://example.com:8080/a/b?q=1#h'; \
+             const first = new URL(input); first.pathname = '/changed'; first.searchParams.set('q', '2'); \
+             const second = new URL(input); \
+             const many = []; \
+             for (let i = 0; i < 600; i++) many.push(new URL('http://h/' + (i % 300)).pathname); \
+             const again = new URL(input); \
+             return [first.href, second.href, second.search, again.href, many[299], many[599], \
+                     new URL('HTTP://EXAMPLE.com/./x/../y').href, new URL('HTTP://EXAMPLE.com/./x/../y').href];"
+        ),
+        r#"["https://example.com:8080/changed?q=2#h","https://example.com:8080/a/b?q=1#h","?q=1","https://example.com:8080/a/b?q=1#h","/299","/299","http://example.com/y","http://example.com/y"]"#
+    );
+}
