@@ -5,10 +5,13 @@
 // `Set-Cookie`.
 (function (internalOps, internals) {
   "use strict";
+  const { op_web_is_proxy } = internalOps;
   const { configureInterface, defineGlobal } = internals;
   const { apply: ReflectApply, ownKeys: ReflectOwnKeys } = Reflect;
   const {
     defineProperty: ObjectDefineProperty,
+    keys: ObjectKeys,
+    getOwnPropertySymbols: ObjectGetOwnPropertySymbols,
   } = Object;
   const TypeErrorCtor = TypeError;
   const SymbolIterator = Symbol.iterator;
@@ -344,17 +347,33 @@
   // A pair's item as a string (a symbol throws); toName and toValue check the rest.
   const toByteStringItem = (value) => (typeof value === "string" ? value : `${value}`);
 
-  // `record<ByteString, ByteString>`: own enumerable keys, in order.
+  // `record<ByteString, ByteString>`: own enumerable keys, in order. A proxy's traps run as
+  // the standard orders them; an ordinary object's string keys come in one step (V8 keeps
+  // them listed), then its symbols, which throw if enumerable.
   function fillFromRecord(list, init) {
+    if (op_web_is_proxy(init)) {
+      fillFromKeys(list, init, ReflectOwnKeys(init));
+      return;
+    }
+    fillFromKeys(list, init, ObjectKeys(init));
+    const symbols = ObjectGetOwnPropertySymbols(init);
+    for (let i = 0; i < symbols.length; i++) {
+      if (isEnumerable(init, symbols[i])) throw recordSymbol();
+    }
+  }
+
+  const recordSymbol = () =>
+    new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
+
+  // The pairs of `init`'s `keys` that are still its own and enumerable (a getter run for an
+  // earlier key may have changed that).
+  function fillFromKeys(list, init, keys) {
     const member = "constructor";
-    const keys = ReflectOwnKeys(init);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       // [[GetOwnProperty]]'s enumerability, with no descriptor object made.
       if (!isEnumerable(init, key)) continue;
-      if (typeof key === "symbol") {
-        throw new TypeErrorCtor("Failed to construct 'Headers': a record key is a symbol.");
-      }
+      if (typeof key === "symbol") throw recordSymbol();
       const name = toName(key, member);
       const value = toValue(init[key], member);
       push(list, name);

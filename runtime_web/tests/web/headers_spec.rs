@@ -126,3 +126,34 @@ fn a_headers_with_an_iterator_of_its_own_is_read_through_it() {
         r#"["b","3"]"#
     );
 }
+
+/// A record's keys: an ordinary object's own enumerable string keys in order, then its
+/// symbols (an enumerable one throws, after the string keys' getters ran); a key a getter
+/// deleted or hid on the way is skipped; a proxy's traps run in the standard's order.
+#[test]
+fn a_record_reads_own_enumerable_keys_and_a_proxy_in_order() {
+    let mut runtime = web();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const init = Object.create({ inherited: 'x' }); \
+             init.b = '1'; init[2] = 'two'; init.a = '2'; \
+             Object.defineProperty(init, 'hidden', { value: 'x', enumerable: false }); \
+             Object.defineProperty(init, Symbol('quiet'), { value: 'y', enumerable: false }); \
+             const deleting = { get first() { delete this.second; return 'f'; }, second: 's', third: 't' }; \
+             const hiding = { get first() { Object.defineProperty(this, 'second', { enumerable: false }); \
+                                            return 'f'; }, second: 's' }; \
+             const log = []; \
+             const proxy = new Proxy({ a: '1', b: '2' }, { \
+               ownKeys(t) { log.push('ownKeys'); return Reflect.ownKeys(t); }, \
+               getOwnPropertyDescriptor(t, k) { log.push('gopd ' + k); return Reflect.getOwnPropertyDescriptor(t, k); }, \
+               get(t, k) { log.push('get ' + String(k)); return Reflect.get(t, k); } }); \
+             const seen = []; \
+             const loud = { get a() { seen.push('a'); return '1'; }, [Symbol('loud')]: 'x' }; \
+             let error = 'accepted'; try { new Headers(loud); } catch (e) { error = e.message; } \
+             return [[...new Headers(init)], [...new Headers(deleting)], [...new Headers(hiding)], \
+                     [...new Headers(proxy)], log, seen, error];"
+        ),
+        r#"[[["2","two"],["a","2"],["b","1"]],[["first","f"],["third","t"]],[["first","f"]],[["a","1"],["b","2"]],["get Symbol(Symbol.iterator)","ownKeys","gopd a","get a","gopd b","get b"],["a"],"Failed to construct 'Headers': a record key is a symbol."]"#
+    );
+}
