@@ -15,13 +15,67 @@
   } = Object;
   const TypeErrorCtor = TypeError;
   const SymbolIterator = Symbol.iterator;
-  const { toLowerCase: StringToLowerCase, slice: StringSlice, charCodeAt: StringCharCodeAt } =
-    String.prototype;
+  const {
+    toLowerCase: StringToLowerCase,
+    slice: StringSlice,
+    charCodeAt: StringCharCodeAt,
+    indexOf: StringIndexOf,
+  } = String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
   const { uncurryThis, readPairs, pairListSet, pairListDelete } = internals;
   const JSONStringify = JSON.stringify;
 
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
+  const indexOf = uncurryThis(StringIndexOf);
+  const sliceOf = uncurryThis(StringSlice);
+
+  // A host's request headers come packed in one string, "\nname\rvalue\nname\rvalue" (no
+  // name or value of an HTTP request holds a CR or LF): `get` and `has` read them there, and
+  // anything else splits them into the list first (`#pairs`). A handler that reads a header
+  // or two makes no string but the values it gets.
+  const PAIR = "\n";
+  const VALUE = "\r";
+
+  function unpack(packed) {
+    const list = [];
+    let from = 1;
+    while (from < packed.length) {
+      const value = indexOf(packed, VALUE, from);
+      let end = indexOf(packed, PAIR, value);
+      if (end === -1) end = packed.length;
+      list[list.length] = sliceOf(packed, from, value);
+      list[list.length] = sliceOf(packed, value + 1, end);
+      from = end + 1;
+    }
+    return list;
+  }
+
+  // Where `name`'s next pair starts in `packed`, from `from` (-1 when none): a match of the
+  // name that lies between a pair's start and its value.
+  function packedFind(packed, name, from) {
+    for (;;) {
+      const at = indexOf(packed, name, from);
+      if (at === -1) return -1;
+      const end = at + name.length;
+      if (charCodeAt(packed, at - 1) === 0x0a && charCodeAt(packed, end) === 0x0d) return at;
+      from = at + 1;
+    }
+  }
+
+  function packedGet(packed, name) {
+    let found = null;
+    let at = packedFind(packed, name, 0);
+    while (at !== -1) {
+      const start = at + name.length + 1;
+      let end = indexOf(packed, PAIR, start);
+      if (end === -1) end = packed.length;
+      const value = sliceOf(packed, start, end);
+      found = found === null ? value : `${found}, ${value}`;
+      at = packedFind(packed, name, end);
+    }
+    return found;
+  }
+
   const lower = (string) => ReflectApply(StringToLowerCase, string, []);
   const charCodeAt = uncurryThis(StringCharCodeAt);
   const isEnumerable = uncurryThis(Object.prototype.propertyIsEnumerable);
@@ -167,8 +221,15 @@
       fillFromInit(this.#list, init);
     }
 
+    // The list, split first if it came packed (see `unpack`).
+    #pairs() {
+      const list = this.#list;
+      if (typeof list !== "string") return list;
+      return (this.#list = unpack(list));
+    }
+
     static list(headers) {
-      return headers.#list;
+      return headers.#pairs();
     }
 
     static fill(headers, list) {
@@ -190,21 +251,23 @@
       name = toName(name, "append");
       value = toValue(value, "append");
       this.#mutable("append");
-      push(this.#list, name);
-      push(this.#list, value);
+      const list = this.#pairs();
+      push(list, name);
+      push(list, value);
     }
 
     delete(name) {
       requireArguments(arguments.length, 1, "delete");
       name = toName(name, "delete");
       this.#mutable("delete");
-      pairListDelete(this.#list, name);
+      pairListDelete(this.#pairs(), name);
     }
 
     get(name) {
       requireArguments(arguments.length, 1, "get");
       name = toName(name, "get");
-      const list = this.#list;
+      if (typeof this.#list === "string") return packedGet(this.#list, name);
+      const list = this.#pairs();
       let found = null;
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] !== name) continue;
@@ -214,7 +277,7 @@
     }
 
     getSetCookie() {
-      const list = this.#list;
+      const list = this.#pairs();
       const cookies = [];
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] === "set-cookie") push(cookies, list[i + 1]);
@@ -225,7 +288,8 @@
     has(name) {
       requireArguments(arguments.length, 1, "has");
       name = toName(name, "has");
-      const list = this.#list;
+      if (typeof this.#list === "string") return packedFind(this.#list, name, 0) !== -1;
+      const list = this.#pairs();
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] === name) return true;
       }
@@ -237,7 +301,7 @@
       name = toName(name, "set");
       value = toValue(value, "set");
       this.#mutable("set");
-      pairListSet(this.#list, name, value);
+      pairListSet(this.#pairs(), name, value);
     }
 
     forEach(callback, thisArg = undefined) {
@@ -269,7 +333,7 @@
     // (but `set-cookie`, once per value).
     #sortedList() {
       if (this.#sorted !== null) return this.#sorted;
-      const list = this.#list;
+      const list = this.#pairs();
       const order = [];
       for (let i = 0; i < list.length; i += 2) push(order, i);
       ReflectApply(ArraySort, order, [
@@ -394,7 +458,8 @@
   });
   defineGlobal("Headers", Headers);
 
-  // For Request and Response: an empty `Headers`, its list, its fill and its guard.
+  // For Request and Response: an empty `Headers`, its list, its fill (a list, or a host's
+  // packed string: see `#pairs`) and its guard.
   internals.headers = {
     __proto__: null,
     create: () => new Headers(INTERNAL),

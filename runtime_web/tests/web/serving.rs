@@ -30,6 +30,13 @@ export default {
       // 1 MiB in one chunk: the host takes it in pieces.
       return new Response(ReadableStream.from([new Uint8Array(1 << 20).fill(7)]));
     }
+    if (path === "/headers") {
+      const h = request.headers;
+      const read = [h.get("x-id"), h.has("x-id"), h.get("a"), h.has("nope"), h.get("multi"), h.get("empty"), h.get("X-ID")];
+      const copy = [...new Headers(h)];
+      h.append("late", "1");
+      return Response.json({ read, copy, after: [...h], late: h.get("late"), id: h.get("x-id") });
+    }
     return new Response(null, { status: 404 });
   },
 };
@@ -149,6 +156,41 @@ fn bodies_stream_both_ways() {
     assert_eq!(
         read_stream(&mut runtime, &tokio, body).unwrap(),
         vec![7; 1 << 20]
+    );
+}
+
+/// The headers as hyper gives them, packed in one string for JavaScript: read in place, or
+/// split into the list, alike. A name that is some other header's value is not taken for it.
+#[test]
+fn a_hosts_header_map_reads_as_its_list() {
+    use hyper::header::{HeaderMap, HeaderName, HeaderValue};
+    let (mut runtime, serve, tokio) = serving();
+    let mut map = HeaderMap::new();
+    for (name, value) in [
+        ("a", "x-id"),
+        ("x-id", "1"),
+        ("multi", "p"),
+        ("empty", ""),
+        ("multi", "q"),
+    ] {
+        map.append(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
+    let expected = r#"{"read":["1",true,"x-id",false,"p, q","","1"],"copy":[["a","x-id"],["empty",""],["multi","p, q"],["x-id","1"]],"after":[["a","x-id"],["empty",""],["late","1"],["multi","p, q"],["x-id","1"]],"late":"1","id":"1"}"#;
+    let mut answer = |map: HeaderMap| {
+        let arguments =
+            fetch_handler::arguments("GET", "https://example.com/headers", map, RequestBody::None);
+        let call = runtime.start_call::<Answer>(&serve, arguments);
+        let (_, _, body) = tokio.block_on(runtime.run_until(call)).unwrap().unwrap();
+        String::from_utf8(body.bytes().unwrap().to_vec()).unwrap()
+    };
+    assert_eq!(answer(map), expected);
+    let none = answer(HeaderMap::new());
+    assert!(
+        none.contains(r#""read":[null,false,null,false,null,null,null]"#),
+        "{none}"
     );
 }
 
