@@ -16,6 +16,27 @@ fn text_encoder_writes_utf8_and_replaces_lone_surrogates() {
     );
 }
 
+/// A short ASCII string is copied by the script, anything else by the op: the same bytes
+/// either way, each result its own array, at every length around the limit.
+#[test]
+fn encode_gives_the_same_bytes_on_every_path() {
+    let mut runtime = web();
+    assert_eq!(
+        eval(
+            &mut runtime,
+            "const e = new TextEncoder(); const out = []; \
+             for (const length of [1, 63, 64, 65]) { \
+               for (const last of ['a', '\\u00ff', '\\u20ac', '\\ud800']) { \
+                 const bytes = e.encode('x'.repeat(length - 1) + last); \
+                 out.push(bytes.length + ':' + bytes.slice(length - 1).join('.')); } } \
+             const one = e.encode('same'); const two = e.encode('same'); one[0] = 0; \
+             out.push(two[0], one.buffer === two.buffer, one.buffer.byteLength); \
+             return out;"
+        ),
+        r#"["1:97","2:195.191","3:226.130.172","3:239.191.189","63:97","64:195.191","65:226.130.172","65:239.191.189","64:97","65:195.191","66:226.130.172","66:239.191.189","65:97","66:195.191","67:226.130.172","67:239.191.189",115,false,4]"#
+    );
+}
+
 #[test]
 fn encode_into_writes_whole_code_points_only() {
     let mut runtime = web();
