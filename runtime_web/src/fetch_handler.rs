@@ -121,8 +121,51 @@ impl ToV8 for RequestHeaders {
     }
 }
 
-/// What a call answers: status (0 for `Response.error()`), headers (name, value, ...), body.
-pub type Answer = (u16, Vec<ByteString>, ResponseBody);
+/// What a call answers: status (0 for `Response.error()`), headers, body.
+pub type Answer = (u16, ResponseHeaders, ResponseBody);
+
+/// A response's headers as the handler left them, in order: names lowercase tokens, values
+/// byte strings with no CR, LF or NUL (`Headers` checks both). JavaScript hands them over as
+/// one string, `name\nvalue\nname\nvalue`, read in one step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResponseHeaders(ByteString);
+
+impl ResponseHeaders {
+    /// Each pair, as the handler's list has them (a name set twice comes twice).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        let mut items = self.0.split(|&byte| byte == b'\n');
+        let empty = self.0.is_empty();
+        std::iter::from_fn(move || {
+            if empty {
+                return None;
+            }
+            Some((items.next()?, items.next()?))
+        })
+    }
+
+    /// How many pairs there are.
+    pub fn len(&self) -> usize {
+        if self.0.is_empty() {
+            return 0;
+        }
+        (self.0.iter().filter(|&&byte| byte == b'\n').count() + 1).div_ceil(2)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `fetch.js`'s joined list.
+impl<'s> FromV8<'s> for ResponseHeaders {
+    fn from_v8(
+        scope: &mut v8::PinScope<'s, '_>,
+        value: v8::Local<'s, v8::Value>,
+    ) -> Result<Self, OpError> {
+        ByteString::from_v8(scope, value).map(Self)
+    }
+}
 
 /// A response's body.
 #[derive(Debug)]

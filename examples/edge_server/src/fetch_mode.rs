@@ -123,12 +123,10 @@ pub fn respond(
         Ok(status) => status,
         Err(_) => return refused(rid, &format!("the status {status} is not an HTTP status")),
     };
-    let mut map = HeaderMap::with_capacity(headers.len() / 2);
-    for pair in headers.chunks_exact(2) {
-        let (Ok(name), Ok(value)) = (
-            HeaderName::from_bytes(&pair[0]),
-            HeaderValue::from_bytes(&pair[1]),
-        ) else {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers.iter() {
+        let (Ok(name), Ok(value)) = (HeaderName::from_bytes(name), HeaderValue::from_bytes(value))
+        else {
             return refused(rid, "a header is not valid HTTP");
         };
         map.append(name, value);

@@ -30,6 +30,9 @@ export default {
       // 1 MiB in one chunk: the host takes it in pieces.
       return new Response(ReadableStream.from([new Uint8Array(1 << 20).fill(7)]));
     }
+    if (path === "/set") {
+      return new Response("x", { headers: [["b", "1"], ["a", ""], ["b", "2"]] });
+    }
     if (path === "/headers") {
       const h = request.headers;
       const read = [h.get("x-id"), h.has("x-id"), h.get("a"), h.has("nope"), h.get("multi"), h.get("empty"), h.get("X-ID")];
@@ -191,6 +194,31 @@ fn a_hosts_header_map_reads_as_its_list() {
     assert!(
         none.contains(r#""read":[null,false,null,false,null,null,null]"#),
         "{none}"
+    );
+}
+
+/// The response's headers reach the host as the handler's list has them: in order, a name
+/// set twice twice, empty values kept; a response with none has none.
+#[test]
+fn a_responses_headers_reach_the_host_in_order() {
+    let (mut runtime, serve, tokio) = serving();
+    let (_, headers, _) = call(&mut runtime, &serve, &tokio, "/set", RequestBody::None);
+    let pairs: Vec<(&[u8], &[u8])> = headers.iter().collect();
+    assert_eq!(
+        pairs,
+        [
+            (&b"b"[..], &b"1"[..]),
+            (b"a", b""),
+            (b"b", b"2"),
+            (b"content-type", b"text/plain;charset=UTF-8"),
+        ]
+    );
+    assert_eq!((headers.len(), headers.is_empty()), (4, false));
+    let (status, headers, _) = call(&mut runtime, &serve, &tokio, "/none", RequestBody::None);
+    assert_eq!(status, 404);
+    assert_eq!(
+        (headers.iter().count(), headers.len(), headers.is_empty()),
+        (0, 0, true)
     );
 }
 
