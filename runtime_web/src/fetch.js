@@ -92,6 +92,7 @@
   const StringToLowerCase = uncurryThis(String.prototype.toLowerCase);
   const StringToUpperCase = uncurryThis(String.prototype.toUpperCase);
   const StringCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+  const StringFromCharCode = String.fromCharCode;
   const StringIndexOf = uncurryThis(String.prototype.indexOf);
   const StringSlice = uncurryThis(String.prototype.slice);
   const URLUsername = getter(URL.prototype, "username");
@@ -152,11 +153,16 @@
     return [newBody(toUSVString(init), null), "text/plain;charset=UTF-8"];
   }
 
-  // A copy of a view's bytes as a Uint8Array: a Uint8Array's by the constructor (one builtin
-  // that reads nothing of the tenant's, no species, no ArrayBuffer made of a small array kept
-  // on V8's heap), any other view's through its buffer.
+  // A copy of a view's bytes: a small Uint8Array's as `Latin1Bytes`, a larger one's by the
+  // constructor (one builtin that reads nothing of the tenant's, no species), any other
+  // view's through its buffer.
   function copyView(view) {
-    if (TypedArrayName(view) === "Uint8Array") return new Uint8ArrayCtor(view);
+    if (TypedArrayName(view) === "Uint8Array") {
+      const length = TypedArrayByteLength(view);
+      // (An empty view may be a detached one, which the constructor refuses.)
+      if (length !== 0 && length <= SMALL_BODY) return latin1Of(view, length);
+      return new Uint8ArrayCtor(view);
+    }
     let buffer;
     let offset;
     let length;
@@ -170,6 +176,41 @@
       length = DataViewByteLength(view);
     }
     return new Uint8ArrayCtor(ArrayBufferSlice(buffer, offset, offset + length));
+  }
+
+  // A small body's bytes as a string of one-byte characters, one a byte. V8 makes such a
+  // string for less than an ArrayBuffer (every ArrayBuffer of this V8 lies off its heap), and
+  // a host takes it in one read (`answerBytes`). The body's own: strings never change.
+  const SMALL_BODY = 64;
+  class Latin1Bytes {
+    #text;
+    constructor(text) {
+      this.#text = text;
+    }
+
+    static text(bytes) {
+      return bytes.#text;
+    }
+
+    static is(value) {
+      return typeof value === "object" && value !== null && #text in value;
+    }
+  }
+  const latin1Text = Latin1Bytes.text;
+  const isLatin1Bytes = Latin1Bytes.is;
+
+  function latin1Of(view, length) {
+    // The elements by index (a typed array's own, which no tenant can patch), then one call.
+    const codes = [];
+    for (let i = 0; i < length; i++) codes[i] = view[i];
+    return new Latin1Bytes(ReflectApply(StringFromCharCode, undefined, codes));
+  }
+
+  function latin1Bytes(latin1) {
+    const text = latin1Text(latin1);
+    const bytes = new Uint8ArrayCtor(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = StringCharCodeAt(text, i);
+    return bytes;
   }
 
   // The body's stream, made now if it has none.
@@ -253,7 +294,22 @@
   // A body source's bytes: a string's UTF-8, a Blob's (a copy), or the body's own bytes.
   function sourceBytes(source) {
     if (typeof source === "string") return encode(encoder, source);
+    if (isLatin1Bytes(source)) return latin1Bytes(source);
     return isBlob(source) ? blobBytes(source) : source;
+  }
+
+  // A whole body as the host takes it: its bytes as a string of one-byte characters when it
+  // is one (small bytes, or short ASCII text, whose UTF-8 is itself), else as a Uint8Array.
+  function answerBytes(source) {
+    if (typeof source === "string" && isShortAscii(source)) return source;
+    if (isLatin1Bytes(source)) return latin1Text(source);
+    return sourceBytes(source);
+  }
+
+  function isShortAscii(text) {
+    if (text.length > SMALL_BODY) return false;
+    for (let i = 0; i < text.length; i++) if (StringCharCodeAt(text, i) > 0x7f) return false;
+    return true;
   }
 
   // Whose body, and the Content-Type its headers give (for `blob()`).
@@ -1051,8 +1107,8 @@
 
   // A response as its parts: `[status, headers, body]`, the headers' list joined in one
   // string, `name\nvalue\n...` (`runtime_web::fetch_handler::ResponseHeaders`), the body null,
-  // its bytes (a body not made a stream) or a sink the host reads the body's stream from,
-  // forwarded chunk by chunk. A network error (status 0) is the host's to refuse.
+  // its bytes (a body not made a stream: `answerBytes`) or a sink the host reads the body's
+  // stream from, forwarded chunk by chunk. A network error (status 0) is the host's to refuse.
   function answerOf(response) {
     if (!isResponse(response)) {
       throw typeError("The handler's fetch did not resolve to a Response.");
@@ -1065,7 +1121,7 @@
       const source = body.source;
       body.used = true;
       body.source = null;
-      return [record.status, headers, sourceBytes(source)];
+      return [record.status, headers, answerBytes(source)];
     }
     if (bodyUsed(body)) throw typeError("The handler's Response's body has already been read.");
     const stream = bodyStream(body);

@@ -191,8 +191,9 @@ impl ResponseBody {
 /// The size from which a response's bytes are taken from V8 rather than copied.
 const TAKEN_FROM: usize = 16 * 1024;
 
-/// `null`, the bytes of a Uint8Array (the body's own: taken without a copy when large), or a
-/// sink of `fetch.js`'s whose other end the host reads.
+/// `null`, bytes as a string of one-byte characters (a small body's), the bytes of a
+/// Uint8Array (the body's own: taken without a copy when large), or a sink of `fetch.js`'s
+/// whose other end the host reads.
 impl<'s> FromV8<'s> for ResponseBody {
     fn from_v8(
         scope: &mut v8::PinScope<'s, '_>,
@@ -200,6 +201,10 @@ impl<'s> FromV8<'s> for ResponseBody {
     ) -> Result<Self, OpError> {
         if value.is_null_or_undefined() {
             return Ok(Self::None);
+        }
+        if value.is_string() {
+            let bytes = ByteString::from_v8(scope, value)?;
+            return Ok(Self::Bytes(Bytes::from(bytes.0)));
         }
         if let Ok(view) = v8::Local::<v8::ArrayBufferView>::try_from(value) {
             // The body's own bytes (`fetch.js` made them, nothing else reaches them): a large

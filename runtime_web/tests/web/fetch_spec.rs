@@ -378,3 +378,30 @@ fn a_views_body_is_a_copy_taken_at_once() {
         "[[1,2,3],[1,2],[2,3]]"
     );
 }
+
+/// A small body's bytes are kept otherwise than a large one's: every byte value reads back
+/// the same through every reader, on either side of the size where they part.
+#[test]
+fn small_and_large_bodies_read_back_alike() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const out = []; \
+             for (const length of [0, 1, 64, 65]) { \
+               const bytes = new Uint8Array(length).map((_, i) => 255 - i * 3); \
+               const r = new Response(bytes); bytes.fill(0); \
+               const clone = r.clone(); const streamed = r.clone(); \
+               const all = [...await r.bytes()]; \
+               const buffer = new Uint8Array(await clone.arrayBuffer()); \
+               const blob = new Uint8Array(await (await new Response(bytes.length ? new Uint8Array(all) : bytes).blob()).arrayBuffer()); \
+               const chunks = []; for await (const chunk of streamed.body ?? []) chunks.push(...chunk); \
+               out.push([all.length, all[0], all[length - 1], \
+                         buffer.join() === all.join(), blob.join() === all.join(), chunks.join() === all.join()]); \
+             } \
+             const text = await new Response(new Uint8Array([0xc3, 0xa9, 0x41])).text(); \
+             return [out, text];"
+        ),
+        r#"[[[0,null,null,true,true,true],[1,255,255,true,true,true],[64,255,66,true,true,true],[65,255,63,true,true,true]],"éA"]"#
+    );
+}

@@ -30,6 +30,9 @@ export default {
       // 1 MiB in one chunk: the host takes it in pieces.
       return new Response(ReadableStream.from([new Uint8Array(1 << 20).fill(7)]));
     }
+    if (path === "/small") return new Response(new Uint8Array([0, 0x7f, 0x80, 0xff]));
+    if (path === "/ascii") return new Response("plain");
+    if (path === "/utf8") return new Response("é€");
     if (path === "/set") {
       return new Response("x", { headers: [["b", "1"], ["a", ""], ["b", "2"]] });
     }
@@ -195,6 +198,25 @@ fn a_hosts_header_map_reads_as_its_list() {
         none.contains(r#""read":[null,false,null,false,null,null,null]"#),
         "{none}"
     );
+}
+
+/// A whole body reaches the host as its bytes, however it was kept: a small one's, short
+/// ASCII text's, and other text's UTF-8.
+#[test]
+fn whole_bodies_reach_the_host_as_their_bytes() {
+    let (mut runtime, serve, tokio) = serving();
+    for (path, expected) in [
+        ("/small", &[0, 0x7f, 0x80, 0xff][..]),
+        ("/ascii", b"plain"),
+        ("/utf8", "é€".as_bytes()),
+    ] {
+        let (_, _, body) = call(&mut runtime, &serve, &tokio, path, RequestBody::None);
+        assert_eq!(
+            body.bytes().map(|bytes| &bytes[..]),
+            Some(expected),
+            "{path}"
+        );
+    }
 }
 
 /// The response's headers reach the host as the handler's list has them: in order, a name
