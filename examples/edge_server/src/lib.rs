@@ -275,6 +275,10 @@ fn run_worker(
                 let io = hyper_util::rt::TokioIo::new(stream);
                 let _ = hyper::server::conn::http1::Builder::new()
                     .keep_alive(true)
+                    // One buffer a response: the head and a small body in one `write` cost
+                    // the kernel less than a vectored write of two pieces (a large body is
+                    // copied once more, which a send of it dwarfs).
+                    .writev(false)
                     .serve_connection(io, service)
                     .await;
                 connections.set(connections.get() - 1);
