@@ -85,6 +85,13 @@
   const ASCII_IN_SCRIPT = 64;
   const charCodeAt = internals.uncurryThis(String.prototype.charCodeAt);
 
+  function isShortAscii(string) {
+    const length = string.length;
+    if (length > ASCII_IN_SCRIPT) return false;
+    for (let at = 0; at < length; at++) if (charCodeAt(string, at) > 0x7f) return false;
+    return true;
+  }
+
   class TextEncoder {
     get encoding() {
       if (!(this instanceof TextEncoder)) throw new TypeErrorCtor("Illegal invocation");
@@ -93,18 +100,13 @@
 
     encode(input = "") {
       const string = toDOMString(input);
-      const length = string.length;
-      // A short string is most likely ASCII: copied here into an array V8 makes, with no
-      // op call. Any other is the op's.
-      if (length <= ASCII_IN_SCRIPT) {
+      // A short ASCII string is copied here into an array V8 makes, with no op call (checked
+      // first, so that any other string allocates nothing here). Any other is the op's.
+      if (isShortAscii(string)) {
+        const length = string.length;
         const bytes = new Uint8ArrayCtor(length);
-        let at = 0;
-        for (; at < length; at++) {
-          const code = charCodeAt(string, at);
-          if (code > 0x7f) break;
-          bytes[at] = code;
-        }
-        if (at === length) return bytes;
+        for (let at = 0; at < length; at++) bytes[at] = charCodeAt(string, at);
+        return bytes;
       }
       return op_web_encode(string);
     }
