@@ -33,6 +33,8 @@ function makeCases() {
     "https://user:secret@sub.domain.example.co.uk:8443/a/very/long/path/with/segments/" +
     "index.html?query=value&other=thing&utm_source=newsletter&utm_medium=email#section-2";
   const parsed = new URL("https://example.com/search?q=opwire&page=2&sort=desc");
+  const distinct = Array.from({ length: 512 }, (_, i) => `https://example.com/path/${i}`);
+  let nextDistinct = 0;
   const binary = String.fromCharCode(...new Uint8Array(KB).map((_, i) => i & 0xff));
   const encoded = btoa(binary);
   const small = { id: 7, name: "opwire", tags: ["a", "b"], nested: { ok: true } };
@@ -42,6 +44,8 @@ function makeCases() {
   return {
     url_parse_short: () => new URL(shortUrl),
     url_parse_long: () => new URL(longUrl),
+    // 512 inputs in turn: more than a runtime remembers, so every one is parsed.
+    url_parse_short_512_distinct: () => new URL(distinct[(nextDistinct = (nextDistinct + 1) & 511)]),
     url_search_params_get: () => parsed.searchParams.get("page"),
     ...encodeCases(),
     atob_1KB: () => atob(encoded),
