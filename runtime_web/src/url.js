@@ -23,12 +23,6 @@
     String.prototype;
   const { push: ArrayPush, sort: ArraySort } = Array.prototype;
   const Uint32ArrayCtor = Uint32Array;
-  const MapCtor = Map;
-  const { uncurryThis } = internals;
-  const MapGet = uncurryThis(Map.prototype.get);
-  const MapSet = uncurryThis(Map.prototype.set);
-  const MapClear = uncurryThis(Map.prototype.clear);
-  const MapSize = uncurryThis(Object.getOwnPropertyDescriptor(Map.prototype, "size").get);
 
   const slice = (string, start, end) => ReflectApply(StringSlice, string, [start, end]);
   const push = (array, value) => ReflectApply(ArrayPush, array, [value]);
@@ -69,15 +63,17 @@
   const invalid = (input) => new TypeErrorCtor(`Invalid URL: '${quote(input)}'`);
 
   // The URLs parsed lately without a base, by their input (a server parses the same few
-  // request URLs over and over): a hit costs one lookup instead of a parse in Rust. A parse
-  // depends on its input alone, and what is kept is never changed (each URL copies it).
-  // Bounded: cleared when full, and long inputs are not kept.
-  const REMEMBERED_MAX = 256;
+  // request URLs over and over): a hit costs a string comparison instead of a parse in Rust,
+  // and a miss little more than the parse (no hashing, no table). A parse depends on its input
+  // alone, and what is kept is never changed (each URL copies it). Slots by input length,
+  // one input each; long inputs are not kept.
+  const REMEMBERED_SLOTS = 16;
   const REMEMBERED_LENGTH = 2048;
-  const parsedLately = new MapCtor();
-  function remember(input, parsed) {
-    if (MapSize(parsedLately) >= REMEMBERED_MAX) MapClear(parsedLately);
-    MapSet(parsedLately, input, parsed);
+  const rememberedInputs = [];
+  const rememberedParses = [];
+  for (let slot = 0; slot < REMEMBERED_SLOTS; slot++) {
+    rememberedInputs[slot] = "";
+    rememberedParses[slot] = null;
   }
 
   // Lets `URLSearchParams` reach its URL's private state, and `URL` its search params'.
@@ -103,16 +99,16 @@
       url = toUSVString(url);
       let status;
       if (base === undefined) {
-        const kept = url.length <= REMEMBERED_LENGTH;
-        const parsed = kept ? MapGet(parsedLately, url) : undefined;
-        if (parsed !== undefined) {
-          this.#adopt(parsed);
+        const slot = url.length & (REMEMBERED_SLOTS - 1);
+        if (rememberedInputs[slot] === url) {
+          this.#adopt(rememberedParses[slot]);
           return;
         }
         status = op_web_url_parse(url);
-        if (status !== FAILED && kept) {
+        if (status !== FAILED && url.length <= REMEMBERED_LENGTH) {
           this.#take(status, url);
-          remember(url, this.#parsed());
+          rememberedParses[slot] = this.#parsed();
+          rememberedInputs[slot] = url;
           return;
         }
       } else {
@@ -158,7 +154,7 @@
       this.#hashStart = components[7];
     }
 
-    // What `#take` kept, for `parsedLately`.
+    // What `#take` kept, to remember.
     #parsed() {
       return [
         this.#href,
