@@ -36,7 +36,9 @@ use std::cell::RefCell;
 
 use bytes::Bytes;
 use runtime_core::modules::ModuleId;
-use runtime_core::{v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8};
+use runtime_core::{
+    op, v8, ByteString, DetachedBuffer, FromV8, Held, JsError, OpError, Runtime, ToV8,
+};
 
 mod request_body;
 mod response_body;
@@ -50,6 +52,14 @@ pub(crate) use request_body::{
 pub(crate) use response_body::{
     op_web_sink_close, op_web_sink_new, op_web_sink_ready, op_web_sink_write,
 };
+
+/// Whether a handler's answer is a promise (an async handler's): one look, where checking it
+/// first for a `Response`'s private brand would take V8's slow path (a private name missing
+/// from an object is not cached).
+#[op(fast)]
+pub(crate) fn op_web_is_promise(value: v8::Local<'_, v8::Value>) -> bool {
+    value.is_promise()
+}
 
 /// `bind(namespace)` of `fetch.js` (kept by the fetch group's extension), in the op state.
 #[derive(Default)]
