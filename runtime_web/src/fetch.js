@@ -575,7 +575,7 @@
   }
 
   // The body methods of both classes: a brand check, then consume.
-  function consumeRecord(object, kind) {
+  function consumeRecord(recordOf, object, kind) {
     let record;
     try {
       record = recordOf(object);
@@ -867,42 +867,48 @@
   delete Request.record;
   delete Request.isRequest;
 
-  // The Body mixin, once for both classes: each member reads its object's record (a
-  // foreign object is a TypeError, as a missing private field is).
-  const recordOf = (object) =>
-    isResponse(object) ? responseRecord(object) : requestRecord(object);
-  const bodyMixin = {
-    get body() {
-      const body = recordOf(this).body;
-      return body === null ? null : bodyStream(body);
-    },
-    get bodyUsed() {
-      return bodyUsed(recordOf(this).body);
-    },
-    arrayBuffer() {
-      return consumeRecord(this, "arrayBuffer");
-    },
-    blob() {
-      return consumeRecord(this, "blob");
-    },
-    bytes() {
-      return consumeRecord(this, "bytes");
-    },
-    json() {
-      return consumeRecord(this, "json");
-    },
-    text() {
-      return consumeRecord(this, "text");
-    },
-    formData() {
-      return consumeRecord(this, "formData");
-    },
-  };
-  const bodyKeys = ReflectOwnKeys(bodyMixin);
-  for (let i = 0; i < bodyKeys.length; i++) {
-    const descriptor = ObjectGetOwnPropertyDescriptor(bodyMixin, bodyKeys[i]);
-    ObjectDefineProperty(Request.prototype, bodyKeys[i], descriptor);
-    ObjectDefineProperty(Response.prototype, bodyKeys[i], descriptor);
+  // The Body mixin, made for each class (each interface has its own members): each member
+  // reads its own class's record, and a foreign object is a TypeError, as a missing private
+  // field is. (One set for both would brand-check for one class first, and a check that
+  // misses costs V8 a slow path.)
+  function bodyMixin(recordOf) {
+    return {
+      get body() {
+        const body = recordOf(this).body;
+        return body === null ? null : bodyStream(body);
+      },
+      get bodyUsed() {
+        return bodyUsed(recordOf(this).body);
+      },
+      arrayBuffer() {
+        return consumeRecord(recordOf, this, "arrayBuffer");
+      },
+      blob() {
+        return consumeRecord(recordOf, this, "blob");
+      },
+      bytes() {
+        return consumeRecord(recordOf, this, "bytes");
+      },
+      json() {
+        return consumeRecord(recordOf, this, "json");
+      },
+      text() {
+        return consumeRecord(recordOf, this, "text");
+      },
+      formData() {
+        return consumeRecord(recordOf, this, "formData");
+      },
+    };
+  }
+  for (const [prototype, recordOf] of [
+    [Request.prototype, requestRecord],
+    [Response.prototype, responseRecord],
+  ]) {
+    const members = bodyMixin(recordOf);
+    const keys = ReflectOwnKeys(members);
+    for (let i = 0; i < keys.length; i++) {
+      ObjectDefineProperty(prototype, keys[i], ObjectGetOwnPropertyDescriptor(members, keys[i]));
+    }
   }
   configureInterface(Request);
   configureInterface(Response);

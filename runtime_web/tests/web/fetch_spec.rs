@@ -405,3 +405,26 @@ fn small_and_large_bodies_read_back_alike() {
         r#"[[[0,null,null,true,true,true],[1,255,255,true,true,true],[64,255,66,true,true,true],[65,255,63,true,true,true]],"éA"]"#
     );
 }
+
+/// Each interface has its own Body members, and each reads its own class's objects only: a
+/// Response's `text` given a Request is a TypeError (it used to read the request's body).
+#[test]
+fn body_members_are_each_interfaces_own() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const request = new Request('https://example.com/', { method: 'POST', body: 'secret' }); \
+             const response = new Response('mine'); \
+             const outcome = async (promise) => { try { return await promise; } catch (e) { return e.name; } }; \
+             let getter = 'read'; \
+             try { Object.getOwnPropertyDescriptor(Response.prototype, 'bodyUsed').get.call(request); } \
+             catch (e) { getter = e.name; } \
+             return [Request.prototype.text === Response.prototype.text, \
+                     await outcome(Response.prototype.text.call(request)), \
+                     await outcome(Request.prototype.json.call(response)), getter, \
+                     request.bodyUsed, await request.text(), await response.text()];"
+        ),
+        r#"[false,"TypeError","TypeError","TypeError",false,"secret","mine"]"#
+    );
+}
