@@ -1177,6 +1177,17 @@
     });
   }
 
+  // A request's `ctx`, as workerd's ExecutionContext: work the handler hands over outlives
+  // its response, and its failure is reported. Its members are its class's, so a request
+  // makes one object, no functions.
+  class ExecutionContext {
+    waitUntil(promise) {
+      PromisePrototypeThen(PromiseResolve(promise), undefined, reportError);
+    }
+
+    passThroughOnException() {}
+  }
+
   // What the runtime keeps (`runtime_web::fetch_handler`): `bind(namespace)` gives the
   // function a host calls per request, `serve(method, url, headers, body)`, which calls the
   // module's `default.fetch(request, env, ctx)` and answers as `answerOf` does.
@@ -1189,14 +1200,7 @@
     const env = {};
     return function serve(method, url, headers, body) {
       const request = hostRequest(method, url, headers, body);
-      // Work the handler hands over outlives its response; its failure is reported.
-      const ctx = {
-        waitUntil(promise) {
-          PromisePrototypeThen(PromiseResolve(promise), undefined, reportError);
-        },
-        passThroughOnException() {},
-      };
-      const answered = ReflectApply(fetch, handler, [request, env, ctx]);
+      const answered = ReflectApply(fetch, handler, [request, env, new ExecutionContext()]);
       // A Response returned as it is needs no turn of the microtask queue. A promise (an
       // async handler's) is no Response: not brand-checked, which costs more for a miss.
       if (!op_web_is_promise(answered) && isResponse(answered)) return answerOf(answered);
