@@ -574,7 +574,7 @@
     return hash === -1 ? url : StringSlice(url, 0, hash);
   }
 
-  // The body methods of both classes: a brand check, then consume.
+  // A Body member's read: its class's brand check (`recordOf`), then consume.
   function consumeRecord(recordOf, object, kind) {
     let record;
     try {

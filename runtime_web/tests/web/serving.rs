@@ -33,6 +33,11 @@ export default {
     if (path === "/small") return new Response(new Uint8Array([0, 0x7f, 0x80, 0xff]));
     if (path === "/ascii") return new Response("plain");
     if (path === "/utf8") return new Response("é€");
+    if (path === "/many") {
+      const headers = new Headers();
+      for (let i = 0; i < 100000; i++) headers.append("x-" + i, "v" + i);
+      return new Response(null, { headers });
+    }
     if (path === "/set") {
       return new Response("x", { headers: [["b", "1"], ["a", ""], ["b", "2"]] });
     }
@@ -236,6 +241,11 @@ fn a_responses_headers_reach_the_host_in_order() {
         ]
     );
     assert_eq!((headers.len(), headers.is_empty()), (4, false));
+    // 100,000 pairs come over in one string, in order.
+    let (_, headers, _) = call(&mut runtime, &serve, &tokio, "/many", RequestBody::None);
+    assert_eq!(headers.len(), 100_000);
+    let last = headers.iter().last().unwrap();
+    assert_eq!(last, (&b"x-99999"[..], &b"v99999"[..]));
     let (status, headers, _) = call(&mut runtime, &serve, &tokio, "/none", RequestBody::None);
     assert_eq!(status, 404);
     assert_eq!(
