@@ -85,12 +85,15 @@
   const ASCII_IN_SCRIPT = 64;
   const charCodeAt = internals.uncurryThis(String.prototype.charCodeAt);
 
+  // Whether `string` is ASCII and at most `ASCII_IN_SCRIPT` characters long (fetch.js hands
+  // such a body to a host as it is: its UTF-8 is itself).
   function isShortAscii(string) {
     const length = string.length;
     if (length > ASCII_IN_SCRIPT) return false;
     for (let at = 0; at < length; at++) if (charCodeAt(string, at) > 0x7f) return false;
     return true;
   }
+  internals.isShortAscii = isShortAscii;
 
   class TextEncoder {
     get encoding() {

@@ -85,7 +85,7 @@
       return false;
     }
   };
-  const { isBlob, blobBytes, blobType, createBlob } = internals;
+  const { isBlob, blobBytes, blobType, createBlob, isShortAscii } = internals;
   const reportError = globalThis.reportError;
   const { isAbortSignal, newAbortSignal, createDependentAbortSignal } = internals;
 
@@ -307,12 +307,6 @@
     if (typeof source === "string" && isShortAscii(source)) return source;
     if (!ArrayBufferIsView(source) && isLatin1Bytes(source)) return latin1Text(source);
     return sourceBytes(source);
-  }
-
-  function isShortAscii(text) {
-    if (text.length > SMALL_BODY) return false;
-    for (let i = 0; i < text.length; i++) if (StringCharCodeAt(text, i) > 0x7f) return false;
-    return true;
   }
 
   // Whose body, and the Content-Type its headers give (for `blob()`).
