@@ -143,22 +143,14 @@ pub struct ResponseHeaders(ByteString);
 impl ResponseHeaders {
     /// Each pair, as the handler's list has them (a name set twice comes twice).
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        // No pairs: one empty item, no second.
         let mut items = self.0.split(|&byte| byte == b'\n');
-        let empty = self.0.is_empty();
-        std::iter::from_fn(move || {
-            if empty {
-                return None;
-            }
-            Some((items.next()?, items.next()?))
-        })
+        std::iter::from_fn(move || Some((items.next()?, items.next()?)))
     }
 
     /// How many pairs there are.
     pub fn len(&self) -> usize {
-        if self.0.is_empty() {
-            return 0;
-        }
-        (self.0.iter().filter(|&&byte| byte == b'\n').count() + 1).div_ceil(2)
+        self.iter().count()
     }
 
     /// Whether there are none.
