@@ -33,10 +33,7 @@ pub fn arguments(parts: Parts, body: RequestBody) -> Arguments {
         .and_then(|host| host.to_str().ok())
         .unwrap_or("localhost");
     let path = parts.uri.path_and_query().map_or("/", |path| path.as_str());
-    let mut url = String::with_capacity("http://".len() + host.len() + path.len());
-    for part in ["http://", host, path] {
-        url.push_str(part);
-    }
+    let url = ["http://", host, path].concat();
     runtime_web::fetch_handler::arguments(parts.method.as_str(), url, parts.headers, body)
 }
 
