@@ -165,10 +165,13 @@ struct Current {
 }
 
 impl Current {
-    /// What `make` made, with a watchdog of its own.
-    fn new((runtime, function): (Runtime, v8::Global<v8::Function>)) -> Self {
+    /// What `make` made, with a watchdog of its own allowing each entry `entry_limit`.
+    fn new(
+        (runtime, function): (Runtime, v8::Global<v8::Function>),
+        entry_limit: Duration,
+    ) -> Self {
         Self {
-            watchdog: Watchdog::new(runtime.termination_handle()),
+            watchdog: Watchdog::new(runtime.termination_handle(), entry_limit),
             runtime,
             function,
         }
@@ -181,7 +184,7 @@ const CULPRITS_KEPT: usize = 16;
 impl Server {
     /// A server of the runtime `make` makes (now, and after each termination).
     pub fn new(make: MakeRuntime, options: ServeOptions) -> Result<Self, JsError> {
-        let current = Current::new(make()?);
+        let current = Current::new(make()?, options.entry_limit);
         Ok(Self {
             inner: Rc::new(Inner {
                 make,
@@ -394,7 +397,7 @@ impl Inner {
     ) -> Option<T> {
         let mut current = self.current.borrow_mut();
         let current = current.as_mut()?;
-        let armed = current.watchdog.arm(self.options.entry_limit);
+        let armed = current.watchdog.arm();
         let value = f(&mut current.runtime, &current.function);
         let fired = current.watchdog.disarm();
         let spent = current.watchdog.since(armed);
@@ -426,7 +429,7 @@ impl Inner {
             return Ok(());
         }
         let made = (self.make)().map_err(|error| ServeError::NoRuntime(error.into()))?;
-        *self.current.borrow_mut() = Some(Current::new(made));
+        *self.current.borrow_mut() = Some(Current::new(made, self.options.entry_limit));
         self.wake_driver();
         Ok(())
     }
@@ -447,7 +450,7 @@ impl Inner {
                     metrics.replacements += 1;
                     metrics.slowest_replacement = metrics.slowest_replacement.max(took);
                 });
-                Some(Current::new(made))
+                Some(Current::new(made, self.options.entry_limit))
             }
             Err(error) => {
                 log::warn!("opwire: a server's runtime could not be made again: {error}");
