@@ -19,6 +19,8 @@ pub(crate) mod calls;
 mod pending;
 mod pool;
 mod rejections;
+#[cfg(all(feature = "tokio", target_os = "linux"))]
+mod timer_fd;
 pub(crate) mod timer_heap;
 pub(crate) mod work_owner;
 

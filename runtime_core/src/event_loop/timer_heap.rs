@@ -3,8 +3,9 @@
 //! ordered by deadline, then by creation (timers due at the same time fire in the order they were
 //! made, as the HTML spec says; its nesting clamp is not emulated). The loop fires each due timer
 //! as its own task, with a microtask checkpoint after it, and is woken at the next deadline by a
-//! tokio timer when it runs inside tokio, else by an alarm of the process's one alarm thread (a
-//! runtime has one armed at most, cancelled when it drops).
+//! tokio timer when it runs inside tokio (a `timerfd` instead with
+//! `RuntimeOptions::precise_timers`, on Linux: `timer_fd.rs`), else by an alarm of the process's
+//! one alarm thread (a runtime has one armed at most, cancelled when it drops).
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
@@ -44,6 +45,8 @@ pub(crate) struct Timers {
     waker: RefCell<Option<std::task::Waker>>,
     /// The deadline the loop will be woken at.
     armed: Cell<Option<Instant>>,
+    /// Wake at deadlines to the microsecond inside tokio (`RuntimeOptions::precise_timers`).
+    precise: bool,
 }
 
 /// What wakes the loop at the next deadline.
@@ -54,6 +57,9 @@ enum Wake {
     /// A tokio timer of the runtime with this id (one that was shut down must not be polled).
     #[cfg(feature = "tokio")]
     Tokio(tokio::runtime::Id, std::pin::Pin<Box<tokio::time::Sleep>>),
+    /// A timerfd registered with the reactor of the runtime with this id.
+    #[cfg(all(feature = "tokio", target_os = "linux"))]
+    Precise(tokio::runtime::Id, super::timer_fd::TimerFd),
     /// An alarm of the process's alarm thread (`crate::isolate::alarms`), waking this waker.
     Alarm(Instant, AlarmId, std::task::Waker),
 }
@@ -67,6 +73,14 @@ impl Drop for Wake {
 }
 
 impl Timers {
+    /// Timers woken by tokio's own timer (or the alarm thread), or `precise`ly.
+    pub(crate) fn new(precise: bool) -> Self {
+        Self {
+            precise,
+            ..Self::default()
+        }
+    }
+
     pub(crate) fn start(&self, delay_ms: f64, repeat: bool, owner: Option<WorkOwner>) -> u32 {
         let delay = Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
         let mut id = self.next_id.get().wrapping_add(1).max(1);
@@ -236,7 +250,16 @@ impl Timers {
     fn arm(&self, cx: &mut Context<'_>) {
         self.keep_waker(cx);
         let Some(Reverse((deadline, _, _))) = self.heap.borrow().peek().copied() else {
-            *self.wake.borrow_mut() = Wake::None;
+            let mut wake = self.wake.borrow_mut();
+            // A timerfd is kept for the next timer (made again, it would cost three system
+            // calls per timer of a loop that empties its heap each time).
+            #[cfg(all(feature = "tokio", target_os = "linux"))]
+            let keep = matches!(*wake, Wake::Precise(..));
+            #[cfg(not(all(feature = "tokio", target_os = "linux")))]
+            let keep = false;
+            if !keep {
+                *wake = Wake::None;
+            }
             self.armed.set(None);
             return;
         };
@@ -245,6 +268,10 @@ impl Timers {
         #[cfg(feature = "tokio")]
         if let Ok(handle) = tokio::runtime::Handle::try_current() {
             let runtime = handle.id();
+            #[cfg(target_os = "linux")]
+            if self.precise && arm_precise(&mut wake, runtime, deadline, cx) {
+                return;
+            }
             let at = tokio::time::Instant::from_std(deadline);
             match &mut *wake {
                 Wake::Tokio(id, sleep) if *id == runtime => {
@@ -273,6 +300,37 @@ impl Timers {
             move || waker.wake()
         });
         *wake = Wake::Alarm(deadline, alarm, waker);
+    }
+}
+
+/// Sets the runtime's timerfd (made at its first use in a tokio runtime) for `deadline`;
+/// `false` when there is none (no descriptor left): tokio's own timer wakes the loop instead.
+#[cfg(all(feature = "tokio", target_os = "linux"))]
+fn arm_precise(
+    wake: &mut Wake,
+    runtime: tokio::runtime::Id,
+    deadline: Instant,
+    cx: &mut Context<'_>,
+) -> bool {
+    if !matches!(wake, Wake::Precise(id, _) if *id == runtime) {
+        match super::timer_fd::TimerFd::new() {
+            Ok(timer) => *wake = Wake::Precise(runtime, timer),
+            Err(_) => return false,
+        }
+    }
+    let Wake::Precise(_, timer) = wake else {
+        return false;
+    };
+    match timer.poll_until(deadline, cx) {
+        std::task::Poll::Pending => true,
+        std::task::Poll::Ready(Ok(())) => {
+            cx.waker().wake_by_ref();
+            true
+        }
+        std::task::Poll::Ready(Err(_)) => {
+            *wake = Wake::None;
+            false
+        }
     }
 }
 

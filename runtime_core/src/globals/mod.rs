@@ -27,10 +27,11 @@ use crate::Extension;
 pub(crate) fn builtins(
     console: Option<console::ConsoleFn>,
     memory_budget: Option<Arc<MemoryBudget>>,
+    precise_timers: bool,
 ) -> Vec<Extension> {
     let mut builtins = Vec::with_capacity(3);
     builtins.extend(memory_budget.map(memory::extension));
     builtins.extend(console.map(console::extension));
-    builtins.push(timers::extension());
+    builtins.push(timers::extension(precise_timers));
     builtins
 }

@@ -43,9 +43,10 @@ fn keep_fire<'s>(
     }
 }
 
-/// The extension behind the timer globals, over timers of its own.
-pub(crate) fn extension() -> Extension {
-    let timers = Rc::new(Timers::default());
+/// The extension behind the timer globals, over timers of its own (woken to the microsecond
+/// if `precise`).
+pub(crate) fn extension(precise: bool) -> Extension {
+    let timers = Rc::new(Timers::new(precise));
     Extension::new("timers")
         .internal_ops(&[
             op_timer_start::DECL,

@@ -59,8 +59,15 @@ impl Runtime {
             .map(|limit| MemoryBudget::new(limit, termination.clone(), external_memory.clone()));
         // The built-in globals first: the extensions' install scripts find them made (and
         // capture the memory budget's wrappers, not what they wrap).
-        let mut extensions =
-            crate::globals::builtins(options.console.take(), memory_budget.clone());
+        #[cfg(feature = "tokio")]
+        let precise_timers = options.precise_timers;
+        #[cfg(not(feature = "tokio"))]
+        let precise_timers = false;
+        let mut extensions = crate::globals::builtins(
+            options.console.take(),
+            memory_budget.clone(),
+            precise_timers,
+        );
         extensions.append(&mut options.extensions);
         options.extensions = extensions;
         let state = Rc::new(RefCell::new(OpState::new()));

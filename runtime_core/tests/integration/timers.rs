@@ -1,13 +1,19 @@
 //! Timers on a runtime's event loop: order, cancellation, a hundred thousand of them, what
-//! keeps the loop alive, another executor than tokio, a callback that throws, and async ops
-//! that use tokio when the host calls in from outside it.
+//! keeps the loop alive, another executor than tokio, a callback that throws, async ops
+//! that use tokio when the host calls in from outside it, and precise timers
+//! (`RuntimeOptions::precise_timers`).
+
+use runtime_core::{Runtime, RuntimeOptions};
 
 use super::embedding::runtime_with;
 use crate::common::{init_test_flags, tokio};
 
 #[test]
 fn timers_fire_in_deadline_order_and_cancel() {
-    let mut rt = runtime_with(&[]);
+    fire_in_deadline_order_and_cancel(runtime_with(&[]));
+}
+
+fn fire_in_deadline_order_and_cancel(mut rt: Runtime) {
     rt.execute_script(
         "timers.js",
         "globalThis.out = [];
@@ -166,4 +172,77 @@ fn a_zero_interval_does_not_starve_other_timers() {
         .parse()
         .unwrap();
     assert!(ticks >= 1.0, "{ticks}");
+}
+
+// ---- precise timers ------------------------------------------------------------------------
+
+fn precise() -> Runtime {
+    init_test_flags();
+    Runtime::new(RuntimeOptions {
+        precise_timers: true,
+        ..Default::default()
+    })
+}
+
+#[test]
+fn precise_timers_fire_in_deadline_order_and_cancel() {
+    fire_in_deadline_order_and_cancel(precise());
+}
+
+/// The timer is set for a far deadline first; a nearer one set after it is woken for at its own
+/// time, not the far one's (which its callback then clears).
+#[test]
+fn a_precise_timer_set_for_a_nearer_deadline_is_woken_for_it() {
+    let mut rt = precise();
+    rt.execute_script(
+        "nearer.js",
+        "globalThis.out = [];
+         const start = Date.now();
+         const far = setTimeout(() => out.push('far'), 60000);
+         setTimeout(() => { out.push(Date.now() - start < 30000 ? 'near' : 'late'); clearTimeout(far); }, 2);",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("o.js", "out.join()").unwrap(),
+        "near"
+    );
+}
+
+/// A runtime polled in one tokio runtime, then (the first gone) in another: its timers are
+/// woken by the second's reactor. And a loop whose heap empties keeps working as it refills.
+#[test]
+fn precise_timers_move_with_the_runtime_that_polls_them() {
+    let mut rt = precise();
+    for round in 0..3 {
+        rt.execute_script(
+            "round.js",
+            "globalThis.fired = 0;
+             setTimeout(() => fired++, 1);
+             setTimeout(() => setTimeout(() => fired++, 0), 3);",
+        )
+        .unwrap();
+        tokio().block_on(rt.run_event_loop()).unwrap();
+        let fired = rt.execute_script_to_string("f.js", "fired").unwrap();
+        assert_eq!(fired, "2", "round {round}");
+    }
+}
+
+#[test]
+fn precise_timers_never_fire_early() {
+    let mut rt = precise();
+    rt.execute_script(
+        "early.js",
+        "globalThis.early = [];
+         for (let delay = 1; delay <= 8; delay++) {
+           const start = Date.now();
+           setTimeout(() => { if (Date.now() - start < delay) early.push(delay); }, delay);
+         }",
+    )
+    .unwrap();
+    tokio().block_on(rt.run_event_loop()).unwrap();
+    assert_eq!(
+        rt.execute_script_to_string("e.js", "early.join()").unwrap(),
+        ""
+    );
 }
