@@ -348,11 +348,17 @@ impl crate::event_loop::LoopSource for Timers {
         let now = Instant::now();
         let mut fired = false;
         while let Some((id, owner)) = self.next_due(now) {
-            let Some(fire) = self.fire.borrow().clone() else {
+            // A local of the kept function, not a clone of its global (a global handle made
+            // and freed per timer).
+            let Some(fire) = self
+                .fire
+                .borrow()
+                .as_ref()
+                .map(|f| v8::Local::new(scope, f))
+            else {
                 break;
             };
             fired = true;
-            let fire = v8::Local::new(scope, fire);
             v8::tc_scope!(let try_catch, scope);
             let receiver = v8::undefined(try_catch).into();
             let id = v8::Integer::new_from_unsigned(try_catch, id).into();
