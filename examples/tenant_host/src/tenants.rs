@@ -130,6 +130,9 @@ fn options(
             eprintln!("[{tenant}] {level:?}: {line}");
         })),
         startup_snapshot: snapshot.map(Into::into),
+        // A tenant's `setTimeout` fires at its deadline, not on tokio's next millisecond tick
+        // after it (each tenant thread's tokio runtime has its reactor).
+        precise_timers: true,
         ..Default::default()
     })
 }
