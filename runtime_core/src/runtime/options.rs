@@ -79,8 +79,10 @@ pub struct RuntimeOptions {
     /// the next millisecond tick and wait in whole milliseconds (a 5 ms `setTimeout` fires
     /// 5–7 ms after it is set). Needs the reactor (`enable_io` or `enable_all` on the tokio
     /// runtime's builder: without it tokio panics at the first timer); costs a system call
-    /// whenever the earliest deadline changes and one when it fires. Linux only (elsewhere,
-    /// and outside tokio, it changes nothing). `false` by default.
+    /// whenever the earliest deadline changes and one when it fires, and holds one file
+    /// descriptor per runtime from its first timer on (where none can be had, tokio's timer
+    /// wakes it instead). Linux only (elsewhere, and outside tokio, it changes nothing).
+    /// `false` by default.
     #[cfg(feature = "tokio")]
     pub precise_timers: bool,
 }
