@@ -126,7 +126,7 @@ fn options(directory: &Path, snapshot: Option<&'static [u8]>) -> Result<RuntimeO
         extensions,
         module_loader: Some(Rc::new(loader)),
         startup_snapshot: snapshot.map(Into::into),
-        // A 5 ms `setTimeout` fires at 5 ms, not on tokio's next millisecond tick after it.
+        // A `setTimeout` fires at its deadline, not on tokio's next millisecond tick after it.
         precise_timers: true,
         ..Default::default()
     })

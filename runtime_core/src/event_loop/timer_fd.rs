@@ -1,7 +1,7 @@
 //! A wake at a deadline to the microsecond, for the timer heap of a runtime made with
 //! `RuntimeOptions::precise_timers` (Linux): tokio's timers round a deadline up to the next
-//! millisecond tick and its reactor waits in whole milliseconds, so a 5 ms `setTimeout` fires
-//! 5–7 ms after it was set. A `timerfd` registered with the reactor fires at the deadline
+//! millisecond tick and its reactor waits in whole milliseconds, so a timer fires up to two
+//! milliseconds after its deadline. A `timerfd` registered with the reactor fires at the deadline
 //! itself. It is set again only when the earliest deadline changes: a `timerfd_settime` then,
 //! a `read` when it fires.
 

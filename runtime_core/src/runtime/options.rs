@@ -76,8 +76,8 @@ pub struct RuntimeOptions {
     pub tokio_handle: Option<tokio::runtime::Handle>,
     /// Timers fire within microseconds of their deadline: a `timerfd` registered with the
     /// tokio runtime's reactor wakes the loop, where tokio's own timers round a deadline up to
-    /// the next millisecond tick and wait in whole milliseconds (a 5 ms `setTimeout` fires
-    /// 5–7 ms after it is set). Needs the reactor (`enable_io` or `enable_all` on the tokio
+    /// the next millisecond tick and wait in whole milliseconds (up to two milliseconds after
+    /// the deadline). Needs the reactor (`enable_io` or `enable_all` on the tokio
     /// runtime's builder: without it tokio panics at the first timer); costs a system call
     /// whenever the earliest deadline changes and one when it fires, and holds one file
     /// descriptor per runtime from its first timer on (where none can be had, tokio's timer

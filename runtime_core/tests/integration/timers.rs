@@ -209,8 +209,9 @@ fn a_precise_timer_set_for_a_nearer_deadline_is_woken_for_it() {
     );
 }
 
-/// A runtime polled in one tokio runtime, then (the first gone) in another: its timers are
-/// woken by the second's reactor. And a loop whose heap empties keeps working as it refills.
+/// A runtime polled in one tokio runtime, then (the first gone) in another: its timers still
+/// fire (by whichever wake the second gives). And a loop whose heap empties keeps working as
+/// it refills.
 #[test]
 fn precise_timers_move_with_the_runtime_that_polls_them() {
     let mut rt = precise();
