@@ -21,6 +21,7 @@
   const {
     op_web_fetch,
     op_web_is_promise,
+    op_web_fulfilled_value,
     op_web_incoming_read,
     op_web_incoming_read_all,
     op_web_incoming_cancel,
@@ -1197,7 +1198,14 @@
       const answered = ReflectApply(fetch, handler, [request, env, new ExecutionContext()]);
       // A Response returned as it is needs no turn of the microtask queue. A promise (an
       // async handler's) is no Response: not brand-checked, which costs more for a miss.
-      if (!op_web_is_promise(answered) && isResponse(answered)) return answerOf(answered);
+      if (!op_web_is_promise(answered)) {
+        if (isResponse(answered)) return answerOf(answered);
+      } else {
+        // An async handler's Response, most often there already: read now, with no
+        // reaction and no turn of the microtask queue.
+        const value = op_web_fulfilled_value(answered);
+        if (value !== answered && isResponse(value)) return answerOf(value);
+      }
       return PromisePrototypeThen(PromiseResolve(answered), answerOf);
     };
   };

@@ -23,6 +23,7 @@ pub(crate) fn extension() -> Extension {
         .internal_ops(&[
             crate::transport::op_web_fetch::DECL,
             fetch_handler::op_web_is_promise::DECL,
+            fetch_handler::op_web_fulfilled_value::DECL,
             fetch_handler::op_web_incoming_read::DECL,
             fetch_handler::op_web_incoming_read_all::DECL,
             fetch_handler::op_web_incoming_cancel::DECL,

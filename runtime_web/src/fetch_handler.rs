@@ -61,6 +61,20 @@ pub(crate) fn op_web_is_promise(value: v8::Local<'_, v8::Value>) -> bool {
     value.is_promise()
 }
 
+/// The value of `promise` when it is fulfilled, else `promise` itself (no promise is
+/// fulfilled with itself): an async handler's answer is most often fulfilled when its call
+/// returns, and is then read at once, not in a reaction on the microtask queue.
+#[op]
+pub(crate) fn op_web_fulfilled_value<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    promise: v8::Local<'s, v8::Promise>,
+) -> v8::Local<'s, v8::Value> {
+    match promise.state() {
+        v8::PromiseState::Fulfilled => promise.result(scope),
+        _ => promise.into(),
+    }
+}
+
 /// `bind(namespace)` of `fetch.js` (kept by the fetch group's extension), in the op state.
 #[derive(Default)]
 pub(crate) struct BindFetchHandler(pub(crate) RefCell<Option<v8::Global<v8::Function>>>);

@@ -48,13 +48,26 @@ export default {
       h.append("late", "1");
       return Response.json({ read, copy, after: [...h], late: h.get("late"), id: h.get("x-id") });
     }
+    if (path === "/later") {
+      await null;
+      return new Response("later");
+    }
+    if (path === "/not-a-response") return { status: 200 };
+    if (path === "/rejects") throw new TypeError("no answer");
     return new Response(null, { status: 404 });
   },
 };
 "#;
 
 fn serving() -> (Runtime, v8::Global<v8::Function>, tokio::runtime::Runtime) {
-    let loader = StaticModuleLoader::new([("file:///h.js".to_owned(), ModuleSource::js(HANDLER))]);
+    serving_of(HANDLER)
+}
+
+fn serving_of(handler: &str) -> (Runtime, v8::Global<v8::Function>, tokio::runtime::Runtime) {
+    let loader = StaticModuleLoader::new([(
+        "file:///h.js".to_owned(),
+        ModuleSource::js(handler.to_owned()),
+    )]);
     let mut runtime = Runtime::new(RuntimeOptions {
         extensions: runtime_web::extensions(runtime_web::Groups::FETCH),
         module_loader: Some(Rc::new(loader)),
@@ -87,6 +100,26 @@ fn call(
     );
     let call = runtime.start_call::<Answer>(serve, arguments);
     tokio.block_on(runtime.run_until(call)).unwrap().unwrap()
+}
+
+/// The call of `path`'s outcome: its status and body, or its error's message.
+fn outcome(
+    runtime: &mut Runtime,
+    serve: &v8::Global<v8::Function>,
+    tokio: &tokio::runtime::Runtime,
+    path: &str,
+) -> Result<(u16, Vec<u8>), String> {
+    let arguments = fetch_handler::arguments(
+        "GET",
+        format!("https://example.com{path}"),
+        Vec::new(),
+        RequestBody::None,
+    );
+    let call = runtime.start_call::<Answer>(serve, arguments);
+    match tokio.block_on(runtime.run_until(call)).unwrap() {
+        Ok((status, _, body)) => Ok((status, body.bytes().map_or(Vec::new(), |b| b.to_vec()))),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 /// A body streamed in `chunks`, each a frame.
@@ -281,4 +314,28 @@ fn a_closed_request_body_is_read_no_more() {
         .unwrap()
         .unwrap_err();
     assert!(error.to_string().contains("no longer be read"), "{error}");
+}
+
+/// A handler's answer is read however it comes: a `Response` returned as it is, an async
+/// handler's promise fulfilled by the time it returns or only later; anything else, and a
+/// rejection, fail the call.
+#[test]
+fn a_handlers_answer_is_read_however_it_comes() {
+    let (mut runtime, serve, tokio) = serving();
+    let mut outcome_of = |path| outcome(&mut runtime, &serve, &tokio, path);
+    assert_eq!(outcome_of("/ascii"), Ok((200, b"plain".to_vec())));
+    assert_eq!(outcome_of("/later"), Ok((200, b"later".to_vec())));
+    let not_a_response = outcome_of("/not-a-response").unwrap_err();
+    assert!(not_a_response.contains("TypeError"), "{not_a_response}");
+    let rejected = outcome_of("/rejects").unwrap_err();
+    assert!(rejected.contains("no answer"), "{rejected}");
+
+    let sync = "export default { fetch(request) { \
+        if (request.url.endsWith('/object')) return { status: 200 }; \
+        return new Response('sync', { status: 201 }); } };";
+    let (mut runtime, serve, tokio) = serving_of(sync);
+    let mut outcome_of = |path| outcome(&mut runtime, &serve, &tokio, path);
+    assert_eq!(outcome_of("/"), Ok((201, b"sync".to_vec())));
+    let not_a_response = outcome_of("/object").unwrap_err();
+    assert!(not_a_response.contains("TypeError"), "{not_a_response}");
 }
