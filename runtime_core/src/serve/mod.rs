@@ -248,7 +248,9 @@ impl Server {
         // call started on a bare runtime does; a wake per call would be a turn per call.
         inner.in_flight.set(inner.in_flight.get() + 1);
         Ok(ServedCall {
-            call: tokio::time::timeout(inner.options.call_timeout, call),
+            call,
+            deadline: tokio::time::Instant::now() + inner.options.call_timeout,
+            timer: None,
             in_flight: InFlight {
                 inner: inner.clone(),
                 owner,
@@ -305,48 +307,63 @@ impl Server {
     }
 }
 
-/// A call a [`Server`] started: the future of its answer ([`Server::start`]).
+/// A call a [`Server`] started: the future of its answer ([`Server::start`]). `Unpin`: a host
+/// may poll it from any task (the one that started it, say, with the waker of the task that
+/// awaits it) and move it on.
 #[must_use = "a call's answer is only seen by awaiting it"]
 pub struct ServedCall<R> {
-    call: tokio::time::Timeout<CallInFlight<R>>,
+    call: CallInFlight<R>,
+    /// When it times out.
+    deadline: tokio::time::Instant,
+    /// The timer of `deadline`, made the first time the call is not ready when polled: a call
+    /// answered at once registers no timer.
+    timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
     in_flight: InFlight,
 }
 
 impl<R> Future for ServedCall<R> {
     type Output = Result<R, ServeError>;
 
-    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
-        // SAFETY: nothing is moved out of `self`: `call` is pinned again below, the other
-        // fields are only read.
-        let this = unsafe { self.get_unchecked_mut() };
-        // SAFETY: `call` is pinned with `self` (structural pinning): it is never moved out or
-        // replaced, and `ServedCall` has no `Drop` of its own.
-        let call = unsafe { std::pin::Pin::new_unchecked(&mut this.call) };
-        let Poll::Ready(outcome) = call.poll(cx) else {
-            return Poll::Pending;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let outcome = match std::pin::Pin::new(&mut this.call).poll(cx) {
+            Poll::Ready(outcome) => Some(outcome),
+            Poll::Pending => {
+                let deadline = this.deadline;
+                let timer = this
+                    .timer
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+                match timer.as_mut().poll(cx) {
+                    Poll::Ready(()) => None,
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
         };
         // Settled, failed or terminated: nothing of it is left to cancel.
-        this.in_flight.answered = outcome.is_ok();
+        this.in_flight.answered = outcome.is_some();
         let inner = &this.in_flight.inner;
         let generation = this.in_flight.generation;
         Poll::Ready(match outcome {
-            Err(_) => {
+            None => {
                 inner.count(|metrics| metrics.timed_out += 1);
                 Err(ServeError::TimedOut)
             }
-            Ok(Ok(value)) => {
+            Some(Ok(value)) => {
                 inner.count(|metrics| metrics.settled += 1);
                 Ok(value)
             }
             // Terminated, or failed as its runtime was replaced for another's termination.
-            Ok(Err(error)) if error.is_terminated() || generation != inner.generation.get() => {
+            Some(Err(error)) if error.is_terminated() || generation != inner.generation.get() => {
                 inner.replace(generation);
                 Err(ServeError::Terminated {
                     by: inner.culprit(generation),
                     error: error.into(),
                 })
             }
-            Ok(Err(error)) => {
+            Some(Err(error)) => {
                 inner.count(|metrics| metrics.failed += 1);
                 Err(ServeError::Failed(error.into()))
             }

@@ -144,6 +144,57 @@ fn a_call_that_waits_too_long_is_answered_alone() {
     );
 }
 
+/// A call may be polled by a task other than the one that awaits it, with that task's waker,
+/// and moved on (a host's starting task polls each call it starts once on behalf of its
+/// connection's task): the waker it was polled with is woken when it settles, and when it
+/// times out.
+#[test]
+fn a_call_polled_with_anothers_waker_wakes_it_when_answered() {
+    #[derive(Default)]
+    struct Wakes(std::sync::atomic::AtomicUsize);
+    impl std::task::Wake for Wakes {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    let server = server(ServeOptions {
+        call_timeout: Duration::from_millis(100),
+        ..ServeOptions::default()
+    });
+    let (wakes, settled, timed_out) = serve(&server, |server| async move {
+        let wakes = std::sync::Arc::new(Wakes::default());
+        let waker = std::task::Waker::from(wakes.clone());
+        let mut context = std::task::Context::from_waker(&waker);
+        let mut settles = server.start::<u32>(("wait", 5)).unwrap();
+        let mut times_out = server.start::<u32>(("wait", 60_000)).unwrap();
+        assert!(std::pin::Pin::new(&mut settles)
+            .poll(&mut context)
+            .is_pending());
+        assert!(std::pin::Pin::new(&mut times_out)
+            .poll(&mut context)
+            .is_pending());
+        // Moved, and awaited only once the waker they were polled with was woken.
+        let moved = vec![settles, times_out];
+        let given_up = std::time::Instant::now() + Duration::from_secs(30);
+        let mut answers = Vec::new();
+        for (waited, call) in moved.into_iter().enumerate() {
+            while wakes.0.load(std::sync::atomic::Ordering::SeqCst) <= waited
+                && std::time::Instant::now() < given_up
+            {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            answers.push(call.await);
+        }
+        let wakes = wakes.0.load(std::sync::atomic::Ordering::SeqCst);
+        let timed_out = answers.pop().unwrap();
+        let settled = answers.pop().unwrap();
+        (wakes, settled, timed_out)
+    });
+    assert_eq!(wakes, 2);
+    assert_eq!(settled, Ok(5));
+    assert_eq!(timed_out, Err(ServeError::TimedOut));
+}
+
 /// A call that timed out leaves no timer behind, nor one whose answer the host stopped
 /// awaiting (its client went away): the timers they set after an `await` are cancelled.
 /// Before, they stayed queued, to fire for calls already answered.
