@@ -7,18 +7,23 @@
 //! status of each outcome.
 //!
 //! Connection tasks hand their requests to one task that starts them (`Server::start_with`)
-//! and hands back each call's future, which the connection task awaits; the server's `run`
-//! drives the event loop. The hop is worth its channel: the starting task takes every request
-//! queued since it last ran in one go, so V8's code and data stay warm across them, and the
-//! loop then settles their ops in one turn. (Connection tasks starting their calls themselves,
-//! each between its own hyper and socket work, cost about half again as much CPU per `/hello`
-//! request: BENCHMARKS.md.)
+//! and hands back each call, polled once on the connection task's behalf (`handoff.rs`), which
+//! the connection task awaits; the server's `run` drives the event loop. The hop is worth its
+//! queue: the starting task takes every request queued since it last ran in one go, so V8's
+//! code and data stay warm across them, and the loop then settles their ops in one turn.
+//! (Connection tasks starting their calls themselves, each between its own hyper and socket
+//! work, cost about half again as much CPU per `/hello` request: BENCHMARKS.md.)
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
+use crate::handoff::Handoff;
+use crate::{fetch_mode, ops, reply, Reply};
 use bytes::Bytes;
 use http_body_util::{Either, Full};
 use hyper::body::Incoming;
@@ -29,9 +34,6 @@ use runtime_core::serve::{
     MakeRuntime, ServeError, ServeMetrics, ServeOptions, ServedCall, Server,
 };
 use runtime_core::{v8, JsError, OpState, Runtime, RuntimeOptions, SnapshotBuilder};
-use tokio::sync::{mpsc, oneshot};
-
-use crate::{fetch_mode, ops, reply, Reply};
 
 /// Where the handler is and what it may import: shared by every worker.
 #[derive(Clone, Debug)]
@@ -140,12 +142,9 @@ pub struct Worker {
     /// A request's deadline, from its arrival: a streamed response body ends there too.
     timeout: Duration,
     rid: Cell<u32>,
-    /// Where requests go to be started.
-    requests: mpsc::UnboundedSender<Request>,
+    /// Where requests wait to be started.
+    requests: Handoff<(Parts, RequestBody), Started>,
 }
-
-/// A request for the starting task, and where its started call goes.
-type Request = (Parts, RequestBody, oneshot::Sender<Started>);
 
 /// A request's body as its handler takes it.
 enum RequestBody {
@@ -165,8 +164,60 @@ struct Started {
 
 /// A request's call, by the handler's kind.
 enum Call {
-    Ops(Result<ServedCall<()>, ServeError>),
-    Fetch(Result<ServedCall<runtime_web::fetch_handler::Answer>, ServeError>),
+    Ops(Answering<()>),
+    Fetch(Answering<runtime_web::fetch_handler::Answer>),
+}
+
+impl Call {
+    /// Whether it has its answer (or was refused): nothing will wake its task for it.
+    fn is_answered(&self) -> bool {
+        match self {
+            Call::Ops(answering) => answering.is_answered(),
+            Call::Fetch(answering) => answering.is_answered(),
+        }
+    }
+}
+
+/// A call as its connection task awaits it: in flight, or answered (refused included) when
+/// first polled.
+enum Answering<R> {
+    InFlight(ServedCall<R>),
+    Answered(Option<Result<R, ServeError>>),
+}
+
+impl<R> Answering<R> {
+    /// `call` polled once with `waker` (its connection task's): a call in flight wakes that
+    /// task when it has its answer.
+    fn new(call: Result<ServedCall<R>, ServeError>, waker: &Waker) -> Self {
+        let mut call = match call {
+            Ok(call) => call,
+            Err(refused) => return Self::Answered(Some(Err(refused))),
+        };
+        match Pin::new(&mut call).poll(&mut Context::from_waker(waker)) {
+            Poll::Ready(outcome) => Self::Answered(Some(outcome)),
+            Poll::Pending => Self::InFlight(call),
+        }
+    }
+
+    fn is_answered(&self) -> bool {
+        matches!(self, Self::Answered(_))
+    }
+}
+
+// An answer is only moved, never pinned: an `Answering` moves whatever its `R`.
+impl<R> Unpin for Answering<R> {}
+
+impl<R> Future for Answering<R> {
+    type Output = Result<R, ServeError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Self::InFlight(call) => Pin::new(call).poll(cx),
+            Self::Answered(outcome) => {
+                Poll::Ready(outcome.take().expect("polled after it was ready"))
+            }
+        }
+    }
 }
 
 impl Worker {
@@ -193,16 +244,25 @@ impl Worker {
             },
         )
         .map_err(described)?;
-        let (requests, queued) = mpsc::unbounded_channel();
         let worker = Rc::new(Self {
             server: server.clone(),
             kind,
             timeout,
             rid: Cell::new(0),
-            requests,
+            requests: Handoff::default(),
         });
         tokio::task::spawn_local(async move { server.run().await });
-        tokio::task::spawn_local(start_requests(worker.clone(), queued));
+        let starter = worker.clone();
+        tokio::task::spawn_local(async move {
+            starter
+                .requests
+                .serve(|(parts, body), waker| {
+                    let started = starter.start_request(parts, body, waker);
+                    let wake = started.call.is_answered();
+                    (started, wake)
+                })
+                .await
+        });
         Ok(worker)
     }
 
@@ -238,24 +298,10 @@ impl Worker {
             RequestBody::Fetch(body) => body.closer(),
             RequestBody::Ops(_) => None,
         };
-        let (sender, started) = oneshot::channel();
-        let started = match self.requests.send((parts, body, sender)) {
-            Ok(()) => started.await,
-            Err(_) => return reply(StatusCode::SERVICE_UNAVAILABLE, "text/plain", "stopping"),
-        };
-        let Ok(Started { rid, state, call }) = started else {
-            return reply(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "text/plain",
-                "the request was not started",
-            );
-        };
+        let Started { rid, state, call } = self.requests.hand((parts, body)).await;
         match call {
             Call::Ops(call) => {
-                let outcome = match call {
-                    Ok(call) => call.await,
-                    Err(refused) => Err(refused),
-                };
+                let outcome = call.await;
                 let exchange = state.and_then(|state| {
                     state
                         .borrow_mut()
@@ -264,19 +310,17 @@ impl Worker {
                 });
                 respond(rid, outcome, exchange)
             }
-            Call::Fetch(call) => match call {
-                Ok(call) => match call.await {
-                    Ok(answer) => fetch_mode::respond(rid, answer, deadline, closer),
-                    Err(error) => failed(rid, error),
-                },
-                Err(refused) => failed(rid, refused),
+            Call::Fetch(call) => match call.await {
+                Ok(answer) => fetch_mode::respond(rid, answer, deadline, closer),
+                Err(error) => failed(rid, error),
             },
         }
     }
 
     /// Files a request in the runtime the call will run in and starts `handle(rid)`; or, for a
-    /// standard handler, starts `serve(method, url, headers, body)`.
-    fn start_request(&self, parts: Parts, body: RequestBody) -> Started {
+    /// standard handler, starts `serve(method, url, headers, body)`. The call is polled once
+    /// with `waker`, its connection task's.
+    fn start_request(&self, parts: Parts, body: RequestBody, waker: &Waker) -> Started {
         let rid = self.next_rid();
         let body =
             match body {
@@ -287,7 +331,7 @@ impl Worker {
                     return Started {
                         rid,
                         state: None,
-                        call: Call::Fetch(call),
+                        call: Call::Fetch(Answering::new(call, waker)),
                     };
                 }
                 RequestBody::Ops(body) => body,
@@ -309,22 +353,13 @@ impl Worker {
         Started {
             rid,
             state,
-            call: Call::Ops(call),
+            call: Call::Ops(Answering::new(call, waker)),
         }
     }
 }
 
 /// A worker's calls in flight at most: past it a request is answered 503 at once.
 const MAX_IN_FLIGHT: usize = 16 * 1024;
-
-/// Starts the requests the connection tasks hand over, every one queued in one go.
-async fn start_requests(worker: Rc<Worker>, mut queued: mpsc::UnboundedReceiver<Request>) {
-    while let Some((parts, body, sender)) = queued.recv().await {
-        // A connection that went away meanwhile drops its call: its JavaScript runs on,
-        // answered to nobody.
-        let _ = sender.send(worker.start_request(parts, body));
-    }
-}
 
 /// The response to a request: what the handler sent, or the status of what went wrong.
 fn respond(rid: u32, outcome: Result<(), ServeError>, exchange: Option<ops::Exchange>) -> Reply {

@@ -15,6 +15,7 @@
 //! alone; SIGINT stops accepting and lets the connections in flight finish.
 
 pub mod fetch_mode;
+mod handoff;
 pub mod js_worker;
 pub mod ops;
 

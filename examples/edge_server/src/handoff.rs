@@ -1,0 +1,123 @@
+//! Requests handed from connection tasks to the one task that starts them, and each start
+//! handed back, on one thread: a queue and a slot per request, with no channel's atomics and
+//! no allocation but the slot's. The starting task is given the waker of the task awaiting
+//! each start, so it can poll what it started once on that task's behalf: a call that waits
+//! (on a timer, an op) then wakes its connection task only when it has an answer, not once
+//! more to say that it started.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+/// Where requests `T` wait for the starting task, which hands back an `S` for each.
+pub struct Handoff<T, S> {
+    queued: RefCell<VecDeque<Rc<Slot<T, S>>>>,
+    /// The starting task's waker, while it waits for requests.
+    starter: RefCell<Option<Waker>>,
+}
+
+/// One request on its way: the request until it is taken, then what its start gave.
+struct Slot<T, S> {
+    request: Cell<Option<T>>,
+    started: Cell<Option<S>>,
+    /// The waker of the task awaiting the start.
+    waker: RefCell<Option<Waker>>,
+}
+
+impl<T, S> Default for Handoff<T, S> {
+    fn default() -> Self {
+        Self {
+            queued: RefCell::new(VecDeque::new()),
+            starter: RefCell::new(None),
+        }
+    }
+}
+
+impl<T, S> Handoff<T, S> {
+    /// Hands `request` over; resolves to what starting it gave.
+    pub fn hand(&self, request: T) -> Handed<'_, T, S> {
+        Handed {
+            handoff: self,
+            request: Some(request),
+            slot: None,
+        }
+    }
+
+    /// The starting task: forever, every request queued since it last ran is given to
+    /// `start` with the waker of the task awaiting it, in one go. `start` gives what the
+    /// task gets and whether to wake it now (`false` when what it gets has been polled with
+    /// that waker and will wake it). A request whose awaiting task went away is not started.
+    pub async fn serve(&self, mut start: impl FnMut(T, &Waker) -> (S, bool)) {
+        std::future::poll_fn(|cx| {
+            *self.starter.borrow_mut() = Some(cx.waker().clone());
+            loop {
+                // Not borrowed while `start` runs: starting may hand over more.
+                let Some(slot) = self.queued.borrow_mut().pop_front() else {
+                    return Poll::<()>::Pending;
+                };
+                // Only the queue holds it: its task went away.
+                if Rc::strong_count(&slot) == 1 {
+                    continue;
+                }
+                let Some(request) = slot.request.take() else {
+                    continue;
+                };
+                let waker = slot.waker.borrow().clone();
+                let Some(waker) = waker else {
+                    continue;
+                };
+                let (started, wake) = start(request, &waker);
+                slot.started.set(Some(started));
+                if wake {
+                    waker.wake();
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// The future of a request's start ([`Handoff::hand`]).
+pub struct Handed<'h, T, S> {
+    handoff: &'h Handoff<T, S>,
+    request: Option<T>,
+    slot: Option<Rc<Slot<T, S>>>,
+}
+
+impl<T, S> Unpin for Handed<'_, T, S> {}
+
+impl<T, S> Future for Handed<'_, T, S> {
+    type Output = S;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<S> {
+        if let Some(request) = self.request.take() {
+            let slot = Rc::new(Slot {
+                request: Cell::new(Some(request)),
+                started: Cell::new(None),
+                waker: RefCell::new(Some(cx.waker().clone())),
+            });
+            self.handoff.queued.borrow_mut().push_back(slot.clone());
+            self.slot = Some(slot);
+            if let Some(starter) = self.handoff.starter.borrow_mut().take() {
+                starter.wake();
+            }
+            return Poll::Pending;
+        }
+        let slot = self.slot.as_ref().expect("polled after it was ready");
+        if let Some(started) = slot.started.take() {
+            self.slot = None;
+            return Poll::Ready(started);
+        }
+        let mut waker = slot.waker.borrow_mut();
+        if !waker
+            .as_ref()
+            .is_some_and(|kept| kept.will_wake(cx.waker()))
+        {
+            *waker = Some(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+}
