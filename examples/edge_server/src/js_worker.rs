@@ -8,7 +8,8 @@
 //!
 //! Connection tasks hand their requests to one task that starts them (`Server::start_with`)
 //! and hands back each call, polled once on the connection task's behalf (`handoff.rs`), which
-//! the connection task awaits; the server's `run` drives the event loop. The hop is worth its
+//! the connection task awaits; `Worker::drive` runs the server's event loop in the
+//! `LocalSet`'s own future, so that a due timer waits no longer than one tick. The hop is worth its
 //! queue: the starting task takes every request queued since it last ran in one go, so V8's
 //! code and data stay warm across them, and the loop then settles their ops in one turn.
 //! (Connection tasks starting their calls themselves, each between its own hyper and socket
@@ -19,7 +20,9 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
 use crate::handoff::Handoff;
@@ -222,8 +225,7 @@ impl<R> Future for Answering<R> {
 
 impl Worker {
     /// A worker serving `handler` from its snapshot: a call's entry into JavaScript may last
-    /// `entry_limit`, a request `timeout`. The server's loop and the starting task run on the
-    /// current `LocalSet`.
+    /// `entry_limit`, a request `timeout`. It serves while [`Worker::drive`] is polled.
     pub fn start(
         handler: Handler,
         timeout: Duration,
@@ -245,15 +247,24 @@ impl Worker {
         )
         .map_err(described)?;
         let worker = Rc::new(Self {
-            server: server.clone(),
+            server,
             kind,
             timeout,
             rid: Cell::new(0),
             requests: Handoff::default(),
         });
-        tokio::task::spawn_local(async move { server.run().await });
-        let starter = worker.clone();
-        tokio::task::spawn_local(async move {
+        Ok(worker)
+    }
+
+    /// Drives the worker: starts the requests handed over, in a task of the current
+    /// `LocalSet` (which runs it in the tick the requests came in), and runs the server's
+    /// event loop here. The host polls this in its `LocalSet`'s own future (`block_on`'s),
+    /// which runs after each look at the sockets and timers, not as a task queued behind every
+    /// connection woken since: a timer is fired within one tick of the `LocalSet`. The loop is
+    /// polled only when it was woken (the `LocalSet`'s future is polled on every tick).
+    pub async fn drive(self: &Rc<Self>) {
+        let starter = self.clone();
+        let started = tokio::task::spawn_local(async move {
             starter
                 .requests
                 .serve(|(parts, body), waker| {
@@ -263,7 +274,18 @@ impl Worker {
                 })
                 .await
         });
-        Ok(worker)
+        let mut run = std::pin::pin!(self.server.run());
+        let woken = Woken::new();
+        let waker = Waker::from(woken.clone());
+        std::future::poll_fn(|cx| {
+            woken.wakes(cx.waker());
+            if woken.take() {
+                return run.as_mut().poll(&mut Context::from_waker(&waker));
+            }
+            Poll::Pending
+        })
+        .await;
+        started.abort();
     }
 
     /// What the worker's server did (its replacements among it).
@@ -354,6 +376,56 @@ impl Worker {
             rid,
             state,
             call: Call::Ops(Answering::new(call, waker)),
+        }
+    }
+}
+
+/// The waker of the loop [`Worker::drive`] polls: marks it woken, and wakes the future polling
+/// it.
+struct Woken {
+    woken: AtomicBool,
+    polling: Mutex<Option<Waker>>,
+}
+
+impl Woken {
+    /// Woken to begin with: polled the first time.
+    fn new() -> Arc<Self> {
+        Arc::new(Self {
+            woken: AtomicBool::new(true),
+            polling: Mutex::new(None),
+        })
+    }
+
+    /// `waker` is the polling future's.
+    fn wakes(&self, waker: &Waker) {
+        let mut polling = self
+            .polling
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if !polling.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
+            *polling = Some(waker.clone());
+        }
+    }
+
+    /// Whether it was woken since it was last polled.
+    fn take(&self) -> bool {
+        self.woken.swap(false, Ordering::AcqRel)
+    }
+}
+
+impl Wake for Woken {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::Release);
+        let polling = self
+            .polling
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        if let Some(waker) = polling.as_ref() {
+            waker.wake_by_ref();
         }
     }
 }

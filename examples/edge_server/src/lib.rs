@@ -251,45 +251,18 @@ fn run_worker(
             }
         };
         let _ = started.send(Ok(()));
-        let deadline = tokio::time::sleep(Duration::from_secs(config.max_seconds));
-        let interrupted = tokio::signal::ctrl_c();
-        tokio::pin!(deadline, interrupted);
-        let connections = Rc::new(Cell::new(0usize));
-        loop {
-            let stream = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => stream,
-                    Err(_) => continue,
-                },
-                _ = &mut deadline => break,
-                _ = &mut interrupted => break,
-            };
-            stream.set_nodelay(true).ok();
-            let worker = worker.clone();
-            let connections = connections.clone();
-            connections.set(connections.get() + 1);
-            tokio::task::spawn_local(async move {
-                let service = hyper::service::service_fn(move |request| {
-                    let worker = worker.clone();
-                    async move { Ok::<_, Infallible>(answer(request, worker.as_deref()).await) }
-                });
-                let io = hyper_util::rt::TokioIo::new(stream);
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .keep_alive(true)
-                    // One buffer a response: the head and a small body in one `write` cost
-                    // the kernel less than a vectored write of two pieces (a large body is
-                    // copied once more, which a send of it dwarfs).
-                    .writev(false)
-                    .serve_connection(io, service)
-                    .await;
-                connections.set(connections.get() - 1);
-            });
-        }
-        // Stop accepting; let the connections in flight finish (for two seconds at most).
-        drop(listener);
-        let grace = Instant::now() + Duration::from_secs(2);
-        while connections.get() > 0 && Instant::now() < grace {
-            tokio::time::sleep(Duration::from_millis(10)).await;
+        let serving = std::pin::pin!(serve_connections(listener, config, worker.clone()));
+        match &worker {
+            // The worker is driven in this, the `LocalSet`'s own future (see `Worker::drive`).
+            Some(worker) => {
+                let drive = std::pin::pin!(worker.drive());
+                tokio::select! {
+                    biased;
+                    () = drive => {}
+                    () = serving => {}
+                }
+            }
+            None => serving.await,
         }
         if let Some(metrics) = worker
             .map(|worker| worker.metrics())
@@ -303,6 +276,55 @@ fn run_worker(
         }
         Ok(())
     })
+}
+
+/// Accepts and serves connections until the deadline or SIGINT, then lets those in flight
+/// finish (for two seconds at most).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    config: &Config,
+    worker: Option<Rc<Worker>>,
+) {
+    let deadline = tokio::time::sleep(Duration::from_secs(config.max_seconds));
+    let interrupted = tokio::signal::ctrl_c();
+    tokio::pin!(deadline, interrupted);
+    let connections = Rc::new(Cell::new(0usize));
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => continue,
+            },
+            _ = &mut deadline => break,
+            _ = &mut interrupted => break,
+        };
+        stream.set_nodelay(true).ok();
+        let worker = worker.clone();
+        let connections = connections.clone();
+        connections.set(connections.get() + 1);
+        tokio::task::spawn_local(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let worker = worker.clone();
+                async move { Ok::<_, Infallible>(answer(request, worker.as_deref()).await) }
+            });
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .keep_alive(true)
+                // One buffer a response: the head and a small body in one `write` cost
+                // the kernel less than a vectored write of two pieces (a large body is
+                // copied once more, which a send of it dwarfs).
+                .writev(false)
+                .serve_connection(io, service)
+                .await;
+            connections.set(connections.get() - 1);
+        });
+    }
+    // Stop accepting; let the connections in flight finish (for two seconds at most).
+    drop(listener);
+    let grace = Instant::now() + Duration::from_secs(2);
+    while connections.get() > 0 && Instant::now() < grace {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 /// One request, answered by the JavaScript worker or the floor.
