@@ -59,6 +59,13 @@ impl TimerFd {
                 // takes only makes the wake later, never early.
                 self.set(deadline - now)?;
                 self.set_for = Some(deadline);
+                // Setting it discards an expiration not read (it fired for a deadline the heap
+                // took as due): the readiness that expiration left is stale, and is cleared
+                // here rather than found out by a `read` that fails. (An expiration after the
+                // set is a new edge, which the reactor reports again.)
+                if let Poll::Ready(Ok(mut stale)) = self.fd.poll_read_ready(cx) {
+                    stale.clear_ready();
+                }
             }
             let Poll::Ready(ready) = self.fd.poll_read_ready(cx) else {
                 return Poll::Pending;
