@@ -121,3 +121,51 @@ impl<T, S> Future for Handed<'_, T, S> {
         Poll::Pending
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each request gets what its start gave; one whose awaiting future went away before the
+    /// starting task ran is not started.
+    #[test]
+    fn each_request_gets_its_start_and_a_dropped_one_is_not_started() {
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let local = tokio::task::LocalSet::new();
+        let handoff = Rc::new(Handoff::<u32, u32>::default());
+        let started = Rc::new(RefCell::new(Vec::new()));
+        let (kept, gone, answers) = local.block_on(&tokio, async {
+            let starter = handoff.clone();
+            let seen = started.clone();
+            tokio::task::spawn_local(async move {
+                starter
+                    .serve(|request, _| {
+                        seen.borrow_mut().push(request);
+                        (request * 10, true)
+                    })
+                    .await
+            });
+            let mut first = handoff.hand(1);
+            let mut second = handoff.hand(2);
+            let mut third = handoff.hand(3);
+            // Queued (each polled once), then the second is dropped before any start.
+            let waker = Waker::noop();
+            let mut context = Context::from_waker(waker);
+            assert!(Pin::new(&mut first).poll(&mut context).is_pending());
+            assert!(Pin::new(&mut second).poll(&mut context).is_pending());
+            assert!(Pin::new(&mut third).poll(&mut context).is_pending());
+            drop(second);
+            let answers = (first.await, third.await);
+            (
+                started.borrow().clone(),
+                handoff.queued.borrow().len(),
+                answers,
+            )
+        });
+        assert_eq!(kept, vec![1, 3]);
+        assert_eq!(gone, 0);
+        assert_eq!(answers, (10, 30));
+    }
+}
