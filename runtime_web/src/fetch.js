@@ -42,6 +42,7 @@
   const PromiseResolve = Promise.resolve.bind(Promise);
   const PromiseReject = Promise.reject.bind(Promise);
   const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+  const PromisePrototype = Promise.prototype;
   const JSONParse = JSON.parse;
   const JSONStringify = JSON.stringify;
   const TypeErrorCtor = TypeError;
@@ -1200,9 +1201,10 @@
       // async handler's) is no Response: not brand-checked, which costs more for a miss.
       if (!op_web_is_promise(answered)) {
         if (isResponse(answered)) return answerOf(answered);
-      } else {
+      } else if (ObjectGetPrototypeOf(answered) === PromisePrototype) {
         // An async handler's Response, most often there already: read now, with no
-        // reaction and no turn of the microtask queue.
+        // reaction and no turn of the microtask queue. (A subclass's promise goes through
+        // its own `then`, as `PromiseResolve` takes it.)
         const value = op_web_fulfilled_value(answered);
         if (value !== answered && isResponse(value)) return answerOf(value);
       }
