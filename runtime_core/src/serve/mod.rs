@@ -249,7 +249,8 @@ impl Server {
         inner.in_flight.set(inner.in_flight.get() + 1);
         Ok(ServedCall {
             call,
-            deadline: tokio::time::Instant::now() + inner.options.call_timeout,
+            // `None`: a timeout past what the clock can hold is none.
+            deadline: tokio::time::Instant::now().checked_add(inner.options.call_timeout),
             timer: None,
             in_flight: InFlight {
                 inner: inner.clone(),
@@ -313,8 +314,8 @@ impl Server {
 #[must_use = "a call's answer is only seen by awaiting it"]
 pub struct ServedCall<R> {
     call: CallInFlight<R>,
-    /// When it times out.
-    deadline: tokio::time::Instant,
+    /// When it times out (never, for `None`).
+    deadline: Option<tokio::time::Instant>,
     /// The timer of `deadline`, made the first time the call is not ready when polled: a call
     /// answered at once registers no timer.
     timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
@@ -332,7 +333,9 @@ impl<R> Future for ServedCall<R> {
         let outcome = match std::pin::Pin::new(&mut this.call).poll(cx) {
             Poll::Ready(outcome) => Some(outcome),
             Poll::Pending => {
-                let deadline = this.deadline;
+                let Some(deadline) = this.deadline else {
+                    return Poll::Pending;
+                };
                 let timer = this
                     .timer
                     .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));

@@ -147,7 +147,7 @@ fn a_call_that_waits_too_long_is_answered_alone() {
 /// A call may be polled by a task other than the one that awaits it, with that task's waker,
 /// and moved on (a host's starting task polls each call it starts once on behalf of its
 /// connection's task): the waker it was polled with is woken when it settles, and when it
-/// times out.
+/// times out. A timeout past what the clock holds is no timeout.
 #[test]
 fn a_call_polled_with_anothers_waker_wakes_it_when_answered() {
     #[derive(Default)]
@@ -157,42 +157,49 @@ fn a_call_polled_with_anothers_waker_wakes_it_when_answered() {
             self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
     }
-    let server = server(ServeOptions {
+    let served = server(ServeOptions {
         call_timeout: Duration::from_millis(100),
         ..ServeOptions::default()
     });
-    let (wakes, settled, timed_out) = serve(&server, |server| async move {
-        let wakes = std::sync::Arc::new(Wakes::default());
-        let waker = std::task::Waker::from(wakes.clone());
-        let mut context = std::task::Context::from_waker(&waker);
-        let mut settles = server.start::<u32>(("wait", 5)).unwrap();
-        let mut times_out = server.start::<u32>(("wait", 60_000)).unwrap();
-        assert!(std::pin::Pin::new(&mut settles)
-            .poll(&mut context)
-            .is_pending());
-        assert!(std::pin::Pin::new(&mut times_out)
-            .poll(&mut context)
-            .is_pending());
-        // Moved, and awaited only once the waker they were polled with was woken.
-        let moved = vec![settles, times_out];
+    let (woken, settled, timed_out) = serve(&served, |server| async move {
+        let calls = [("wait", 5), ("wait", 60_000)].map(|args| {
+            let wakes = std::sync::Arc::new(Wakes::default());
+            let waker = std::task::Waker::from(wakes.clone());
+            let mut call = server.start::<u32>(args).unwrap();
+            let polled =
+                std::pin::Pin::new(&mut call).poll(&mut std::task::Context::from_waker(&waker));
+            assert!(polled.is_pending());
+            (wakes, call)
+        });
+        // Moved, and each awaited only once the waker it was polled with was woken.
         let given_up = std::time::Instant::now() + Duration::from_secs(30);
+        let mut woken = Vec::new();
         let mut answers = Vec::new();
-        for (waited, call) in moved.into_iter().enumerate() {
-            while wakes.0.load(std::sync::atomic::Ordering::SeqCst) <= waited
+        for (wakes, call) in calls {
+            while wakes.0.load(std::sync::atomic::Ordering::SeqCst) == 0
                 && std::time::Instant::now() < given_up
             {
                 tokio::time::sleep(Duration::from_millis(1)).await;
             }
+            woken.push(wakes.0.load(std::sync::atomic::Ordering::SeqCst) > 0);
             answers.push(call.await);
         }
-        let wakes = wakes.0.load(std::sync::atomic::Ordering::SeqCst);
         let timed_out = answers.pop().unwrap();
         let settled = answers.pop().unwrap();
-        (wakes, settled, timed_out)
+        (woken, settled, timed_out)
     });
-    assert_eq!(wakes, 2);
+    assert_eq!(woken, [true, true]);
     assert_eq!(settled, Ok(5));
     assert_eq!(timed_out, Err(ServeError::TimedOut));
+
+    let unbounded = server(ServeOptions {
+        call_timeout: Duration::MAX,
+        ..ServeOptions::default()
+    });
+    let answer = serve(&unbounded, |server| async move {
+        server.call::<u32>(("wait", 5)).await
+    });
+    assert_eq!(answer, Ok(5));
 }
 
 /// A call that timed out leaves no timer behind, nor one whose answer the host stopped
