@@ -1,9 +1,10 @@
 //! Requests handed from connection tasks to the one task that starts them, and each start
 //! handed back, on one thread: a queue and a slot per request, with no channel's atomics and
-//! no allocation but the slot's. The starting task is given the waker of the task awaiting
-//! each start, so it can poll what it started once on that task's behalf: a call that waits
-//! (on a timer, an op) then wakes its connection task only when it has an answer, not once
-//! more to say that it started.
+//! one allocation a request (the slot). The starting task is given the waker of the task
+//! awaiting each start, so it can poll what it started once on that task's behalf: a call that
+//! waits (on a timer, an op) then wakes its connection task only when it is answered or times
+//! out, not once more to say that it started. If the starting task goes (it panicked), every
+//! request waiting and every later one is told so, rather than waiting for good.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -17,6 +18,8 @@ pub struct Handoff<T, S> {
     queued: RefCell<VecDeque<Rc<Slot<T, S>>>>,
     /// The starting task's waker, while it waits for requests.
     starter: RefCell<Option<Waker>>,
+    /// Set when the starting task has gone.
+    closed: Cell<bool>,
 }
 
 /// One request on its way: the request until it is taken, then what its start gave.
@@ -32,12 +35,14 @@ impl<T, S> Default for Handoff<T, S> {
         Self {
             queued: RefCell::new(VecDeque::new()),
             starter: RefCell::new(None),
+            closed: Cell::new(false),
         }
     }
 }
 
 impl<T, S> Handoff<T, S> {
-    /// Hands `request` over; resolves to what starting it gave.
+    /// Hands `request` over; resolves to what starting it gave, or `None` if the starting task
+    /// went first.
     pub fn hand(&self, request: T) -> Handed<'_, T, S> {
         Handed {
             handoff: self,
@@ -51,25 +56,26 @@ impl<T, S> Handoff<T, S> {
     /// task gets and whether to wake it now (`false` when what it gets has been polled with
     /// that waker and will wake it). A request whose awaiting task went away is not started.
     pub async fn serve(&self, mut start: impl FnMut(T, &Waker) -> (S, bool)) {
+        let _closes = CloseOnDrop(self);
         std::future::poll_fn(|cx| {
             *self.starter.borrow_mut() = Some(cx.waker().clone());
             loop {
-                // Not borrowed while `start` runs: starting may hand over more.
-                let Some(slot) = self.queued.borrow_mut().pop_front() else {
+                // Left in the queue until started (so that a start that panics leaves it
+                // there to be told), and not borrowed meanwhile: starting may hand over more.
+                let Some(slot) = self.queued.borrow().front().cloned() else {
                     return Poll::<()>::Pending;
                 };
-                // Only the queue holds it: its task went away.
-                if Rc::strong_count(&slot) == 1 {
-                    continue;
-                }
-                let Some(request) = slot.request.take() else {
-                    continue;
-                };
+                let request = slot.request.take();
                 let waker = slot.waker.borrow().clone();
-                let Some(waker) = waker else {
+                // Only the queue and this hold it: its task went away.
+                let (Some(request), Some(waker), false) =
+                    (request, waker, Rc::strong_count(&slot) == 2)
+                else {
+                    self.queued.borrow_mut().pop_front();
                     continue;
                 };
                 let (started, wake) = start(request, &waker);
+                self.queued.borrow_mut().pop_front();
                 slot.started.set(Some(started));
                 if wake {
                     waker.wake();
@@ -80,6 +86,23 @@ impl<T, S> Handoff<T, S> {
     }
 }
 
+/// Closes a handoff when its starting task's future goes (a panic unwinds through it): the
+/// tasks waiting are woken to find it closed.
+struct CloseOnDrop<'h, T, S>(&'h Handoff<T, S>);
+
+impl<T, S> Drop for CloseOnDrop<'_, T, S> {
+    fn drop(&mut self) {
+        self.0.closed.set(true);
+        let queued = std::mem::take(&mut *self.0.queued.borrow_mut());
+        for slot in queued {
+            let waker = slot.waker.borrow_mut().take();
+            if let Some(waker) = waker {
+                waker.wake();
+            }
+        }
+    }
+}
+
 /// The future of a request's start ([`Handoff::hand`]).
 pub struct Handed<'h, T, S> {
     handoff: &'h Handoff<T, S>,
@@ -87,12 +110,16 @@ pub struct Handed<'h, T, S> {
     slot: Option<Rc<Slot<T, S>>>,
 }
 
+// A request is only moved, never pinned: a `Handed` moves whatever its `T`.
 impl<T, S> Unpin for Handed<'_, T, S> {}
 
 impl<T, S> Future for Handed<'_, T, S> {
-    type Output = S;
+    type Output = Option<S>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<S> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S>> {
+        if self.handoff.closed.get() {
+            return Poll::Ready(self.slot.take().and_then(|slot| slot.started.take()));
+        }
         if let Some(request) = self.request.take() {
             let slot = Rc::new(Slot {
                 request: Cell::new(Some(request)),
@@ -101,7 +128,9 @@ impl<T, S> Future for Handed<'_, T, S> {
             });
             self.handoff.queued.borrow_mut().push_back(slot.clone());
             self.slot = Some(slot);
-            if let Some(starter) = self.handoff.starter.borrow_mut().take() {
+            // Outside the borrow: a waker is another's code.
+            let starter = self.handoff.starter.borrow_mut().take();
+            if let Some(starter) = starter {
                 starter.wake();
             }
             return Poll::Pending;
@@ -109,7 +138,7 @@ impl<T, S> Future for Handed<'_, T, S> {
         let slot = self.slot.as_ref().expect("polled after it was ready");
         if let Some(started) = slot.started.take() {
             self.slot = None;
-            return Poll::Ready(started);
+            return Poll::Ready(Some(started));
         }
         let mut waker = slot.waker.borrow_mut();
         if !waker
@@ -166,6 +195,27 @@ mod tests {
         });
         assert_eq!(kept, vec![1, 3]);
         assert_eq!(gone, 0);
-        assert_eq!(answers, (10, 30));
+        assert_eq!(answers, (Some(10), Some(30)));
+    }
+
+    /// When the starting task goes (it panicked), the requests waiting, and any handed later,
+    /// are told it went: none waits for good.
+    #[test]
+    fn requests_are_told_when_the_starting_task_goes() {
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let local = tokio::task::LocalSet::new();
+        let handoff = Rc::new(Handoff::<u32, u32>::default());
+        let (waiting, later) = local.block_on(&tokio, async {
+            let starter = handoff.clone();
+            let started = tokio::task::spawn_local(async move {
+                starter.serve(|_, _| panic!("a start that fails")).await
+            });
+            let waiting = handoff.hand(1).await;
+            assert!(started.await.unwrap_err().is_panic());
+            (waiting, handoff.hand(2).await)
+        });
+        assert_eq!((waiting, later), (None, None));
     }
 }

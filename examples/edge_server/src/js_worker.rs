@@ -9,34 +9,32 @@
 //! Connection tasks hand their requests to one task that starts them (`Server::start_with`)
 //! and hands back each call, polled once on the connection task's behalf (`handoff.rs`), which
 //! the connection task awaits; `Worker::drive` runs the server's event loop in the
-//! `LocalSet`'s own future, so that a due timer waits no longer than one tick. The hop is worth its
-//! queue: the starting task takes every request queued since it last ran in one go, so V8's
-//! code and data stay warm across them, and the loop then settles their ops in one turn.
+//! `LocalSet`'s own future, so that a due timer waits no longer than one tick. The hop is
+//! worth its queue: the starting task takes every request queued since it last ran in one
+//! go, so V8's code and data stay warm across them, and the loop then settles their ops in one
+//! turn.
 //! (Connection tasks starting their calls themselves, each between its own hyper and socket
 //! work, cost about half again as much CPU per `/hello` request: BENCHMARKS.md.)
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use crate::handoff::Handoff;
-use crate::{fetch_mode, ops, reply, Reply};
 use bytes::Bytes;
 use http_body_util::{Either, Full};
 use hyper::body::Incoming;
 use hyper::http::request::Parts;
 use hyper::{Response, StatusCode};
 use runtime_core::modules::FsModuleLoader;
-use runtime_core::serve::{
-    MakeRuntime, ServeError, ServeMetrics, ServeOptions, ServedCall, Server,
-};
+use runtime_core::serve::{MakeRuntime, ServeError, ServeMetrics, ServeOptions, Server};
 use runtime_core::{v8, JsError, OpState, Runtime, RuntimeOptions, SnapshotBuilder};
+
+use crate::handoff::Handoff;
+use crate::polling::{AbortOnDrop, Answering, LoopWaker};
+use crate::{fetch_mode, ops, reply, Reply};
 
 /// Where the handler is and what it may import: shared by every worker.
 #[derive(Clone, Debug)]
@@ -181,48 +179,6 @@ impl Call {
     }
 }
 
-/// A call as its connection task awaits it: in flight, or answered (refused included) when
-/// first polled.
-enum Answering<R> {
-    InFlight(ServedCall<R>),
-    Answered(Option<Result<R, ServeError>>),
-}
-
-impl<R> Answering<R> {
-    /// `call` polled once with `waker` (its connection task's): a call in flight wakes that
-    /// task when it has its answer.
-    fn new(call: Result<ServedCall<R>, ServeError>, waker: &Waker) -> Self {
-        let mut call = match call {
-            Ok(call) => call,
-            Err(refused) => return Self::Answered(Some(Err(refused))),
-        };
-        match Pin::new(&mut call).poll(&mut Context::from_waker(waker)) {
-            Poll::Ready(outcome) => Self::Answered(Some(outcome)),
-            Poll::Pending => Self::InFlight(call),
-        }
-    }
-
-    fn is_answered(&self) -> bool {
-        matches!(self, Self::Answered(_))
-    }
-}
-
-// An answer is only moved, never pinned: an `Answering` moves whatever its `R`.
-impl<R> Unpin for Answering<R> {}
-
-impl<R> Future for Answering<R> {
-    type Output = Result<R, ServeError>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match self.get_mut() {
-            Self::InFlight(call) => Pin::new(call).poll(cx),
-            Self::Answered(outcome) => {
-                Poll::Ready(outcome.take().expect("polled after it was ready"))
-            }
-        }
-    }
-}
-
 impl Worker {
     /// A worker serving `handler` from its snapshot: a call's entry into JavaScript may last
     /// `entry_limit`, a request `timeout`. It serves while [`Worker::drive`] is polled.
@@ -263,29 +219,29 @@ impl Worker {
     /// connection woken since: a timer is fired within one tick of the `LocalSet`. The loop is
     /// polled only when it was woken (the `LocalSet`'s future is polled on every tick).
     pub async fn drive(self: &Rc<Self>) {
-        let starter = self.clone();
-        let started = tokio::task::spawn_local(async move {
-            starter
+        let worker = self.clone();
+        // Aborted when this future goes: the task holds the worker.
+        let _starter = AbortOnDrop(tokio::task::spawn_local(async move {
+            worker
                 .requests
                 .serve(|(parts, body), waker| {
-                    let started = starter.start_request(parts, body, waker);
+                    let started = worker.start_request(parts, body, waker);
                     let wake = started.call.is_answered();
                     (started, wake)
                 })
                 .await
-        });
+        }));
         let mut run = std::pin::pin!(self.server.run());
-        let woken = Woken::new();
-        let waker = Waker::from(woken.clone());
+        let loop_waker = LoopWaker::new();
+        let waker = Waker::from(loop_waker.clone());
         std::future::poll_fn(|cx| {
-            woken.wakes(cx.waker());
-            if woken.take() {
+            loop_waker.set_polling(cx.waker());
+            if loop_waker.take_woken() {
                 return run.as_mut().poll(&mut Context::from_waker(&waker));
             }
             Poll::Pending
         })
         .await;
-        started.abort();
     }
 
     /// What the worker's server did (its replacements among it).
@@ -320,7 +276,13 @@ impl Worker {
             RequestBody::Fetch(body) => body.closer(),
             RequestBody::Ops(_) => None,
         };
-        let Started { rid, state, call } = self.requests.hand((parts, body)).await;
+        let Some(Started { rid, state, call }) = self.requests.hand((parts, body)).await else {
+            return reply(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "text/plain",
+                "the request was not started",
+            );
+        };
         match call {
             Call::Ops(call) => {
                 let outcome = call.await;
@@ -376,56 +338,6 @@ impl Worker {
             rid,
             state,
             call: Call::Ops(Answering::new(call, waker)),
-        }
-    }
-}
-
-/// The waker of the loop [`Worker::drive`] polls: marks it woken, and wakes the future polling
-/// it.
-struct Woken {
-    woken: AtomicBool,
-    polling: Mutex<Option<Waker>>,
-}
-
-impl Woken {
-    /// Woken to begin with: polled the first time.
-    fn new() -> Arc<Self> {
-        Arc::new(Self {
-            woken: AtomicBool::new(true),
-            polling: Mutex::new(None),
-        })
-    }
-
-    /// `waker` is the polling future's.
-    fn wakes(&self, waker: &Waker) {
-        let mut polling = self
-            .polling
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        if !polling.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
-            *polling = Some(waker.clone());
-        }
-    }
-
-    /// Whether it was woken since it was last polled.
-    fn take(&self) -> bool {
-        self.woken.swap(false, Ordering::AcqRel)
-    }
-}
-
-impl Wake for Woken {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.woken.store(true, Ordering::Release);
-        let polling = self
-            .polling
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        if let Some(waker) = polling.as_ref() {
-            waker.wake_by_ref();
         }
     }
 }

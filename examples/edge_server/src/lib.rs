@@ -18,6 +18,7 @@ pub mod fetch_mode;
 mod handoff;
 pub mod js_worker;
 pub mod ops;
+mod polling;
 
 use std::cell::Cell;
 use std::convert::Infallible;

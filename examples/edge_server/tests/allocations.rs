@@ -56,7 +56,7 @@ fn the_javascript_path_allocates_a_handful_per_request_beyond_the_floor() {
     let js = per_request(Mode::Js);
     println!("allocations per request: floor {floor:.2}, JavaScript {js:.2}");
     assert!(floor < 20.0, "floor {floor}");
-    // Beyond the floor's: the oneshot the reply comes back by, and the `Bytes` owner around
+    // Beyond the floor's: the hand-off's slot the call comes back by, and the `Bytes` owner around
     // the detached body (the floor's body is one `Vec`, counted on both). V8's own
     // allocations (the body's backing store) go through C++'s allocator, not counted here.
     assert!(
