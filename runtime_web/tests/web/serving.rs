@@ -331,13 +331,13 @@ fn a_handlers_answer_is_read_however_it_comes() {
     assert!(rejected.contains("no answer"), "{rejected}");
 
     // A promise of a subclass is taken through its own `then`, even when it is fulfilled.
-    let sync = "class Later extends Promise { \
+    let plain_handler = "class Later extends Promise { \
           then(f, r) { return super.then(() => f(new Response('through then')), r); } } \
         export default { fetch(request) { \
         if (request.url.endsWith('/object')) return { status: 200 }; \
         if (request.url.endsWith('/subclass')) return Later.resolve(new Response('direct')); \
         return new Response('sync', { status: 201 }); } };";
-    let (mut runtime, serve, tokio) = serving_of(sync);
+    let (mut runtime, serve, tokio) = serving_of(plain_handler);
     let mut outcome_of = |path| outcome(&mut runtime, &serve, &tokio, path);
     assert_eq!(outcome_of("/"), Ok((201, b"sync".to_vec())));
     assert_eq!(outcome_of("/subclass"), Ok((200, b"through then".to_vec())));
