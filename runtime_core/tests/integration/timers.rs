@@ -10,10 +10,10 @@ use crate::common::{init_test_flags, tokio};
 
 #[test]
 fn timers_fire_in_deadline_order_and_cancel() {
-    fire_in_deadline_order_and_cancel(runtime_with(&[]));
+    fire_in_deadline_order_and_cancel(runtime_with(&[]), &tokio());
 }
 
-fn fire_in_deadline_order_and_cancel(mut rt: Runtime) {
+fn fire_in_deadline_order_and_cancel(mut rt: Runtime, tokio: &tokio::runtime::Runtime) {
     rt.execute_script(
         "timers.js",
         "globalThis.out = [];
@@ -27,7 +27,13 @@ fn fire_in_deadline_order_and_cancel(mut rt: Runtime) {
          const every = setInterval(() => { out.push('i' + n); if (++n === 3) clearInterval(every); }, 1);",
     )
     .unwrap();
-    tokio().block_on(rt.run_event_loop()).unwrap();
+    // Bounded: a loop whose timers are never woken for would wait for good.
+    tokio
+        .block_on(async {
+            tokio::time::timeout(std::time::Duration::from_secs(30), rt.run_event_loop()).await
+        })
+        .expect("the timers fired")
+        .unwrap();
     let out = rt.execute_script_to_string("o.js", "out.join()").unwrap();
     assert!(out.starts_with("micro,a,"), "{out}");
     // Same deadline: creation order. (The interval's ticks may land anywhere on a busy
@@ -186,7 +192,47 @@ fn precise() -> Runtime {
 
 #[test]
 fn precise_timers_fire_in_deadline_order_and_cancel() {
-    fire_in_deadline_order_and_cancel(precise());
+    fire_in_deadline_order_and_cancel(precise(), &tokio());
+}
+
+/// With no descriptor left for a timerfd (`EMFILE`), a precise runtime's loop is woken by
+/// tokio's own timer instead: its timers still fire, in order. In a child process, which
+/// refuses itself every new descriptor once its runtimes are made.
+#[cfg(target_os = "linux")]
+#[test]
+fn precise_timers_fire_by_tokios_timer_when_no_descriptor_is_left() {
+    const CHILD: &str = "OPWIRE_NO_DESCRIPTORS";
+    if std::env::var_os(CHILD).is_none() {
+        let name = "timers::precise_timers_fire_by_tokios_timer_when_no_descriptor_is_left";
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--nocapture", "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return;
+    }
+    let (rt, tokio) = (precise(), tokio());
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes, and `setrlimit` reads, the struct it is given, which lives
+    // across both calls.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        limit.rlim_cur = 0;
+        assert_eq!(libc::setrlimit(libc::RLIMIT_NOFILE, &limit), 0);
+    }
+    // SAFETY: `timerfd_create` takes no pointers.
+    let refused = unsafe { libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_CLOEXEC) };
+    assert_eq!(refused, -1, "no descriptor is left");
+    fire_in_deadline_order_and_cancel(rt, &tokio);
 }
 
 /// The timer is set for a far deadline first; a nearer one set after it is woken for at its own
