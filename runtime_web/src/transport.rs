@@ -40,6 +40,7 @@ use std::rc::Rc;
 use bytes::Bytes;
 use runtime_core::{op, ByteString, Extension, OpError, OpState};
 
+mod client_tls;
 mod http_client;
 
 pub use http_client::HttpClient;

@@ -1,5 +1,6 @@
-//! [`HttpClient`]: a [`FetchTransport`] over HTTP/1.1 (hyper) that reaches only the origins
-//! its host allows, reads at most so many bytes of a response and gives up after so long.
+//! [`HttpClient`]: a [`FetchTransport`] over HTTP/1.1 (hyper), in TLS for `https:` origins,
+//! that reaches only the origins its host allows, reads at most so many bytes of a response
+//! and gives up after so long.
 //! It follows no redirect itself: `fetch()` follows each as a request of its own, which this
 //! transport allows or refuses like any other.
 
@@ -8,12 +9,14 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 
+use super::client_tls::ClientTls;
 use super::{FetchTransport, Fetched, IncomingResponse, OutgoingRequest};
 
-/// A transport to the origins a host allows (`http://host:port`), HTTP/1.1 over TCP. A
-/// request to any other origin is refused before anything is resolved or connected; so is a
-/// redirect's next hop into one (each hop comes back here). `https:` origins are refused:
-/// this transport speaks no TLS.
+/// A transport to the origins a host allows (`http://host:port`, `https://host:port`),
+/// HTTP/1.1 over TCP, in TLS (rustls) for `https:`, verified against the system's root
+/// certificates or those the host gives ([`HttpClient::root_certificates`]). A request to any
+/// other origin is refused before anything is resolved or connected; so is a redirect's next
+/// hop into one (each hop comes back here).
 ///
 /// It runs on the host's tokio runtime (call into the runtime with it entered), whose IO and
 /// time drivers must be enabled.
@@ -36,18 +39,19 @@ pub struct HttpClient {
     allowed: Vec<String>,
     max_response_bytes: usize,
     timeout: Duration,
+    tls: ClientTls,
 }
 
 impl HttpClient {
-    /// A client for `origins` (each an absolute `http:` URL whose origin is allowed), with
-    /// responses of at most 16 MiB and 30 seconds a request; an error names an origin that is
-    /// no `http:` URL.
+    /// A client for `origins` (each an absolute `http:` or `https:` URL whose origin is
+    /// allowed), with responses of at most 16 MiB and 30 seconds a request; an error names an
+    /// origin that is neither.
     pub fn new<'a>(origins: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
         let allowed = origins
             .into_iter()
             .map(|origin| match ada_url::Url::parse(origin, None) {
-                Ok(url) if url.protocol() == "http:" => Ok(url.origin()),
-                Ok(_) => Err(format!("{origin}: only http: origins (no TLS here)")),
+                Ok(url) if matches!(url.protocol(), "http:" | "https:") => Ok(url.origin()),
+                Ok(_) => Err(format!("{origin}: only http: and https: origins")),
                 Err(_) => Err(format!("{origin}: not a URL")),
             })
             .collect::<Result<_, _>>()?;
@@ -55,7 +59,16 @@ impl HttpClient {
             allowed,
             max_response_bytes: 16 << 20,
             timeout: Duration::from_secs(30),
+            tls: ClientTls::default(),
         })
+    }
+
+    /// Trusts exactly the root certificates in `pem` (one `CERTIFICATE` block or more) for
+    /// `https:` origins, instead of the system's: a private CA's. An error says what in `pem`
+    /// is no certificate.
+    pub fn root_certificates(mut self, pem: &[u8]) -> Result<Self, String> {
+        self.tls = ClientTls::with_roots(pem)?;
+        Ok(self)
     }
 
     /// The most bytes a response body may have; a longer one fails the request.
@@ -70,15 +83,18 @@ impl HttpClient {
         self
     }
 
-    /// Where `url` may be reached: its host and port, with the request's target, or why not.
-    fn destination(&self, url: &str) -> Result<(String, u16, String), String> {
+    /// Where `url` may be reached, or why not.
+    fn destination(&self, url: &str) -> Result<Destination, String> {
         let parsed = ada_url::Url::parse(url, None).map_err(|_| format!("{url} is not a URL"))?;
         let origin = parsed.origin();
         if !self.allowed.contains(&origin) {
             return Err(format!("the host does not allow {origin}"));
         }
+        // Only `http:` and `https:` origins are allowed.
+        let secure = parsed.protocol() == "https:";
+        let default_port = if secure { 443 } else { 80 };
         let port = match parsed.port() {
-            "" => 80,
+            "" => default_port,
             port => port.parse().map_err(|_| format!("{url}: a bad port"))?,
         };
         let target = format!("{}{}", parsed.pathname(), parsed.search());
@@ -87,8 +103,33 @@ impl HttpClient {
             .hostname()
             .trim_start_matches('[')
             .trim_end_matches(']');
-        Ok((host.to_owned(), port, target))
+        // The `Host` header: the port only when it is not the scheme's.
+        let authority = if port == default_port {
+            parsed.hostname().to_owned()
+        } else {
+            format!("{}:{port}", parsed.hostname())
+        };
+        Ok(Destination {
+            tls: secure.then(|| self.tls.clone()),
+            host: host.to_owned(),
+            port,
+            authority,
+            target,
+        })
     }
+}
+
+/// Where a request goes.
+struct Destination {
+    /// `Some` for an `https:` URL.
+    tls: Option<ClientTls>,
+    /// As DNS or a socket address takes it.
+    host: String,
+    port: u16,
+    /// As the `Host` header says it.
+    authority: String,
+    /// The path and query.
+    target: String,
 }
 
 impl FetchTransport for HttpClient {
@@ -97,11 +138,11 @@ impl FetchTransport for HttpClient {
         let limit = self.max_response_bytes;
         let timeout = self.timeout;
         Box::pin(async move {
-            let (host, port, target) = destination?;
+            let destination = destination?;
             if tokio::runtime::Handle::try_current().is_err() {
                 return Err("HttpClient runs on tokio: enter the host's tokio runtime".to_owned());
             }
-            let exchange = exchange(request, host, port, target, limit);
+            let exchange = exchange(request, destination, limit);
             tokio::time::timeout(timeout, exchange)
                 .await
                 .unwrap_or_else(|_| Err(format!("no response within {timeout:?}")))
@@ -122,18 +163,41 @@ const CONNECTION_HEADERS: [&str; 8] = [
     "trailer",
 ];
 
-/// One request on a connection of its own, and its response read to the end.
+/// One request on a connection of its own (in TLS for `https:`), and its response read to the
+/// end.
 async fn exchange(
     request: OutgoingRequest,
-    host: String,
-    port: u16,
-    target: String,
+    destination: Destination,
     limit: usize,
 ) -> Result<IncomingResponse, String> {
+    let Destination {
+        tls,
+        host,
+        port,
+        authority,
+        target,
+    } = destination;
     let stream = tokio::net::TcpStream::connect((host.as_str(), port))
         .await
         .map_err(|error| format!("cannot connect to {host}:{port}: {error}"))?;
     let _ = stream.set_nodelay(true);
+    match tls {
+        None => exchange_over(stream, request, authority, target, limit).await,
+        Some(tls) => {
+            let stream = tls.connect(&host, stream).await?;
+            exchange_over(stream, request, authority, target, limit).await
+        }
+    }
+}
+
+/// [`exchange`] over `stream`, connected.
+async fn exchange_over(
+    stream: impl tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    request: OutgoingRequest,
+    authority: String,
+    target: String,
+    limit: usize,
+) -> Result<IncomingResponse, String> {
     let io = hyper_util::rt::TokioIo::new(stream);
     let (mut sender, connection) = hyper::client::conn::http1::handshake(io)
         .await
@@ -152,11 +216,6 @@ async fn exchange(
             outgoing = outgoing.header(name.as_slice(), value.as_slice());
         }
     }
-    let authority = if port == 80 {
-        host.clone()
-    } else {
-        format!("{host}:{port}")
-    };
     outgoing = outgoing.header(hyper::header::HOST, authority);
     let outgoing = outgoing
         .body(Full::new(request.body.unwrap_or_default()))

@@ -1,6 +1,7 @@
 //! `transport::HttpClient` against servers on loopback: it reaches the origins its host
 //! allows and nothing else (not directly, not through a redirect: the other server is never
-//! connected to), and a response too long or too slow fails its request.
+//! connected to), `https:` ones in TLS verified against its roots, and a response too long or
+//! too slow fails its request.
 
 use std::convert::Infallible;
 use std::rc::Rc;
@@ -13,6 +14,52 @@ use http_body_util::{BodyExt, Full};
 use hyper::{Request, Response};
 use runtime_core::{Runtime, RuntimeOptions};
 use runtime_web::transport::{self, HttpClient};
+
+/// A test CA, `localhost`'s certificate (also for 127.0.0.1) and key, which that CA signed,
+/// and another CA, which signed nothing here (made with openssl for these tests).
+const TEST_CA: &[u8] = include_bytes!("tls/test_ca.pem");
+const LOCALHOST_CERT: &[u8] = include_bytes!("tls/localhost_cert.pem");
+const LOCALHOST_KEY: &[u8] = include_bytes!("tls/localhost_key.pem");
+const OTHER_CA: &[u8] = include_bytes!("tls/other_ca.pem");
+
+/// Serves as [`serve`] does, in TLS as `localhost`.
+async fn serve_tls(other: Option<u16>) -> u16 {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let chain = CertificateDer::pem_slice_iter(LOCALHOST_CERT)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_slice(LOCALHOST_KEY).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                // A client that refuses the certificate ends the handshake: nothing to serve.
+                let Ok(stream) = acceptor.accept(stream).await else {
+                    return;
+                };
+                let service = hyper::service::service_fn(move |request: Request<_>| async move {
+                    Ok::<_, Infallible>(respond(request, other).await)
+                });
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    port
+}
 
 /// Serves on a loopback port of its own: `/echo` (what it was asked), `/big` (2 MiB),
 /// `/hang` (never answers), `/to-other` (a redirect to `other`'s `/echo`); counts the
@@ -200,11 +247,100 @@ fn a_request_outside_tokio_says_so() {
     );
 }
 
+/// An `https:` origin is reached in TLS, its certificate verified for its name (a DNS name or
+/// an IP address) against the roots the host gave; a redirect from it to a denied origin is
+/// refused as any request to one is.
 #[test]
-fn only_http_origins_are_allowed() {
+fn https_origins_are_reached_in_tls_verified_against_the_roots_given() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (denied, denied_accepted) = tokio.block_on(serve(None));
+    let port = tokio.block_on(serve_tls(Some(denied)));
+    let client = HttpClient::new([
+        format!("https://localhost:{port}").as_str(),
+        format!("https://127.0.0.1:{port}").as_str(),
+    ])
+    .unwrap()
+    .root_certificates(TEST_CA)
+    .unwrap();
     assert_eq!(
-        HttpClient::new(["https://example.com"]).unwrap_err(),
-        "https://example.com: only http: origins (no TLS here)"
+        fetch_through(
+            &tokio,
+            client.clone(),
+            &format!(
+                "const byName = await fetch('https://localhost:{port}/echo?a=1', {{ method: 'POST', body: 'hi' }}); \
+                 const byAddress = await fetch('https://127.0.0.1:{port}/echo'); \
+                 return [byName.status, await byName.text(), await byAddress.text()];"
+            )
+        ),
+        format!(
+            r#"[200,"POST /echo?a=1 host=localhost:{port} asked=None body=hi","GET /echo? host=127.0.0.1:{port} asked=None body="]"#
+        )
+    );
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client,
+            &format!("return (await fetch('https://localhost:{port}/to-other')).status;")
+        ),
+        format!("TypeError: fetch failed: the host does not allow http://127.0.0.1:{denied}")
+    );
+    assert_eq!(denied_accepted.load(Ordering::SeqCst), 0);
+}
+
+/// A server whose certificate the client's roots do not vouch for is refused before a
+/// request is sent: roots given that did not sign it, or the system's (which hold no test
+/// CA; a system with none says so).
+#[test]
+fn a_certificate_its_roots_do_not_vouch_for_fails_the_request() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let port = tokio.block_on(serve_tls(None));
+    let origin = format!("https://localhost:{port}");
+    let fetch = format!("return (await fetch('{origin}/echo')).status;");
+    let other = HttpClient::new([origin.as_str()])
+        .unwrap()
+        .root_certificates(OTHER_CA)
+        .unwrap();
+    assert_eq!(
+        fetch_through(&tokio, other, &fetch),
+        "TypeError: fetch failed: TLS with localhost failed: invalid peer certificate: UnknownIssuer"
+    );
+    let system = HttpClient::new([origin.as_str()]).unwrap();
+    let refused = fetch_through(&tokio, system, &fetch);
+    assert!(
+        refused.starts_with(
+            "TypeError: fetch failed: TLS with localhost failed: invalid peer certificate"
+        ) || refused.starts_with("TypeError: fetch failed: no system root certificates"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn root_certificates_are_certificates() {
+    let none = HttpClient::new(["https://localhost"])
+        .unwrap()
+        .root_certificates(b"not a PEM");
+    assert_eq!(none.unwrap_err(), "no certificate in the PEM given");
+    let broken = b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+    let broken = HttpClient::new(["https://localhost"])
+        .unwrap()
+        .root_certificates(broken);
+    assert!(
+        broken.unwrap_err().starts_with("a root certificate"),
+        "a PEM block that is no certificate"
+    );
+}
+
+#[test]
+fn only_http_and_https_origins_are_allowed() {
+    assert_eq!(
+        HttpClient::new(["ftp://example.com"]).unwrap_err(),
+        "ftp://example.com: only http: and https: origins"
     );
     assert_eq!(
         HttpClient::new(["example.com"]).unwrap_err(),
