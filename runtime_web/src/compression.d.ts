@@ -7,11 +7,11 @@ interface CompressionStream {
 }
 declare var CompressionStream: typeof globalThis extends { onmessage: any; CompressionStream: infer T }
   ? T
-  : { prototype: CompressionStream; new (format: "deflate" | "deflate-raw" | "gzip"): CompressionStream };
+  : { prototype: CompressionStream; new (format: "deflate" | "deflate-raw" | "gzip" | "brotli"): CompressionStream };
 interface DecompressionStream {
   readonly readable: ReadableStream<Uint8Array<ArrayBuffer>>;
   readonly writable: WritableStream<ArrayBufferView<ArrayBuffer> | ArrayBuffer>;
 }
 declare var DecompressionStream: typeof globalThis extends { onmessage: any; DecompressionStream: infer T }
   ? T
-  : { prototype: DecompressionStream; new (format: "deflate" | "deflate-raw" | "gzip"): DecompressionStream };
+  : { prototype: DecompressionStream; new (format: "deflate" | "deflate-raw" | "gzip" | "brotli"): DecompressionStream };

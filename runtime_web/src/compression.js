@@ -18,7 +18,7 @@
   const TypeErrorCtor = TypeError;
 
   // The `CompressionFormat` enumeration's values.
-  const FORMATS = { __proto__: null, deflate: true, "deflate-raw": true, gzip: true };
+  const FORMATS = { __proto__: null, deflate: true, "deflate-raw": true, gzip: true, brotli: true };
 
   function toFormat(args, name) {
     const prefix = `Failed to construct '${name}'`;

@@ -1,14 +1,16 @@
 //! `CompressionStream` and `DecompressionStream` (`compression.js`): gzip, deflate (zlib) and
-//! deflate-raw through flate2's pure-Rust backend (miniz_oxide), each codec an object on V8's
-//! C++ heap, so the collector frees what a tenant abandons.
+//! deflate-raw through flate2's pure-Rust backend (miniz_oxide), brotli through the `brotli`
+//! crate (`brotli_codec.rs`), each codec an object on V8's C++ heap, so the collector frees
+//! what a tenant abandons.
 //!
 //! What a tenant controls cannot pass its budget: a codec's state is held as the runtime's
-//! [`ExternalMemory`] while it lives (its budget counts it; V8 collects sooner as it grows);
+//! [`ExternalMemory`] while it lives (its budget counts it; V8 collects sooner as it grows;
+//! a brotli codec's share is what it has allocated, read after each call);
 //! input is taken a chunk at a time and output given back at
 //! most [`OUTPUT_CHUNK`] bytes per call, so a small input that inflates without end becomes
 //! many chunks on the V8 heap, each counted, never one unbounded buffer in Rust.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use flate2::{Compress, Compression, Crc, Decompress, FlushCompress, FlushDecompress, Status};
 use runtime_core::v8;
@@ -16,8 +18,10 @@ use runtime_core::{
     op, Extension, ExternalMemory, GlobalScript, HeldMemory, OpError, OpState, Trace,
 };
 
+mod brotli_codec;
 mod gzip;
 
+use brotli_codec::Counted;
 use gzip::{GzipHeader, HEADER as GZIP_HEADER};
 
 /// The most bytes one read gives back.
@@ -35,6 +39,7 @@ enum Format {
     Deflate,
     DeflateRaw,
     Gzip,
+    Brotli,
 }
 
 /// A codec's work, by direction.
@@ -52,6 +57,8 @@ enum Coder {
         crc: Option<Crc>,
         phase: Inflating,
     },
+    BrotliCompress(Box<brotli_codec::Compressor>),
+    BrotliDecompress(Box<brotli_codec::Decompressor>),
     /// Finished, failed or closed: its state is freed and uncounted.
     Done,
 }
@@ -74,6 +81,10 @@ pub struct Codec {
     input: RefCell<Vec<u8>>,
     /// The state's share of the runtime's external memory, until the state is freed.
     held: RefCell<Option<HeldMemory>>,
+    /// A brotli codec's allocator, which counts what its state holds (`None`: a fixed share).
+    counted: Option<Counted>,
+    /// The bytes `held` holds.
+    held_bytes: Cell<usize>,
 }
 
 // SAFETY: a `Codec` holds no V8 reference to trace and has no base class.
@@ -86,6 +97,22 @@ impl Codec {
         *self.input.borrow_mut() = Vec::new();
         if let Some(held) = self.held.borrow_mut().take() {
             held.release(isolate);
+        }
+    }
+
+    /// A brotli codec's share made what its state holds now.
+    fn account(&self, isolate: &mut v8::Isolate, memory: &ExternalMemory) {
+        let Some(counted) = &self.counted else {
+            return;
+        };
+        let mut held = self.held.borrow_mut();
+        let live = counted.live();
+        if held.is_some() && self.held_bytes.get() != live {
+            let now = memory.hold(isolate, live);
+            if let Some(before) = held.replace(now) {
+                before.release(isolate);
+            }
+            self.held_bytes.set(live);
         }
     }
 }
@@ -104,8 +131,26 @@ fn op_web_codec_new(
         "deflate" => Format::Deflate,
         "deflate-raw" => Format::DeflateRaw,
         "gzip" => Format::Gzip,
+        "brotli" => Format::Brotli,
         _ => return Err(OpError::type_error(format!("unknown format \"{format}\""))),
     };
+    if format == Format::Brotli {
+        // Its state is allocated as it works: held as it grows.
+        let counted = Counted::default();
+        let coder = if compress {
+            Coder::BrotliCompress(Box::new(brotli_codec::Compressor::new(counted.clone())))
+        } else {
+            Coder::BrotliDecompress(Box::new(brotli_codec::Decompressor::new(counted.clone())))
+        };
+        let held = state.borrow::<ExternalMemory>().hold(scope, counted.live());
+        return Ok(Codec {
+            coder: RefCell::new(coder),
+            input: RefCell::new(Vec::new()),
+            held: RefCell::new(Some(held)),
+            held_bytes: Cell::new(counted.live()),
+            counted: Some(counted),
+        });
+    }
     let zlib = format == Format::Deflate;
     let gzip = format == Format::Gzip;
     let (coder, bytes) = if compress {
@@ -133,6 +178,8 @@ fn op_web_codec_new(
         coder: RefCell::new(coder),
         input: RefCell::new(Vec::new()),
         held: RefCell::new(Some(held)),
+        counted: None,
+        held_bytes: Cell::new(bytes),
     })
 }
 
@@ -167,6 +214,7 @@ fn op_web_codec_write(
 #[op]
 fn op_web_codec_read(
     scope: &mut v8::PinScope<'_, '_>,
+    state: &OpState,
     #[cppgc] codec: &Codec,
     last: bool,
 ) -> Result<Vec<u8>, OpError> {
@@ -191,6 +239,11 @@ fn op_web_codec_read(
             crc,
             phase,
         } => decompress(inflate, crc, phase, &mut input, last),
+        Coder::BrotliCompress(compressor) => Ok(compressor.read(&mut input, last).0),
+        Coder::BrotliDecompress(decompressor) => decompressor
+            .read(&mut input)
+            .map_err(|why| corrupt(&why))
+            .and_then(|out| after_end(out, decompressor.ended(), &input, last)),
         Coder::Done => Ok(Vec::new()),
     };
     let finished = match &*coder {
@@ -198,11 +251,16 @@ fn op_web_codec_read(
             trailer_written, ..
         } => last && *trailer_written && result.as_ref().is_ok_and(Vec::is_empty),
         Coder::Decompress { phase, .. } => last && matches!(phase, Inflating::Ended),
+        // Finished once the end is out and nothing is left to give.
+        Coder::BrotliCompress(_) => last && result.as_ref().is_ok_and(Vec::is_empty),
+        Coder::BrotliDecompress(decompressor) => last && decompressor.ended(),
         Coder::Done => false,
     };
     drop((coder, input));
     if result.is_err() || finished {
         codec.end(scope);
+    } else {
+        codec.account(scope, state.borrow::<ExternalMemory>());
     }
     // The vector becomes the chunk's memory as it is, and V8 counts a buffer by its length:
     // none of the reserve a read made may stay behind it, unseen by the budget.
@@ -315,8 +373,12 @@ fn decompress(
         }
     }
     input.drain(..at);
-    let ended = matches!(phase, Inflating::Ended);
-    // What came before the end is given first; the next read finds the extra input.
+    after_end(out, matches!(phase, Inflating::Ended), input, last)
+}
+
+/// A decompressor's read `out`, or the error its stream's end makes of it: data past the end
+/// (given after what came before it), or no end when `last` says no input follows.
+fn after_end(out: Vec<u8>, ended: bool, input: &[u8], last: bool) -> Result<Vec<u8>, OpError> {
     if ended && !input.is_empty() && out.is_empty() {
         return Err(corrupt("data follows the end of the compressed stream"));
     }

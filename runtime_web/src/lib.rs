@@ -87,7 +87,7 @@ impl Groups {
     /// ([`transport::grant`]; none: it rejects) (brings `HEADERS`, `STREAMS`, `FILES`, `URL`,
     /// `ENCODING`, `CLONE`).
     pub const FETCH: Self = Self(1 << 11);
-    /// `CompressionStream`, `DecompressionStream`: gzip, deflate, deflate-raw (brings
+    /// `CompressionStream`, `DecompressionStream`: gzip, deflate, deflate-raw, brotli (brings
     /// `STREAMS`).
     pub const COMPRESSION: Self = Self(1 << 12);
     /// Every group.

@@ -1,6 +1,6 @@
 //! Compression streams, by the Compression Streams standard: each format round-trips in any
-//! chunking, reads what other encoders (zlib, Python's gzip) wrote, headers of every optional
-//! part included, and refuses what is no stream of its format: a bad chunk, corrupt or
+//! chunking, reads what other encoders (zlib, Python's gzip, Google's brotli) wrote, headers of
+//! every optional part included, and refuses what is no stream of its format: a bad chunk, corrupt or
 //! truncated data, data past the end, with a `TypeError` that errors the stream.
 
 use crate::{eval, settle, web};
@@ -39,6 +39,11 @@ const DEFLATE: &str =
 const DEFLATE_RAW: &str =
     "cb48cdc9c95728cf2fca49d151c8007392f3730b8a528b8b33f3f3148a4b8a5213738b01";
 const GZIP_PLAIN: &str = "1f8b0800000000000203cb48cdc9c95728cf2fca49d151c8007392f3730b8a528b8b33f3f3148a4b8a5213738b0139546b8826000000";
+/// The same as Google's brotli encoder writes it (Node's `zlib.brotliCompressSync`): its
+/// defaults (quality 11, a 4 MiB window), and quality 4 with a 16 MiB window.
+const BROTLI: &str = "1b2500e0a5cbd0d8de342185ac028c7c3572497dff40e7552301";
+const BROTLI_WIDE: &str =
+    "1f25000044b779bde3f77d240605dac29594c02351356b6c5609977d0167a9dfd03ebaf01f661b";
 const GZIP_EVERY_PART: &str = "1f8b081e00000000000303006162636e616d652e747874006120636f6d6d656e74009c31cb48cdc9c95728cf2fca49d151c8007392f3730b8a528b8b33f3f3148a4b8a5213738b0139546b8826000000";
 
 #[test]
@@ -52,7 +57,7 @@ fn each_format_round_trips_in_any_chunking() {
                  const input = new Uint8Array(300000); \
                  for (let i = 0; i < input.length; i++) input[i] = (i * 7919) % 251; \
                  const results = []; \
-                 for (const format of ['deflate', 'deflate-raw', 'gzip']) {{ \
+                 for (const format of ['deflate', 'deflate-raw', 'gzip', 'brotli']) {{ \
                    const whole = await run(new CompressionStream(format), [input]); \
                    const split = await run(new CompressionStream(format), \
                      [input.subarray(0, 1), new Uint8Array(0), input.subarray(1, 70000).slice().buffer, new DataView(input.buffer, 70000)]); \
@@ -67,7 +72,7 @@ fn each_format_round_trips_in_any_chunking() {
                  return results;"
             )
         ),
-        r#"["deflate true true","deflate true true","deflate-raw true true","deflate-raw true true","gzip true true","gzip true true"]"#
+        r#"["deflate true true","deflate true true","deflate-raw true true","deflate-raw true true","gzip true true","gzip true true","brotli true true","brotli true true"]"#
     );
 }
 
@@ -80,7 +85,8 @@ fn what_other_encoders_wrote_is_read_in_any_split() {
             &format!(
                 "{HELPERS} \
                  const cases = [['deflate', '{DEFLATE}'], ['deflate-raw', '{DEFLATE_RAW}'], \
-                   ['gzip', '{GZIP_PLAIN}'], ['gzip', '{GZIP_EVERY_PART}']]; \
+                   ['gzip', '{GZIP_PLAIN}'], ['gzip', '{GZIP_EVERY_PART}'], \
+                   ['brotli', '{BROTLI}'], ['brotli', '{BROTLI_WIDE}']]; \
                  const results = []; \
                  for (const [format, data] of cases) {{ \
                    const bytes = hex(data); let right = 0; \
@@ -93,7 +99,7 @@ fn what_other_encoders_wrote_is_read_in_any_split() {
                  return results;"
             )
         ),
-        "[true,true,true,true]"
+        "[true,true,true,true,true,true]"
     );
 }
 
@@ -129,13 +135,17 @@ fn output_comes_in_bounded_chunks() {
             &format!(
                 "{HELPERS} \
                  const zeros = new Uint8Array(1 << 20); \
-                 const compressed = await run(new CompressionStream('deflate'), [zeros]); \
-                 sizes.length = 0; \
-                 const back = await run(new DecompressionStream('deflate'), [compressed]); \
-                 return [compressed.length < 2000, back.length, sizes.length, Math.max(...sizes)];"
+                 const results = []; \
+                 for (const format of ['deflate', 'brotli']) {{ \
+                   const compressed = await run(new CompressionStream(format), [zeros]); \
+                   sizes.length = 0; \
+                   const back = await run(new DecompressionStream(format), [compressed]); \
+                   results.push([compressed.length < 2000, back.length, sizes.length, Math.max(...sizes)]); \
+                 }} \
+                 return results;"
             )
         ),
-        "[true,1048576,16,65536]"
+        "[[true,1048576,16,65536],[true,1048576,16,65536]]"
     );
 }
 
@@ -145,11 +155,11 @@ fn a_bad_format_or_chunk_is_a_type_error() {
     assert_eq!(
         eval(
             &mut runtime,
-            "return ['gzip', 'deflate', 'deflate-raw', 'GZIP', 'brotli', 'zip', undefined].map((f) => { \
+            "return ['gzip', 'deflate', 'deflate-raw', 'brotli', 'GZIP', 'br', 'zip', undefined].map((f) => { \
                try { new CompressionStream(f); new DecompressionStream(f); return 'ok'; } \
                catch (e) { return e.name; } });"
         ),
-        r#"["ok","ok","ok","TypeError","TypeError","TypeError","TypeError"]"#
+        r#"["ok","ok","ok","ok","TypeError","TypeError","TypeError","TypeError"]"#
     );
     assert_eq!(
         eval(&mut runtime, "new CompressionStream('lz4')"),
@@ -195,6 +205,11 @@ fn corrupt_truncated_or_overlong_input_errors_the_stream() {
                    ['deflate', hex('{DEFLATE}00')], \
                    ['deflate-raw', new Uint8Array(0)], \
                    ['gzip', hex('1f8b0820')], \
+                   ['brotli', hex('{BROTLI}')], \
+                   ['brotli', hex('{BROTLI}').subarray(0, 10)], \
+                   ['brotli', hex('{BROTLI}ff')], \
+                   ['brotli', new Uint8Array(0)], \
+                   ['brotli', hex('11')], \
                  ]; \
                  const results = []; \
                  for (const [format, bytes] of cases) results.push(await outcome(new DecompressionStream(format), [bytes])); \
@@ -203,7 +218,9 @@ fn corrupt_truncated_or_overlong_input_errors_the_stream() {
         ),
         // The intact stream; a bad zlib header, Adler-32, gzip magic, CRC and size; data cut
         // short (gzip, raw); a byte past the end (gzip, zlib); nothing at all; reserved flags.
-        r#"["ok","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError"]"#
+        // brotli (which has no checksum): intact, cut short, a byte past the end, nothing,
+        // and a large-window header (not RFC 7932's).
+        r#"["ok","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","ok","TypeError","TypeError","TypeError","TypeError"]"#
     );
 }
 

@@ -419,6 +419,54 @@ fn codecs_kept_are_counted_and_codecs_abandoned_are_freed() {
     );
 }
 
+/// A brotli stream's first bytes declare its window, up to 16 MiB, which its decoder then
+/// allocates: counted in the budget as the decoder allocates it. Decoders kept, each given
+/// sixteen bytes that declare the largest window, run a 64 MB budget out of memory, not the
+/// host; a few, dropped in turn, do not.
+#[test]
+fn brotli_windows_are_counted_as_decoders_allocate_them() {
+    // The first bytes of a stream of Google's encoder with a 16 MiB window (and a first
+    // meta-block longer than that).
+    let widest = "afffff0000a8aaaaaafe976dcd58b63d";
+    let feed = |count: usize, keep: bool| {
+        format!(
+            "const hex = (s) => new Uint8Array(s.match(/../g).map((b) => parseInt(b, 16))); \
+             const kept = []; \
+             for (let i = 0; i < {count}; i++) {{ \
+               const ds = new DecompressionStream('brotli'); \
+               const writer = ds.writable.getWriter(); \
+               writer.write(hex('{widest}')).catch(() => {{}}); \
+               ds.readable.getReader().read().catch(() => {{}}); \
+               await new Promise((resolve) => setTimeout(resolve, 0)); \
+               if ({keep}) kept.push(ds); else writer.abort().catch(() => {{}}); \
+             }} \
+             return 'done';"
+        )
+    };
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut runtime = budgeted(64 << 20);
+    let stopped = runtime
+        .execute_script(
+            "<test>",
+            &format!(
+                "globalThis.out = 'pending'; (async () => {{ {} }})().then((v) => {{ out = v; }}, (e) => {{ out = e.name; }});",
+                feed(64, true)
+            ),
+        )
+        .err()
+        .or_else(|| tokio.block_on(runtime.run_event_loop()).err());
+    match stopped {
+        Some(error) => assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}"),
+        None => assert_eq!(eval(&mut runtime, "return out;"), r#""RangeError""#),
+    }
+
+    let mut runtime = budgeted(64 << 20);
+    assert_eq!(crate::settle(&mut runtime, &feed(64, false)), r#""done""#);
+}
+
 /// Byte streams given what cannot be: a chunk size past any memory, a buffer that cannot be
 /// transferred (a WebAssembly memory's), a view of shared memory: each a rejection or a throw
 /// of the stream's, under a budget, the process untouched.
