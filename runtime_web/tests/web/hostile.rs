@@ -349,31 +349,36 @@ fn bomb_script(repeats: usize, then: &str) -> String {
     )
 }
 
-/// A kilobyte that inflates to a gigabyte, read by a reader that keeps every chunk, under a
-/// 64 MB budget: out of memory for the runtime, the process goes on. Read and dropped, a
-/// quarter of it streams through the same budget.
-#[test]
-fn a_decompression_bomb_holds_to_the_budget() {
+/// Runs `script` (which sets `globalThis.out`) and its event loop under a 64 MB budget, and
+/// asserts the runtime ran out of memory: stopped, or `out` a `RangeError`'s name. Returns the
+/// tokio runtime it ran on.
+fn runs_out_of_memory(script: &str) -> tokio::runtime::Runtime {
     let tokio = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let mut runtime = budgeted(64 << 20);
     let stopped = runtime
-        .execute_script(
-            "<test>",
-            &bomb_script(
-                1024,
-                "const kept = []; (async () => { for await (const c of ds.readable) kept.push(c); out = kept.length; })() \
-                   .catch((e) => { out = e.name; });",
-            ),
-        )
+        .execute_script("<test>", script)
         .err()
         .or_else(|| tokio.block_on(runtime.run_event_loop()).err());
     match stopped {
         Some(error) => assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}"),
         None => assert_eq!(eval(&mut runtime, "return out;"), r#""RangeError""#),
     }
+    tokio
+}
+
+/// A kilobyte that inflates to a gigabyte, read by a reader that keeps every chunk, under a
+/// 64 MB budget: out of memory for the runtime, the process goes on. Read and dropped, a
+/// quarter of it streams through the same budget.
+#[test]
+fn a_decompression_bomb_holds_to_the_budget() {
+    let tokio = runs_out_of_memory(&bomb_script(
+        1024,
+        "const kept = []; (async () => { for await (const c of ds.readable) kept.push(c); out = kept.length; })() \
+           .catch((e) => { out = e.name; });",
+    ));
 
     let mut runtime = budgeted(64 << 20);
     runtime
@@ -443,25 +448,10 @@ fn brotli_windows_are_counted_as_decoders_allocate_them() {
              return 'done';"
         )
     };
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut runtime = budgeted(64 << 20);
-    let stopped = runtime
-        .execute_script(
-            "<test>",
-            &format!(
-                "globalThis.out = 'pending'; (async () => {{ {} }})().then((v) => {{ out = v; }}, (e) => {{ out = e.name; }});",
-                feed(64, true)
-            ),
-        )
-        .err()
-        .or_else(|| tokio.block_on(runtime.run_event_loop()).err());
-    match stopped {
-        Some(error) => assert_eq!(error.kind, JsErrorKind::OutOfMemory, "{error}"),
-        None => assert_eq!(eval(&mut runtime, "return out;"), r#""RangeError""#),
-    }
+    runs_out_of_memory(&format!(
+        "globalThis.out = 'pending'; (async () => {{ {} }})().then((v) => {{ out = v; }}, (e) => {{ out = e.name; }});",
+        feed(64, true)
+    ));
 
     let mut runtime = budgeted(64 << 20);
     assert_eq!(crate::settle(&mut runtime, &feed(64, false)), r#""done""#);
