@@ -239,7 +239,7 @@ fn op_web_codec_read(
             crc,
             phase,
         } => decompress(inflate, crc, phase, &mut input, last),
-        Coder::BrotliCompress(compressor) => Ok(compressor.read(&mut input, last).0),
+        Coder::BrotliCompress(compressor) => Ok(compressor.read(&mut input, last)),
         Coder::BrotliDecompress(decompressor) => decompressor
             .read(&mut input)
             .map_err(|why| corrupt(&why))

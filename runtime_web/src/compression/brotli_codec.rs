@@ -86,9 +86,8 @@ impl Compressor {
     }
 
     /// One read: what the input so far (consumed from `input`) makes, at most
-    /// [`OUTPUT_CHUNK`] bytes; with `last`, the stream's end too. Returns the output and
-    /// whether the stream is complete.
-    pub(super) fn read(&mut self, input: &mut Vec<u8>, last: bool) -> (Vec<u8>, bool) {
+    /// [`OUTPUT_CHUNK`] bytes; with `last`, the stream's end too (empty once it is all out).
+    pub(super) fn read(&mut self, input: &mut Vec<u8>, last: bool) -> Vec<u8> {
         let op = if last {
             BrotliEncoderOperation::BROTLI_OPERATION_FINISH
         } else {
@@ -97,21 +96,28 @@ impl Compressor {
         let mut out = vec![0; OUTPUT_CHUNK];
         let (mut available_in, mut in_at) = (input.len(), 0);
         let (mut available_out, mut out_at) = (out.len(), 0);
-        // Fails only on a misuse of its API (none here): its output is what it gave.
-        let _ = self.state.compress_stream(
-            op,
-            &mut available_in,
-            input,
-            &mut in_at,
-            &mut available_out,
-            &mut out,
-            &mut out_at,
-            &mut None,
-            &mut |_, _, _, _| (),
-        );
+        // Finishing, a call that gave nothing is called again (a few times at most): the
+        // stream reads an empty output as its end.
+        for _ in 0..4 {
+            // Fails only on a misuse of its API (none here): its output is what it gave.
+            let _ = self.state.compress_stream(
+                op,
+                &mut available_in,
+                input,
+                &mut in_at,
+                &mut available_out,
+                &mut out,
+                &mut out_at,
+                &mut None,
+                &mut |_, _, _, _| (),
+            );
+            if out_at > 0 || !last || self.state.is_finished() {
+                break;
+            }
+        }
         input.drain(..in_at);
         out.truncate(out_at);
-        (out, last && self.state.is_finished())
+        out
     }
 }
 

@@ -115,14 +115,16 @@ fn the_compressors_write_their_formats_headers() {
                  const gzip = await run(new CompressionStream('gzip'), [input]); \
                  const deflate = await run(new CompressionStream('deflate'), [input]); \
                  const empty = await run(new CompressionStream('gzip'), []); \
+                 const emptyBrotli = await run(new CompressionStream('brotli'), []); \
                  const trailer = [...gzip.subarray(gzip.length - 4)]; \
                  return [[...gzip.subarray(0, 10)], deflate[0], trailer, \
-                   text(await run(new DecompressionStream('gzip'), [empty]))];"
+                   text(await run(new DecompressionStream('gzip'), [empty])), \
+                   emptyBrotli.length > 0, text(await run(new DecompressionStream('brotli'), [emptyBrotli]))];"
             )
         ),
         // The fixed gzip header (no name, time or flags; OS unknown), zlib's first byte, the
-        // trailer's size (38), and an empty stream that still decompresses.
-        r#"[[31,139,8,0,0,0,0,0,0,255],120,[38,0,0,0],""]"#
+        // trailer's size (38), and empty streams (gzip, brotli) that still decompress.
+        r#"[[31,139,8,0,0,0,0,0,0,255],120,[38,0,0,0],"",true,""]"#
     );
 }
 
