@@ -134,51 +134,47 @@ fn op_web_codec_new(
         "brotli" => Format::Brotli,
         _ => return Err(OpError::type_error(format!("unknown format \"{format}\""))),
     };
-    if format == Format::Brotli {
-        // Its state is allocated as it works: held as it grows.
-        let counted = Counted::default();
-        let coder = if compress {
-            Coder::BrotliCompress(Box::new(brotli_codec::Compressor::new(counted.clone())))
-        } else {
-            Coder::BrotliDecompress(Box::new(brotli_codec::Decompressor::new(counted.clone())))
-        };
-        let held = state.borrow::<ExternalMemory>().hold(scope, counted.live());
-        return Ok(Codec {
-            coder: RefCell::new(coder),
-            input: RefCell::new(Vec::new()),
-            held: RefCell::new(Some(held)),
-            held_bytes: Cell::new(counted.live()),
-            counted: Some(counted),
-        });
-    }
     let zlib = format == Format::Deflate;
     let gzip = format == Format::Gzip;
-    let (coder, bytes) = if compress {
-        let coder = Coder::Compress {
-            deflate: Box::new(Compress::new(Compression::default(), zlib)),
-            crc: gzip.then(Crc::new),
-            header_written: !gzip,
-            trailer_written: !gzip,
-        };
-        (coder, COMPRESSOR_BYTES)
-    } else {
-        let coder = Coder::Decompress {
-            inflate: Box::new(Decompress::new(zlib)),
-            crc: gzip.then(Crc::new),
-            phase: if gzip {
-                Inflating::Header(GzipHeader::default())
-            } else {
-                Inflating::Body
+    // A brotli codec's state is allocated as it works: held as it grows (from nothing).
+    let counted = (format == Format::Brotli).then(Counted::default);
+    let (coder, bytes) = match (&counted, compress) {
+        (Some(counted), true) => (
+            Coder::BrotliCompress(Box::new(brotli_codec::Compressor::new(counted.clone()))),
+            counted.live(),
+        ),
+        (Some(counted), false) => (
+            Coder::BrotliDecompress(Box::new(brotli_codec::Decompressor::new(counted.clone()))),
+            counted.live(),
+        ),
+        (None, true) => (
+            Coder::Compress {
+                deflate: Box::new(Compress::new(Compression::default(), zlib)),
+                crc: gzip.then(Crc::new),
+                header_written: !gzip,
+                trailer_written: !gzip,
             },
-        };
-        (coder, DECOMPRESSOR_BYTES)
+            COMPRESSOR_BYTES,
+        ),
+        (None, false) => (
+            Coder::Decompress {
+                inflate: Box::new(Decompress::new(zlib)),
+                crc: gzip.then(Crc::new),
+                phase: if gzip {
+                    Inflating::Header(GzipHeader::default())
+                } else {
+                    Inflating::Body
+                },
+            },
+            DECOMPRESSOR_BYTES,
+        ),
     };
     let held = state.borrow::<ExternalMemory>().hold(scope, bytes);
     Ok(Codec {
         coder: RefCell::new(coder),
         input: RefCell::new(Vec::new()),
         held: RefCell::new(Some(held)),
-        counted: None,
+        counted,
         held_bytes: Cell::new(bytes),
     })
 }
