@@ -130,7 +130,9 @@ pub(super) struct Decompressor {
 impl Decompressor {
     pub(super) fn new(counted: Counted) -> Self {
         Self {
-            state: BrotliState::new(counted.clone(), counted.clone(), counted),
+            // RFC 7932's windows only (16 MiB at most): `new` also takes large-window streams,
+            // whose window (up to 1 GiB) is allocated before any data is read.
+            state: BrotliState::new_strict(counted.clone(), counted.clone(), counted),
             ended: false,
         }
     }

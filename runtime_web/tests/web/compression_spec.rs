@@ -44,6 +44,9 @@ const GZIP_PLAIN: &str = "1f8b0800000000000203cb48cdc9c95728cf2fca49d151c8007392
 const BROTLI: &str = "1b2500e0a5cbd0d8de342185ac028c7c3572497dff40e7552301";
 const BROTLI_WIDE: &str =
     "1f25000044b779bde3f77d240605dac29594c02351356b6c5609977d0167a9dfd03ebaf01f661b";
+/// The same in large-window brotli (Google's encoder with `BROTLI_PARAM_LARGE_WINDOW`, a 1 GiB
+/// window): not RFC 7932's format, which Google's decoder refuses unless asked not to.
+const BROTLI_LARGE_WINDOW: &str = "115e940080972e43637bd38414b20a30f2a52127a9ef1fe8bc6a24";
 const GZIP_EVERY_PART: &str = "1f8b081e00000000000303006162636e616d652e747874006120636f6d6d656e74009c31cb48cdc9c95728cf2fca49d151c8007392f3730b8a528b8b33f3f3148a4b8a5213738b0139546b8826000000";
 
 #[test]
@@ -223,6 +226,24 @@ fn corrupt_truncated_or_overlong_input_errors_the_stream() {
         // brotli (which has no checksum): intact, cut short, a byte past the end, nothing,
         // and a large-window header (not RFC 7932's).
         r#"["ok","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","TypeError","ok","TypeError","TypeError","TypeError","TypeError"]"#
+    );
+}
+
+/// A large-window stream declares a window of up to 1 GiB, which a decoder allocates before it
+/// has read any data: refused at its header, as Google's decoder refuses it by default.
+#[test]
+fn large_window_brotli_is_refused() {
+    let mut runtime = web();
+    assert_eq!(
+        settle(
+            &mut runtime,
+            &format!(
+                "{HELPERS} \
+                 return [await outcome(new DecompressionStream('brotli'), [hex('{BROTLI_LARGE_WINDOW}')]), \
+                   await outcome(new DecompressionStream('brotli'), [hex('{BROTLI}')])];"
+            )
+        ),
+        r#"["TypeError","ok"]"#
     );
 }
 
