@@ -913,12 +913,12 @@
 
   // ---- fetch() ---------------------------------------------------------------------------------
 
-  // `fetch(input, init)`: the request made as `new Request` makes it, its body read whole,
-  // then the host's transport (`runtime_web::transport`; none granted: a TypeError). Redirects
-  // are followed here, as the Fetch standard's HTTP-redirect fetch says, each hop a request of
-  // its own through the transport (which refuses what its host did not allow, on every hop).
-  // The response's headers are checked as `Headers` checks them, and immutable. An abort of
-  // the request's signal rejects at once with its reason.
+  // `fetch(input, init)`: the request made as `new Request` makes it (an HTTP(S) URL), its
+  // body read whole, then the host's transport (`runtime_web::transport`; none granted: a
+  // TypeError). Redirects are followed here, as the Fetch standard's HTTP-redirect fetch says,
+  // each hop a request of its own through the transport (which refuses what its host did not
+  // allow, on every hop). The response's headers are checked as `Headers` checks them, and
+  // immutable. An abort of the request's signal rejects at once with its reason.
   function fetch(input, init = undefined) {
     let request;
     try {
@@ -931,6 +931,13 @@
     const signal = record.signal;
     if (signal !== undefined && abortSignalAborted(signal)) {
       return PromiseReject(abortSignalReason(signal));
+    }
+    // HTTP(S) only: a `blob:` URL's origin is that of the URL inside it, and no transport is
+    // to be asked for a `blob:`, `data:` or `file:` URL as if it were that origin's.
+    const protocol = URLProtocol(new URLCtor(record.url));
+    if (protocol !== "http:" && protocol !== "https:") {
+      const why = `fetch failed: ${protocol} URLs are not fetched, only HTTP(S) ones.`;
+      return PromiseReject(typeError(why));
     }
     return new PromiseCtor((resolve, reject) => {
       if (signal !== undefined) addAbortAlgorithm(signal, () => reject(abortSignalReason(signal)));

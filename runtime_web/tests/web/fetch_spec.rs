@@ -360,6 +360,55 @@ fn redirects_are_followed_hop_by_hop_through_the_transport() {
     );
 }
 
+/// `fetch()` asks its transport for HTTP(S) URLs only: any other scheme (`blob:`, whose
+/// origin is its inner URL's, `data:`, `file:`, `about:`) is a `TypeError`, nothing asked.
+#[test]
+fn only_http_and_https_urls_reach_the_transport() {
+    use runtime_web::transport::{
+        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
+    };
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Answers 200 to anything; keeps the URLs it was asked for.
+    struct Recording(Rc<RefCell<Vec<String>>>);
+    impl FetchTransport for Recording {
+        fn fetch(&self, request: OutgoingRequest) -> Fetched {
+            self.0.borrow_mut().push(request.url);
+            Box::pin(async {
+                Ok(IncomingResponse {
+                    status: 200,
+                    status_text: String::new(),
+                    headers: Vec::new(),
+                    body: bytes::Bytes::new(),
+                })
+            })
+        }
+    }
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(transport::grant(Rc::new(Recording(asked.clone()))));
+    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
+        extensions,
+        ..Default::default()
+    });
+    assert_eq!(
+        settle(
+            &mut runtime,
+            "const outcome = (p) => p.then((r) => r.status, (e) => e.name + ': ' + e.message); \
+             return [ \
+               await outcome(fetch('blob:https://a.example/x')), \
+               await outcome(fetch('data:text/plain,x')), \
+               await outcome(fetch('file:///etc/passwd')), \
+               await outcome(fetch('about:blank')), \
+               await outcome(fetch('https://a.example/x')), \
+             ];"
+        ),
+        r#"["TypeError: fetch failed: blob: URLs are not fetched, only HTTP(S) ones.","TypeError: fetch failed: data: URLs are not fetched, only HTTP(S) ones.","TypeError: fetch failed: file: URLs are not fetched, only HTTP(S) ones.","TypeError: fetch failed: about: URLs are not fetched, only HTTP(S) ones.",200]"#
+    );
+    assert_eq!(*asked.borrow(), ["https://a.example/x"]);
+}
+
 /// A body made of a view is a copy of its bytes at that moment, made without reading anything
 /// of the tenant's (no `constructor`, no species): later writes and patches change nothing.
 #[test]
