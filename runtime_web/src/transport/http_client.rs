@@ -86,12 +86,17 @@ impl HttpClient {
     /// Where `url` may be reached, or why not.
     fn destination(&self, url: &str) -> Result<Destination, String> {
         let parsed = ada_url::Url::parse(url, None).map_err(|_| format!("{url} is not a URL"))?;
+        // Before the origin: a `blob:` URL's origin is that of the URL inside it, and the URL
+        // itself names no host to connect to.
+        let secure = match parsed.protocol() {
+            "http:" => false,
+            "https:" => true,
+            _ => return Err(format!("{url}: only http: and https: URLs")),
+        };
         let origin = parsed.origin();
         if !self.allowed.contains(&origin) {
             return Err(format!("the host does not allow {origin}"));
         }
-        // Only `http:` and `https:` origins are allowed.
-        let secure = parsed.protocol() == "https:";
         let default_port = if secure { 443 } else { 80 };
         let port = match parsed.port() {
             "" => default_port,

@@ -347,3 +347,28 @@ fn only_http_and_https_origins_are_allowed() {
         "example.com: not a URL"
     );
 }
+
+/// A URL of another scheme is refused before anything is resolved, whatever its origin: a
+/// `blob:` URL's origin is that of the URL inside it, which the host may allow.
+#[test]
+fn only_http_and_https_urls_are_requested() {
+    use runtime_web::transport::{FetchTransport, OutgoingRequest};
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (allowed, accepted) = tokio.block_on(serve(None));
+    let client = HttpClient::new([format!("http://127.0.0.1:{allowed}").as_str()]).unwrap();
+    let url = format!("blob:http://127.0.0.1:{allowed}/echo");
+    let refused = tokio.block_on(client.fetch(OutgoingRequest {
+        method: "GET".to_owned(),
+        url: url.clone(),
+        headers: Vec::new(),
+        body: None,
+    }));
+    assert_eq!(
+        refused.unwrap_err(),
+        format!("{url}: only http: and https: URLs")
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 0);
+}
