@@ -4,6 +4,7 @@
 //! It follows no redirect itself: `fetch()` follows each as a request of its own, which this
 //! transport allows or refuses like any other.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -28,7 +29,8 @@ use super::{FetchTransport, Fetched, IncomingResponse, OutgoingRequest};
 /// let client = HttpClient::new(["http://api.internal:8080"])
 ///     .unwrap()
 ///     .max_response_bytes(1 << 20)
-///     .timeout(Duration::from_secs(5));
+///     .timeout(Duration::from_secs(5))
+///     .max_in_flight(16);
 /// let mut extensions = runtime_web::extensions(runtime_web::Groups::FETCH);
 /// extensions.push(transport::grant(std::rc::Rc::new(client)));
 /// # let _ = extensions;
@@ -40,12 +42,19 @@ pub struct HttpClient {
     max_response_bytes: usize,
     timeout: Duration,
     tls: ClientTls,
+    /// A permit per request in flight, shared by the client's clones: a tenant's thousand
+    /// `fetch()`es hold [`DEFAULT_MAX_IN_FLIGHT`] sockets, not a thousand of the host's.
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
+
+/// Requests a client has in flight at once unless told otherwise: six, as Cloudflare's
+/// Workers allow a request outgoing connections (the rest queued).
+const DEFAULT_MAX_IN_FLIGHT: usize = 6;
 
 impl HttpClient {
     /// A client for `origins` (each an absolute `http:` or `https:` URL whose origin is
-    /// allowed), with responses of at most 16 MiB and 30 seconds a request; an error names an
-    /// origin that is neither.
+    /// allowed), with responses of at most 16 MiB, 30 seconds a request and six requests in
+    /// flight at once; an error names an origin that is neither.
     pub fn new<'a>(origins: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
         let allowed = origins
             .into_iter()
@@ -60,6 +69,7 @@ impl HttpClient {
             max_response_bytes: 16 << 20,
             timeout: Duration::from_secs(30),
             tls: ClientTls::default(),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_IN_FLIGHT)),
         })
     }
 
@@ -77,9 +87,16 @@ impl HttpClient {
         self
     }
 
-    /// How long a request may take, connecting to the body's last byte.
+    /// How long a request may take, from waiting its turn to the body's last byte.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// The most requests in flight at once (at least one), this client's and its clones'
+    /// together; more wait their turn, within their timeout.
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.in_flight = Arc::new(tokio::sync::Semaphore::new(requests.max(1)));
         self
     }
 
@@ -142,12 +159,20 @@ impl FetchTransport for HttpClient {
         let destination = self.destination(&request.url);
         let limit = self.max_response_bytes;
         let timeout = self.timeout;
+        let in_flight = self.in_flight.clone();
         Box::pin(async move {
             let destination = destination?;
             if tokio::runtime::Handle::try_current().is_err() {
                 return Err("HttpClient runs on tokio: enter the host's tokio runtime".to_owned());
             }
-            let exchange = exchange(request, destination, limit);
+            let exchange = async {
+                // Held to the response's last byte (or the request's end however it ends).
+                let _turn = in_flight
+                    .acquire()
+                    .await
+                    .map_err(|_| "the client is closed".to_owned())?;
+                exchange(request, destination, limit).await
+            };
             tokio::time::timeout(timeout, exchange)
                 .await
                 .unwrap_or_else(|_| Err(format!("no response within {timeout:?}")))

@@ -372,3 +372,68 @@ fn only_http_and_https_urls_are_requested() {
     );
     assert_eq!(accepted.load(Ordering::SeqCst), 0);
 }
+
+/// Serves `/slow` on a loopback port of its own, answering each request 50 ms after it came;
+/// keeps the most requests it had in hand at once.
+async fn serve_slowly() -> (u16, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let in_hand = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let seen = most.clone();
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = listener.accept().await.unwrap();
+            let (in_hand, most) = (in_hand.clone(), most.clone());
+            let service = hyper::service::service_fn(move |_: Request<_>| {
+                let (in_hand, most) = (in_hand.clone(), most.clone());
+                async move {
+                    let now = in_hand.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    // Given back before the response is sent: the client has not had it yet.
+                    in_hand.fetch_sub(1, Ordering::SeqCst);
+                    Ok::<_, Infallible>(Response::new(Full::new(Bytes::from_static(b"done"))))
+                }
+            });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service),
+            );
+        }
+    });
+    (port, seen)
+}
+
+/// A tenant's many `fetch()`es hold the client's few connections (six unless the host says
+/// otherwise): the rest wait their turn, and all are answered.
+#[test]
+fn requests_in_flight_are_limited_per_client() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let script = |port: u16, count: usize| {
+        format!(
+            "const all = []; \
+             for (let i = 0; i < {count}; i++) all.push(fetch('http://127.0.0.1:{port}/slow').then((r) => r.text())); \
+             return (await Promise.all(all)).filter((text) => text === 'done').length;"
+        )
+    };
+    let (port, most) = tokio.block_on(serve_slowly());
+    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()]).unwrap();
+    assert_eq!(fetch_through(&tokio, client, &script(port, 12)), "12");
+    assert!(
+        most.load(Ordering::SeqCst) <= 6,
+        "{most:?} requests in hand at once"
+    );
+    let (port, most) = tokio.block_on(serve_slowly());
+    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
+        .unwrap()
+        .max_in_flight(2);
+    assert_eq!(fetch_through(&tokio, client, &script(port, 5)), "5");
+    assert!(
+        most.load(Ordering::SeqCst) <= 2,
+        "{most:?} requests in hand at once"
+    );
+}
