@@ -1,6 +1,7 @@
 //! TLS for [`super::HttpClient`]'s `https:` origins: rustls on ring, trusting the system's root
-//! certificates (read once per client, at its first `https:` request) or exactly the roots its
-//! host gives. It speaks HTTP/1.1 only, and says so in ALPN.
+//! certificates (read once per client, at its first `https:` request, off the runtime's thread;
+//! again at the next if that failed) or exactly the roots its host gives. It speaks HTTP/1.1
+//! only, and says so in ALPN.
 
 use std::sync::{Arc, OnceLock};
 
@@ -16,7 +17,9 @@ use tokio_rustls::client::TlsStream;
 pub(super) struct ClientTls {
     /// `None`: the system's.
     given: Option<Arc<RootCertStore>>,
-    config: Arc<OnceLock<Result<Arc<ClientConfig>, String>>>,
+    /// Kept once made: a failure to read the system's roots is not (a descriptor short once
+    /// would fail every later request).
+    config: Arc<OnceLock<Arc<ClientConfig>>>,
 }
 
 impl ClientTls {
@@ -46,7 +49,7 @@ impl ClientTls {
         host: &str,
         stream: TcpStream,
     ) -> Result<TlsStream<TcpStream>, String> {
-        let config = self.config()?;
+        let config = self.config().await?;
         let name = ServerName::try_from(host.to_owned())
             .map_err(|_| format!("{host} is no name TLS can verify"))?;
         tokio_rustls::TlsConnector::from(config)
@@ -55,23 +58,25 @@ impl ClientTls {
             .map_err(|error| format!("TLS with {host} failed: {error}"))
     }
 
-    fn config(&self) -> Result<Arc<ClientConfig>, String> {
-        self.config
-            .get_or_init(|| {
-                let roots = match &self.given {
-                    Some(given) => RootCertStore::clone(given),
-                    None => system_roots()?,
-                };
-                let provider = Arc::new(rustls::crypto::ring::default_provider());
-                let mut config = ClientConfig::builder_with_provider(provider)
-                    .with_safe_default_protocol_versions()
-                    .map_err(|error| error.to_string())?
-                    .with_root_certificates(roots)
-                    .with_no_client_auth();
-                config.alpn_protocols = vec![b"http/1.1".to_vec()];
-                Ok(Arc::new(config))
-            })
-            .clone()
+    async fn config(&self) -> Result<Arc<ClientConfig>, String> {
+        if let Some(config) = self.config.get() {
+            return Ok(config.clone());
+        }
+        let roots = match &self.given {
+            Some(given) => RootCertStore::clone(given),
+            // Files read and parsed: not on the thread that runs JavaScript.
+            None => tokio::task::spawn_blocking(system_roots)
+                .await
+                .map_err(|error| format!("reading the system's root certificates: {error}"))??,
+        };
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|error| error.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        Ok(self.config.get_or_init(|| Arc::new(config)).clone())
     }
 }
 

@@ -437,3 +437,47 @@ fn requests_in_flight_are_limited_per_client() {
         "{most:?} requests in hand at once"
     );
 }
+
+/// A client whose system roots could not be read reads them again at its next `https:`
+/// request: the failure is not kept. In a child process whose `SSL_CERT_FILE` names a file
+/// that is missing at the first request and written (the test CA) before the second.
+#[cfg(unix)]
+#[test]
+fn system_roots_are_read_again_after_a_failure() {
+    const CHILD: &str = "OPWIRE_TEST_ROOTS_FILE";
+    let Some(file) = std::env::var_os(CHILD) else {
+        let dir = std::env::temp_dir().join(format!("opwire-roots-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("roots.pem");
+        let name = "http_client::system_roots_are_read_again_after_a_failure";
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--nocapture", "--test-threads=1"])
+            .env(CHILD, &file)
+            .env("SSL_CERT_FILE", &file)
+            .env_remove("SSL_CERT_DIR")
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return;
+    };
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let port = tokio.block_on(serve_tls(None));
+    let client = HttpClient::new([format!("https://localhost:{port}").as_str()]).unwrap();
+    let script = format!("return (await fetch('https://localhost:{port}/echo')).status;");
+    let first = fetch_through(&tokio, client.clone(), &script);
+    assert!(
+        first.starts_with("TypeError: fetch failed: no system root certificates"),
+        "{first}"
+    );
+    std::fs::write(&file, TEST_CA).unwrap();
+    assert_eq!(fetch_through(&tokio, client, &script), "200");
+}
