@@ -20,6 +20,7 @@
   } = internals;
   const {
     op_web_fetch,
+    op_web_fetch_abort,
     op_web_is_promise,
     op_web_fulfilled_value,
     op_web_incoming_read,
@@ -913,12 +914,21 @@
 
   // ---- fetch() ---------------------------------------------------------------------------------
 
+  // Ids of the requests an abort may cancel (`op_web_fetch_abort`): from 1, coming round
+  // within the small integers.
+  let lastAbortableId = 0;
+  function nextAbortableId() {
+    lastAbortableId = lastAbortableId >= 0x3fffffff ? 1 : lastAbortableId + 1;
+    return lastAbortableId;
+  }
+
   // `fetch(input, init)`: the request made as `new Request` makes it (an HTTP(S) URL), its
   // body read whole, then the host's transport (`runtime_web::transport`; none granted: a
   // TypeError). Redirects are followed here, as the Fetch standard's HTTP-redirect fetch says,
   // each hop a request of its own through the transport (which refuses what its host did not
   // allow, on every hop). The response's headers are checked as `Headers` checks them, and
-  // immutable. An abort of the request's signal rejects at once with its reason.
+  // immutable. An abort of the request's signal rejects at once with its reason, and drops the
+  // transport's request in flight (its connection, its turn).
   function fetch(input, init = undefined) {
     let request;
     try {
@@ -940,7 +950,14 @@
       return PromiseReject(typeError(why));
     }
     return new PromiseCtor((resolve, reject) => {
-      if (signal !== undefined) addAbortAlgorithm(signal, () => reject(abortSignalReason(signal)));
+      // The hop in flight's id, which an abort cancels (0: none, or no signal to abort it).
+      let inFlight = 0;
+      if (signal !== undefined) {
+        addAbortAlgorithm(signal, () => {
+          if (inFlight !== 0) op_web_fetch_abort(inFlight);
+          reject(abortSignalReason(signal));
+        });
+      }
       const body = record.body === null ? PromiseResolve(null) : consumeBody(record.body, false);
       const hop = {
         __proto__: null,
@@ -951,10 +968,17 @@
         bytes: null,
         urlList: [record.url],
       };
-      const send = () =>
-        PromisePrototypeThen(
-          op_web_fetch(hop.method, hop.urlList[hop.urlList.length - 1], hop.headers, hop.bytes),
+      const send = () => {
+        if (signal !== undefined) {
+          // Aborted while its body was read or its last hop answered: rejected, nothing sent.
+          if (abortSignalAborted(signal)) return undefined;
+          inFlight = nextAbortableId();
+        }
+        const url = hop.urlList[hop.urlList.length - 1];
+        return PromisePrototypeThen(
+          op_web_fetch(inFlight, hop.method, url, hop.headers, hop.bytes),
           (answer) => {
+            inFlight = 0;
             if (signal !== undefined && abortSignalAborted(signal)) return;
             const response = fetchedResponse(hop.urlList, answer);
             const next = redirectOf(record.redirect, hop, response);
@@ -963,6 +987,7 @@
             else PromisePrototypeThen(send(), undefined, reject);
           },
         );
+      };
       PromisePrototypeThen(
         PromisePrototypeThen(body, (bytes) => {
           hop.bytes = bytes;

@@ -22,6 +22,7 @@ pub(crate) fn extension() -> Extension {
     Extension::new("web_fetch")
         .internal_ops(&[
             crate::transport::op_web_fetch::DECL,
+            crate::transport::op_web_fetch_abort::DECL,
             fetch_handler::op_web_is_promise::DECL,
             fetch_handler::op_web_fulfilled_value::DECL,
             fetch_handler::op_web_incoming_read::DECL,

@@ -32,10 +32,12 @@
 //! # let _ = extensions;
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Poll, Waker};
 
 use bytes::Bytes;
 use runtime_core::{op, ByteString, Extension, OpError, OpState};
@@ -77,7 +79,8 @@ pub type Fetched = Pin<Box<dyn Future<Output = Result<IncomingResponse, String>>
 
 /// The way out a host grants its runtime's `fetch()`.
 pub trait FetchTransport {
-    /// Makes `request`, or refuses it.
+    /// Makes `request`, or refuses it. The future is dropped unfinished when the tenant aborts
+    /// the request (its signal).
     fn fetch(&self, request: OutgoingRequest) -> Fetched;
 }
 
@@ -96,11 +99,59 @@ pub fn grant(transport: Rc<dyn FetchTransport>) -> Extension {
 /// What `fetch()` gets back: status, status text, headers (name, value, ...), body.
 type Answer = (u16, String, Vec<ByteString>, Bytes);
 
-/// `fetch()`'s way out: the granted transport, or a refusal.
+/// The requests in flight that an abort may cancel, by the id `fetch.js` gave each.
+#[derive(Default)]
+struct Abortable(HashMap<u32, Rc<Abort>>);
+
+/// Whether a request was aborted, and the waker of the op awaiting it.
+#[derive(Default)]
+struct Abort {
+    aborted: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
+}
+
+/// Forgets request `id`'s abort when its op ends, however it ends.
+struct Registered {
+    state: Rc<RefCell<OpState>>,
+    id: u32,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        // (Not borrowed when an op ends or is dropped; if it were, the entry stays behind,
+        // aborting nothing: its id is not given again until the ids come round.)
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            if let Some(abortable) = state.try_borrow_mut::<Abortable>() {
+                abortable.0.remove(&self.id);
+            }
+        }
+    }
+}
+
+/// Aborts request `id` (its signal was aborted): its transport's future is dropped, with the
+/// connection, the turn and the memory it held; nothing if it has ended.
+#[op]
+pub(crate) fn op_web_fetch_abort(state: &OpState, id: u32) {
+    let Some(abort) = state
+        .try_borrow::<Abortable>()
+        .and_then(|abortable| abortable.0.get(&id).cloned())
+    else {
+        return;
+    };
+    abort.aborted.set(true);
+    let waker = abort.waker.borrow_mut().take();
+    if let Some(waker) = waker {
+        waker.wake();
+    }
+}
+
+/// `fetch()`'s way out: the granted transport, or a refusal. `id` (not 0: the request has a
+/// signal) names it to [`op_web_fetch_abort`].
 #[op]
 #[to_v8]
 pub(crate) async fn op_web_fetch(
     state: Rc<RefCell<OpState>>,
+    id: u32,
     #[string] method: String,
     #[string] url: String,
     #[from_v8] headers: Vec<ByteString>,
@@ -121,10 +172,35 @@ pub(crate) async fn op_web_fetch(
         headers,
         body,
     };
-    let response = transport
-        .fetch(request)
+    let mut fetched = transport.fetch(request);
+    let response = if id == 0 {
+        fetched.await
+    } else {
+        let abort = Rc::new(Abort::default());
+        {
+            let mut state = state.borrow_mut();
+            if !state.has::<Abortable>() {
+                state.put(Abortable::default());
+            }
+            state.borrow_mut::<Abortable>().0.insert(id, abort.clone());
+        }
+        let _registered = Registered {
+            state: state.clone(),
+            id,
+        };
+        std::future::poll_fn(|cx| {
+            if abort.aborted.get() {
+                return Poll::Ready(Err("aborted".to_owned()));
+            }
+            let polled = fetched.as_mut().poll(cx);
+            if polled.is_pending() {
+                *abort.waker.borrow_mut() = Some(cx.waker().clone());
+            }
+            polled
+        })
         .await
-        .map_err(|why| OpError::type_error(format!("fetch failed: {why}")))?;
+    }
+    .map_err(|why| OpError::type_error(format!("fetch failed: {why}")))?;
     let mut flat = Vec::with_capacity(response.headers.len() * 2);
     for (name, value) in response.headers {
         flat.push(ByteString::from(name));

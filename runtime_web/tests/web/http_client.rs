@@ -481,3 +481,63 @@ fn system_roots_are_read_again_after_a_failure() {
     std::fs::write(&file, TEST_CA).unwrap();
     assert_eq!(fetch_through(&tokio, client, &script), "200");
 }
+
+/// An aborted `fetch()` lets go of its request at once (its connection, and its turn among
+/// the client's requests in flight), rather than when its timeout ends it.
+#[test]
+fn an_aborted_fetch_lets_go_of_its_request() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (port, _) = tokio.block_on(serve(None));
+    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
+        .unwrap()
+        .max_in_flight(1)
+        .timeout(Duration::from_secs(20));
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client,
+            &format!(
+                "const aborting = new AbortController(); \
+                 const hung = fetch('http://127.0.0.1:{port}/hang', {{ signal: aborting.signal }}) \
+                   .then(() => 'answered', (e) => e.name); \
+                 await new Promise((r) => setTimeout(r, 50)); \
+                 aborting.abort(); \
+                 let timer; \
+                 const waited = new Promise((r) => {{ timer = setTimeout(() => r('still waiting'), 10000); }}); \
+                 const next = fetch('http://127.0.0.1:{port}/echo').then((r) => r.status); \
+                 const first = await Promise.race([next, waited]); \
+                 clearTimeout(timer); \
+                 return [await hung, first];"
+            )
+        ),
+        r#"["AbortError",200]"#
+    );
+}
+
+/// A `fetch()` aborted before its request went out (its body still being read) sends nothing.
+#[test]
+fn a_fetch_aborted_before_it_is_sent_sends_nothing() {
+    let tokio = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (port, accepted) = tokio.block_on(serve(None));
+    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()]).unwrap();
+    assert_eq!(
+        fetch_through(
+            &tokio,
+            client,
+            &format!(
+                "const aborting = new AbortController(); \
+                 const sent = fetch('http://127.0.0.1:{port}/echo', {{ method: 'POST', body: 'x', signal: aborting.signal }}); \
+                 aborting.abort(); \
+                 return await sent.then(() => 'answered', (e) => e.name);"
+            )
+        ),
+        r#""AbortError""#
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 0);
+}
