@@ -3,7 +3,22 @@
 //! `redirect`, and a request made from a request takes its body (its headers replaced by
 //! init's, with no Content-Type added back).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use runtime_web::transport::{self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest};
+
 use crate::{eval, settle, web};
+
+/// A runtime of every group whose `fetch()` goes through `transport`.
+fn granted(transport: impl FetchTransport + 'static) -> runtime_core::Runtime {
+    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
+    extensions.push(transport::grant(Rc::new(transport)));
+    runtime_core::Runtime::new(runtime_core::RuntimeOptions {
+        extensions,
+        ..Default::default()
+    })
+}
 
 #[test]
 fn every_body_kind_reads_back_once() {
@@ -164,11 +179,6 @@ fn relative_urls_resolve_against_a_given_location_only() {
 /// rejects with its reason.
 #[test]
 fn fetch_goes_only_through_the_hosts_transport() {
-    use runtime_web::transport::{
-        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
-    };
-    use std::rc::Rc;
-
     let mut runtime = web();
     assert_eq!(
         settle(&mut runtime, "return await fetch('https://example.com/');"),
@@ -214,12 +224,7 @@ fn fetch_goes_only_through_the_hosts_transport() {
             })
         }
     }
-    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
-    extensions.push(transport::grant(Rc::new(Echo)));
-    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
-        extensions,
-        ..Default::default()
-    });
+    let mut runtime = granted(Echo);
     assert_eq!(
         settle(
             &mut runtime,
@@ -260,12 +265,6 @@ fn form_data_round_trips_through_multipart_and_urlencoded_bodies() {
 /// `authorization`, `redirect: "error"` and `"manual"` hold, and a loop stops at 20.
 #[test]
 fn redirects_are_followed_hop_by_hop_through_the_transport() {
-    use runtime_web::transport::{
-        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
-    };
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
     /// Answers `/to/<status>/<location>` with that redirect and `/loop` with one to itself,
     /// refuses `denied.example`, and
     /// answers anything else with what it was asked; keeps the URLs it was asked for.
@@ -316,12 +315,7 @@ fn redirects_are_followed_hop_by_hop_through_the_transport() {
         }
     }
     let asked = Rc::new(RefCell::new(Vec::new()));
-    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
-    extensions.push(transport::grant(Rc::new(Redirecting(asked.clone()))));
-    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
-        extensions,
-        ..Default::default()
-    });
+    let mut runtime = granted(Redirecting(asked.clone()));
     assert_eq!(
         settle(
             &mut runtime,
@@ -364,12 +358,6 @@ fn redirects_are_followed_hop_by_hop_through_the_transport() {
 /// origin is its inner URL's, `data:`, `file:`, `about:`) is a `TypeError`, nothing asked.
 #[test]
 fn only_http_and_https_urls_reach_the_transport() {
-    use runtime_web::transport::{
-        self, FetchTransport, Fetched, IncomingResponse, OutgoingRequest,
-    };
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
     /// Answers 200 to anything; keeps the URLs it was asked for.
     struct Recording(Rc<RefCell<Vec<String>>>);
     impl FetchTransport for Recording {
@@ -386,12 +374,7 @@ fn only_http_and_https_urls_reach_the_transport() {
         }
     }
     let asked = Rc::new(RefCell::new(Vec::new()));
-    let mut extensions = runtime_web::extensions(runtime_web::Groups::ALL);
-    extensions.push(transport::grant(Rc::new(Recording(asked.clone()))));
-    let mut runtime = runtime_core::Runtime::new(runtime_core::RuntimeOptions {
-        extensions,
-        ..Default::default()
-    });
+    let mut runtime = granted(Recording(asked.clone()));
     assert_eq!(
         settle(
             &mut runtime,

@@ -121,6 +121,19 @@ async fn respond(
     }
 }
 
+/// A runtime for a test's servers and requests, on this thread.
+fn tokio() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A client allowed `http://127.0.0.1:{port}` alone.
+fn loopback(port: u16) -> HttpClient {
+    HttpClient::new([format!("http://127.0.0.1:{port}").as_str()]).unwrap()
+}
+
 /// A runtime whose `fetch()` goes through `client`, and what `script`'s promise settles to.
 fn fetch_through(tokio: &tokio::runtime::Runtime, client: HttpClient, script: &str) -> String {
     fetch_entered(tokio, true, client, script)
@@ -158,13 +171,10 @@ fn fetch_entered(
 
 #[test]
 fn only_allowed_origins_are_reached_directly_or_by_redirect() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (denied, denied_accepted) = tokio.block_on(serve(None));
     let (allowed, _) = tokio.block_on(serve(Some(denied)));
-    let client = || HttpClient::new([format!("http://127.0.0.1:{allowed}").as_str()]).unwrap();
+    let client = || loopback(allowed);
 
     assert_eq!(
         fetch_through(
@@ -201,13 +211,9 @@ fn only_allowed_origins_are_reached_directly_or_by_redirect() {
 
 #[test]
 fn a_response_too_long_or_too_slow_fails_its_request() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (port, _) = tokio.block_on(serve(None));
-    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
-        .unwrap()
+    let client = loopback(port)
         .max_response_bytes(1 << 20)
         .timeout(Duration::from_millis(200));
     assert_eq!(
@@ -231,10 +237,7 @@ fn a_response_too_long_or_too_slow_fails_its_request() {
 /// A request started outside the host's tokio runtime fails with a reason, not a panic.
 #[test]
 fn a_request_outside_tokio_says_so() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let client = HttpClient::new(["http://127.0.0.1:9"]).unwrap();
     assert_eq!(
         fetch_entered(
@@ -252,10 +255,7 @@ fn a_request_outside_tokio_says_so() {
 /// refused as any request to one is.
 #[test]
 fn https_origins_are_reached_in_tls_verified_against_the_roots_given() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (denied, denied_accepted) = tokio.block_on(serve(None));
     let port = tokio.block_on(serve_tls(Some(denied)));
     let client = HttpClient::new([
@@ -295,10 +295,7 @@ fn https_origins_are_reached_in_tls_verified_against_the_roots_given() {
 /// CA; a system with none says so).
 #[test]
 fn a_certificate_its_roots_do_not_vouch_for_fails_the_request() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let port = tokio.block_on(serve_tls(None));
     let origin = format!("https://localhost:{port}");
     let fetch = format!("return (await fetch('{origin}/echo')).status;");
@@ -353,12 +350,9 @@ fn only_http_and_https_origins_are_allowed() {
 #[test]
 fn only_http_and_https_urls_are_requested() {
     use runtime_web::transport::{FetchTransport, OutgoingRequest};
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (allowed, accepted) = tokio.block_on(serve(None));
-    let client = HttpClient::new([format!("http://127.0.0.1:{allowed}").as_str()]).unwrap();
+    let client = loopback(allowed);
     let url = format!("blob:http://127.0.0.1:{allowed}/echo");
     let refused = tokio.block_on(client.fetch(OutgoingRequest {
         method: "GET".to_owned(),
@@ -409,10 +403,7 @@ async fn serve_slowly() -> (u16, Arc<AtomicUsize>) {
 /// otherwise): the rest wait their turn, and all are answered.
 #[test]
 fn requests_in_flight_are_limited_per_client() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let script = |port: u16, count: usize| {
         format!(
             "const all = []; \
@@ -421,16 +412,14 @@ fn requests_in_flight_are_limited_per_client() {
         )
     };
     let (port, most) = tokio.block_on(serve_slowly());
-    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()]).unwrap();
+    let client = loopback(port);
     assert_eq!(fetch_through(&tokio, client, &script(port, 12)), "12");
     assert!(
         most.load(Ordering::SeqCst) <= 6,
         "{most:?} requests in hand at once"
     );
     let (port, most) = tokio.block_on(serve_slowly());
-    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
-        .unwrap()
-        .max_in_flight(2);
+    let client = loopback(port).max_in_flight(2);
     assert_eq!(fetch_through(&tokio, client, &script(port, 5)), "5");
     assert!(
         most.load(Ordering::SeqCst) <= 2,
@@ -466,10 +455,7 @@ fn system_roots_are_read_again_after_a_failure() {
         );
         return;
     };
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let port = tokio.block_on(serve_tls(None));
     let client = HttpClient::new([format!("https://localhost:{port}").as_str()]).unwrap();
     let script = format!("return (await fetch('https://localhost:{port}/echo')).status;");
@@ -486,13 +472,9 @@ fn system_roots_are_read_again_after_a_failure() {
 /// the client's requests in flight), rather than when its timeout ends it.
 #[test]
 fn an_aborted_fetch_lets_go_of_its_request() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (port, _) = tokio.block_on(serve(None));
-    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()])
-        .unwrap()
+    let client = loopback(port)
         .max_in_flight(1)
         .timeout(Duration::from_secs(20));
     assert_eq!(
@@ -520,12 +502,9 @@ fn an_aborted_fetch_lets_go_of_its_request() {
 /// A `fetch()` aborted before its request went out (its body still being read) sends nothing.
 #[test]
 fn a_fetch_aborted_before_it_is_sent_sends_nothing() {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let tokio = tokio();
     let (port, accepted) = tokio.block_on(serve(None));
-    let client = HttpClient::new([format!("http://127.0.0.1:{port}").as_str()]).unwrap();
+    let client = loopback(port);
     assert_eq!(
         fetch_through(
             &tokio,
