@@ -353,8 +353,9 @@
     if (body === null) return null;
     if (body.stream === null && body.incoming === null) {
       const source = body.source;
-      // Strings and Blobs are immutable; bytes are the body's own and never written.
-      return newBody(source, null);
+      // Strings and Blobs are immutable. Bytes are the body's own, which a host answering it
+      // takes (detaching a large body's buffer): the clone gets its own copy.
+      return newBody(ArrayBufferIsView(source) ? copyView(source) : source, null);
     }
     const branches = streams.tee(bodyStream(body));
     body.stream = branches[0];

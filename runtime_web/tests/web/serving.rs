@@ -344,3 +344,21 @@ fn a_handlers_answer_is_read_however_it_comes() {
     let not_a_response = outcome_of("/object").unwrap_err();
     assert!(not_a_response.contains("TypeError"), "{not_a_response}");
 }
+
+/// A response kept across requests and answered by `clone()` answers whole every time: the
+/// host takes a large body's bytes from the clone it is given, never from the one kept.
+#[test]
+fn a_kept_responses_clones_answer_whole_every_time() {
+    let (mut runtime, serve, tokio) = serving_of(
+        "const kept = new Response(new Uint8Array(32768).fill(7)); \
+         export default { fetch: () => kept.clone() };",
+    );
+    for request in 0..3 {
+        let (status, body) = outcome(&mut runtime, &serve, &tokio, "/").unwrap();
+        assert_eq!(
+            (status, body.len(), body.iter().all(|&byte| byte == 7)),
+            (200, 32768, true),
+            "request {request}"
+        );
+    }
+}
