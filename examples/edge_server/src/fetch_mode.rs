@@ -4,8 +4,9 @@
 //! response back). Bodies stream both ways: a request's body is read from hyper as the handler
 //! asks (a body hyper already has whole is handed over as its bytes), and a response made of a
 //! stream goes to hyper chunk by chunk, until the request's deadline. What the handler
-//! answered is checked here: the status a valid HTTP one, every header a valid name and value,
-//! or the request is answered 500.
+//! answered is checked here: the status a valid HTTP one, every header a valid name and
+//! value, or the request is answered 500; its framing headers (`content-length`,
+//! `transfer-encoding`) are left to hyper, which frames the body it is given.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -126,6 +127,12 @@ pub fn respond(
         else {
             return refused(rid, "a header is not valid HTTP");
         };
+        // The body's framing is hyper's, from the body itself: hyper sends a whole body's
+        // `content-length` as given, so a false one would split the response on the
+        // connection (the rest read as the next response).
+        if name == hyper::header::CONTENT_LENGTH || name == hyper::header::TRANSFER_ENCODING {
+            continue;
+        }
         map.append(name, value);
     }
     let body = match body {

@@ -20,6 +20,12 @@ export default {
       Object.defineProperty(Response.prototype, "status", { get: () => 999 });
       return new Response("still mine", { status: 202 });
     }
+    if (path === "/false-length") {
+      // A length that, sent as given, would make the rest of the body the next response.
+      return new Response("HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nforged", {
+        headers: { "content-length": "0", "transfer-encoding": "chunked" },
+      });
+    }
     return new Response(`${request.method} ${request.headers.get("x-a")} ${await request.text()}`);
   },
 };

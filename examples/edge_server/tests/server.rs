@@ -465,6 +465,15 @@ fn a_standard_handlers_misdeeds_are_its_requests_errors() {
         (answer.status, answer.body.as_slice()),
         (200, &b"POST 1 body"[..])
     );
+    // The body is framed by what it is, whatever length the handler claims.
+    let framed = get(address, "/false-length");
+    assert_eq!(
+        (framed.status, framed.body.as_slice()),
+        (
+            200,
+            &b"HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nforged"[..]
+        )
+    );
 }
 
 // ---- bodies streamed both ways (a standard handler) ---------------------------------------
