@@ -4,8 +4,8 @@
 //! response back). Bodies stream both ways: a request's body is read from hyper as the handler
 //! asks (a body hyper already has whole is handed over as its bytes), and a response made of a
 //! stream goes to hyper chunk by chunk, until the request's deadline. What the handler
-//! answered is checked here: the status a valid HTTP one, every header a valid name and
-//! value, or the request is answered 500; its framing headers (`content-length`,
+//! answered is checked here: the status one a `Response` may have, every header a valid name
+//! and value, or the request is answered 500; its framing headers (`content-length`,
 //! `transfer-encoding`) are left to hyper, which frames the body it is given.
 
 use std::future::Future;
@@ -117,9 +117,11 @@ pub fn respond(
     deadline: Instant,
     closer: Option<BodyCloser>,
 ) -> Reply {
+    // A `Response`'s own range: a handler that patches `then` answers anything, and hyper
+    // would send a 1xx (or 600-999) as it is.
     let status = match StatusCode::from_u16(status) {
-        Ok(status) => status,
-        Err(_) => return refused(rid, &format!("the status {status} is not an HTTP status")),
+        Ok(status) if (200..=599).contains(&status.as_u16()) => status,
+        _ => return refused(rid, &format!("the status {status} is not a response's")),
     };
     let mut map = HeaderMap::new();
     for (name, value) in headers.iter() {

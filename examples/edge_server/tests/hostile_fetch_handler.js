@@ -26,6 +26,15 @@ export default {
         headers: { "content-length": "0", "transfer-encoding": "chunked" },
       });
     }
+    if (path === "/then") {
+      // The answer resolves a promise: a `then` on every array presents another.
+      Array.prototype.then = function (resolve) {
+        delete Array.prototype.then;
+        resolve([101, "upgrade\nwebsocket", null]);
+      };
+      await null;
+      return new Response("switched?");
+    }
     return new Response(`${request.method} ${request.headers.get("x-a")} ${await request.text()}`);
   },
 };

@@ -474,6 +474,7 @@ fn a_standard_handlers_misdeeds_are_its_requests_errors() {
             &b"HTTP/1.1 200 OK\r\ncontent-length: 6\r\n\r\nforged"[..]
         )
     );
+    assert_eq!(get(address, "/then").status, 500);
 }
 
 // ---- bodies streamed both ways (a standard handler) ---------------------------------------
