@@ -8,7 +8,9 @@
 //! hand a request's body over unread ([`RequestBody::stream`]: read from hyper as the handler
 //! asks), and a response made of a stream is forwarded chunk by chunk as it comes
 //! ([`ResponseBody::Stream`], a hyper body). What the handler answered is its own: a host
-//! checks the status and each header as HTTP before it sends them.
+//! checks the status (200 to 599; a handler that patches `then` can answer any) and each
+//! header as HTTP before it sends them, and frames the body itself (a `content-length` the
+//! handler set is its claim).
 //!
 //! ```
 //! use runtime_core::modules::{ModuleSource, StaticModuleLoader};
