@@ -46,7 +46,7 @@ mod request_body;
 mod response_body;
 
 pub use request_body::{BodyCloser, BodySource, BoxError, RequestBody};
-pub use response_body::{StreamFailed, StreamedBody};
+pub use response_body::{StreamCloser, StreamFailed, StreamedBody};
 
 pub(crate) use request_body::{
     op_web_incoming_cancel, op_web_incoming_read, op_web_incoming_read_all,

@@ -23,6 +23,7 @@ use runtime_web::fetch_handler::{
 };
 use tokio::time::{Instant, Sleep};
 
+use crate::polling::AbortOnDrop;
 use crate::{reply, Reply, MAX_BODY};
 
 /// A request's arguments: method, URL (from its `Host`, `http://localhost` without one),
@@ -110,12 +111,12 @@ pub type ReplyBody = Either<Full<Bytes>, Deadlined>;
 
 /// The hyper response of what the handler answered, checked; a streamed body ends (with an
 /// error: the client sees the response cut short) at `deadline`. The request's body is read no
-/// more (`closer`) once the response is sent.
+/// more (`closer_of_request`) once the response is sent.
 pub fn respond(
     rid: u32,
     (status, headers, body): Answer,
     deadline: Instant,
-    closer: Option<BodyCloser>,
+    closer_of_request: Option<BodyCloser>,
 ) -> Reply {
     // A `Response`'s own range: a handler that patches `then` answers anything, and hyper
     // would send a 1xx (or 600-999) as it is.
@@ -140,11 +141,21 @@ pub fn respond(
     let body = match body {
         ResponseBody::None => Either::Left(Full::new(Bytes::new())),
         ResponseBody::Bytes(bytes) => Either::Left(Full::new(bytes)),
-        ResponseBody::Stream(stream) => Either::Right(Deadlined {
-            body: stream,
-            deadline: Box::pin(tokio::time::sleep_until(deadline)),
-            _request_body: closer,
-        }),
+        ResponseBody::Stream(stream) => {
+            // Closed at the deadline by a task of its own: hyper polls a body no more while
+            // its client reads nothing, so the body cannot see its deadline pass itself.
+            let closer = stream.closer();
+            let closing = tokio::task::spawn_local(async move {
+                tokio::time::sleep_until(deadline).await;
+                closer.close();
+            });
+            Either::Right(Deadlined {
+                body: stream,
+                deadline: Box::pin(tokio::time::sleep_until(deadline)),
+                _closing: AbortOnDrop(closing),
+                _request_body: closer_of_request,
+            })
+        }
     };
     let mut response = Response::new(body);
     *response.status_mut() = status;
@@ -157,6 +168,8 @@ pub fn respond(
 pub struct Deadlined {
     body: StreamedBody,
     deadline: Pin<Box<Sleep>>,
+    /// The task that closes the body at the deadline, unpolled or not; aborted with it.
+    _closing: AbortOnDrop<()>,
     /// The request's body, readable (by a handler echoing it, say) until this one is done.
     _request_body: Option<BodyCloser>,
 }

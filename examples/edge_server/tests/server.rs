@@ -620,6 +620,23 @@ fn a_client_that_stops_reading_holds_the_stream_back_and_cancels_it() {
     assert_eq!(wait_for_cancels(address, 1), 1);
 }
 
+/// A client that stops reading a streamed response, and stays, holds it only until the
+/// request's deadline: hyper polls the body no more once its client reads nothing, so the
+/// body is closed from outside then, and the handler's stream is cancelled.
+#[test]
+fn a_stream_no_one_reads_is_cancelled_at_the_deadline() {
+    let address = start_with(
+        Mode::Js,
+        "tests/streaming_handler.js",
+        1,
+        Duration::from_secs(2),
+    );
+    let mut endless = AnswerReader::new(sent(address, &get_head("/endless")));
+    assert_eq!(endless.head().0, 200);
+    assert_eq!(wait_for_cancels(address, 1), 1);
+    drop(endless);
+}
+
 #[test]
 fn a_stream_that_never_ends_is_cut_at_the_deadline() {
     let address = start_with(

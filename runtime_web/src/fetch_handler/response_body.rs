@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex, Weak};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -51,18 +52,48 @@ impl Sink {
     pub(crate) fn take_body(&self) -> Option<StreamedBody> {
         let receiver = self.receiver.borrow_mut().take()?;
         Some(StreamedBody {
-            receiver,
+            receiver: Arc::new(Mutex::new(Some(receiver))),
             ended: false,
         })
     }
 }
 
+/// The host's end, shared with its [`StreamCloser`]s; `None` once closed.
+type Shared = Mutex<Option<mpsc::Receiver<Piece>>>;
+
 /// A streamed response body, as the host reads it: a hyper body of the handler's chunks. It
 /// ends with an error (hyper then aborts the response, so the client never takes a truncated
 /// body for a whole one) when the handler's stream errors or its runtime ends first.
 pub struct StreamedBody {
-    receiver: mpsc::Receiver<Piece>,
+    receiver: Arc<Shared>,
     ended: bool,
+}
+
+impl StreamedBody {
+    /// A handle that ends this body from outside, whether or not its reader is polling it (a
+    /// client that stopped reading leaves hyper's write buffer full, and hyper polls no
+    /// more): at a deadline, say.
+    pub fn closer(&self) -> StreamCloser {
+        StreamCloser(Arc::downgrade(&self.receiver))
+    }
+}
+
+/// Ends a [`StreamedBody`] ([`StreamedBody::closer`]): the pieces waiting are dropped (their
+/// memory given back), the handler's stream is cancelled, and the body ends with an error.
+#[derive(Debug)]
+pub struct StreamCloser(Weak<Shared>);
+
+impl StreamCloser {
+    /// Closes the body, if it is still there.
+    pub fn close(self) {
+        if let Some(shared) = self.0.upgrade() {
+            let receiver = shared
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .take();
+            drop(receiver);
+        }
+    }
 }
 
 impl std::fmt::Debug for StreamedBody {
@@ -93,22 +124,31 @@ impl Body for StreamedBody {
         mut self: Pin<&mut Self>,
         context: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, StreamFailed>>> {
-        if self.ended {
+        let this = &mut *self;
+        if this.ended {
             return Poll::Ready(None);
         }
-        let piece = std::task::ready!(self.receiver.poll_recv(context));
+        let mut receiver = this
+            .receiver
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let Some(receiver) = receiver.as_mut() else {
+            this.ended = true;
+            return Poll::Ready(Some(Err(StreamFailed("the response body was closed"))));
+        };
+        let piece = std::task::ready!(receiver.poll_recv(context));
         Poll::Ready(match piece {
             Some(Piece::Data(bytes)) => Some(Ok(Frame::data(bytes))),
             Some(Piece::End) => {
-                self.ended = true;
+                this.ended = true;
                 None
             }
             Some(Piece::Failed) => {
-                self.ended = true;
+                this.ended = true;
                 Some(Err(StreamFailed("the response body's stream errored")))
             }
             None => {
-                self.ended = true;
+                this.ended = true;
                 Some(Err(StreamFailed(
                     "the runtime ended before the response body",
                 )))
