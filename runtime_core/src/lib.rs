@@ -96,6 +96,7 @@ pub use errors::frames::{JsLocation, JsStackFrame};
 pub use errors::js_error::{JsError, JsErrorKind};
 pub use errors::op_error::{ErrorProperty, JsErrorClass, OpError};
 pub use event_loop::calls::CallInFlight;
+pub use event_loop::work_owner::AbandonedCalls;
 pub use event_loop::LoopSource;
 pub use extension::{Extension, ExtensionSource, GlobalScript, KeepFn};
 pub use globals::console;

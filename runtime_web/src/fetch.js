@@ -26,6 +26,7 @@
     op_web_incoming_read,
     op_web_incoming_read_all,
     op_web_incoming_cancel,
+    op_web_answer_abandoned,
     op_web_sink_new,
     op_web_sink_write,
     op_web_sink_ready,
@@ -1164,6 +1165,12 @@
     if (bodyUsed(body)) throw typeError("The handler's Response's body has already been read.");
     const stream = bodyStream(body);
     if (streams.isLocked(stream)) throw typeError("The handler's Response's body is locked.");
+    // The host gave up on this call (it timed out, its client went away): a sink would wait
+    // for good for a reader, holding the stream and its chunks.
+    if (op_web_answer_abandoned()) {
+      streams.cancel(stream);
+      return [record.status, headers, null];
+    }
     const sink = op_web_sink_new();
     streams.forward(
       stream,

@@ -28,6 +28,7 @@ pub(crate) fn extension() -> Extension {
             fetch_handler::op_web_incoming_read::DECL,
             fetch_handler::op_web_incoming_read_all::DECL,
             fetch_handler::op_web_incoming_cancel::DECL,
+            fetch_handler::op_web_answer_abandoned::DECL,
             fetch_handler::op_web_sink_new::DECL,
             fetch_handler::op_web_sink_write::DECL,
             fetch_handler::op_web_sink_ready::DECL,

@@ -52,7 +52,8 @@ pub(crate) use request_body::{
     op_web_incoming_cancel, op_web_incoming_read, op_web_incoming_read_all,
 };
 pub(crate) use response_body::{
-    op_web_sink_close, op_web_sink_new, op_web_sink_ready, op_web_sink_write,
+    op_web_answer_abandoned, op_web_sink_close, op_web_sink_new, op_web_sink_ready,
+    op_web_sink_write,
 };
 
 /// Whether a handler's answer is a promise (an async handler's): one look, where checking it

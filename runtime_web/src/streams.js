@@ -2342,6 +2342,8 @@
     // read". The stream is locked meanwhile; a chunk of another type errors it.
     readAllBytes: (stream) => readAllBytes(readableSlots(stream)),
     forward: (stream, write, end) => forward(readableSlots(stream), write, end),
+    // Cancels a stream nobody will read (its cancel's failure goes nowhere).
+    cancel: (stream) => markHandled(readableStreamCancel(readableSlots(stream), undefined)),
     // A stream that is closed and disturbed: the body of a consumed source.
     createUsed: () => {
       const slots = createReadableStream(noop, () => resolvedWith(undefined), () => resolvedWith(undefined), 0);

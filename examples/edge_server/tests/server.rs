@@ -637,6 +637,27 @@ fn a_stream_no_one_reads_is_cancelled_at_the_deadline() {
     drop(endless);
 }
 
+/// A stream a handler answers for a request its server gave up on (past its deadline) is
+/// cancelled, not forwarded into a body nobody will read.
+#[test]
+fn a_stream_answered_after_the_deadline_is_cancelled() {
+    let address = start_with(
+        Mode::Js,
+        "tests/streaming_handler.js",
+        1,
+        Duration::from_secs(2),
+    );
+    let head =
+        "POST /answer-later HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n";
+    let mut stream = sent(address, head);
+    write!(stream, "1\r\nx\r\n").unwrap();
+    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
+    assert_eq!(reader.head().0, 504);
+    // The client goes: the body's read fails, and the handler answers its stream.
+    drop((reader, stream));
+    assert_eq!(wait_for_cancels(address, 1), 1);
+}
+
 #[test]
 fn a_stream_that_never_ends_is_cut_at_the_deadline() {
     let address = start_with(

@@ -24,6 +24,24 @@ export default {
         }),
       );
     }
+    if (path === "/answer-later") {
+      // A stream answered once the request's body is done, which its client holds past the
+      // request's deadline.
+      try {
+        await request.text();
+      } catch {}
+      return new Response(
+        new ReadableStream({
+          pull(controller) {
+            state.pulls++;
+            controller.enqueue(new Uint8Array(64 * 1024));
+          },
+          cancel() {
+            state.cancelled++;
+          },
+        }),
+      );
+    }
     if (path === "/release") {
       const release = state.release;
       state.release = null;

@@ -170,8 +170,18 @@ impl Runtime {
     /// Cancels the work of the call started on behalf of `owner`
     /// ([`Runtime::start_call_as`]): its timers, forgotten in JavaScript too. Its ops run to
     /// their end (an op's future is the host's code, which the runtime cannot stop halfway
-    /// safely) and their results go to promises nothing waits on. Returns how many timers.
+    /// safely) and their results go to promises nothing waits on. The call is remembered as
+    /// abandoned ([`crate::AbandonedCalls`]), for extensions that would start work for its
+    /// answer. Returns how many timers.
     pub fn cancel_work_of(&mut self, owner: std::num::NonZeroU64) -> usize {
+        {
+            use crate::event_loop::work_owner::AbandonedCalls;
+            let mut state = self.state.borrow_mut();
+            if !state.has::<AbandonedCalls>() {
+                state.put(AbandonedCalls::default());
+            }
+            state.borrow_mut::<AbandonedCalls>().add(owner);
+        }
         let Some(timers) = self
             .state
             .borrow()

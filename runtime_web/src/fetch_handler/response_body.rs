@@ -177,6 +177,15 @@ impl AsRef<[u8]> for Counted {
     }
 }
 
+/// Whether the answer being made is for a call its host gave up on (it timed out, its
+/// client went away): a response's stream is then cancelled, not forwarded to no one.
+#[op]
+pub(crate) fn op_web_answer_abandoned(scope: &mut v8::PinScope<'_, '_>, state: &OpState) -> bool {
+    state
+        .try_borrow::<runtime_core::AbandonedCalls>()
+        .is_some_and(|calls| calls.current(scope))
+}
+
 /// A new sink; the host takes its other end with the answer.
 #[op]
 #[cppgc]
