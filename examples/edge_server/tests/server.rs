@@ -658,6 +658,25 @@ fn a_stream_answered_after_the_deadline_is_cancelled() {
     assert_eq!(wait_for_cancels(address, 1), 1);
 }
 
+/// A read of a request's body that its client holds (part sent, then nothing) ends with the
+/// request, at its deadline: the handler's read fails, and the body holds nothing more.
+#[test]
+fn a_body_read_in_flight_ends_with_its_request() {
+    let address = start_with(
+        Mode::Js,
+        "tests/streaming_handler.js",
+        1,
+        Duration::from_secs(2),
+    );
+    let head = "POST /read-held HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n";
+    let mut stream = sent(address, head);
+    write!(stream, "1\r\nx\r\n").unwrap();
+    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
+    assert_eq!(reader.head().0, 504);
+    assert_eq!(wait_for_cancels(address, 1), 1);
+    drop((reader, stream));
+}
+
 #[test]
 fn a_stream_that_never_ends_is_cut_at_the_deadline() {
     let address = start_with(

@@ -42,6 +42,15 @@ export default {
         }),
       );
     }
+    if (path === "/read-held") {
+      // Reads its whole body, which its client sends part of and then holds.
+      try {
+        await request.arrayBuffer();
+      } catch {
+        state.cancelled++;
+      }
+      return text("read");
+    }
     if (path === "/release") {
       const release = state.release;
       state.release = null;

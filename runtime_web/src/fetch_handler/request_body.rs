@@ -7,8 +7,10 @@
 //! (hyper's connection, waiting for it to be read) until V8 collects the request.
 
 use std::cell::{Cell, RefCell};
-use std::pin::Pin;
+use std::future::Future;
+use std::pin::{pin, Pin};
 use std::rc::Rc;
+use std::task::{Poll, Waker};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
@@ -36,10 +38,12 @@ pub enum RequestBody {
 pub struct BodySource {
     source: RefCell<Option<Source>>,
     closed: Cell<bool>,
+    /// The waker of the read in flight, woken when the body is closed.
+    reading: RefCell<Option<Waker>>,
 }
 
 /// Ends a streamed request body's reading when dropped: the host's body is dropped (a read in
-/// flight drops it when it returns) and any later read fails. A host drops it once the
+/// flight fails at once, dropping it) and any later read fails. A host drops it once the
 /// request is done, its response sent.
 pub struct BodyCloser(Rc<BodySource>);
 
@@ -48,7 +52,37 @@ impl Drop for BodyCloser {
         self.0.closed.set(true);
         let source = self.0.source.borrow_mut().take();
         drop(source);
+        let reading = self.0.reading.borrow_mut().take();
+        if let Some(reading) = reading {
+            reading.wake();
+        }
     }
+}
+
+impl BodySource {
+    /// `read`, unless the body is closed first: a read of a client that trickles its body
+    /// holds nothing of the host's once the request is done.
+    async fn unless_closed<T>(
+        &self,
+        read: impl Future<Output = Result<T, OpError>>,
+    ) -> Result<T, OpError> {
+        let mut read = pin!(read);
+        std::future::poll_fn(|cx| {
+            if self.closed.get() {
+                return Poll::Ready(Err(closed()));
+            }
+            if let Poll::Ready(done) = read.as_mut().poll(cx) {
+                return Poll::Ready(done);
+            }
+            *self.reading.borrow_mut() = Some(cx.waker().clone());
+            Poll::Pending
+        })
+        .await
+    }
+}
+
+fn closed() -> OpError {
+    OpError::type_error("The request's body can no longer be read: its response was sent.")
 }
 
 impl RequestBody {
@@ -62,6 +96,7 @@ impl RequestBody {
         Self::Stream(Rc::new(BodySource {
             source: RefCell::new(Some(Box::pin(body.map_err(Into::into)))),
             closed: Cell::new(false),
+            reading: RefCell::new(None),
         }))
     }
 
@@ -115,9 +150,7 @@ unsafe impl Trace for Incoming {}
 impl Incoming {
     fn take(&self) -> Result<Source, OpError> {
         if self.0.closed.get() {
-            return Err(OpError::type_error(
-                "The request's body can no longer be read: its response was sent.",
-            ));
+            return Err(closed());
         }
         self.0
             .source
@@ -144,21 +177,28 @@ pub(crate) async fn op_web_incoming_read(
     #[cppgc] incoming: Held<Incoming>,
 ) -> Result<Option<Bytes>, OpError> {
     let mut source = incoming.take()?;
-    loop {
-        match source.frame().await {
-            None => return Ok(None),
-            Some(Err(error)) => return Err(read_failed(error)),
-            Some(Ok(frame)) => {
-                // Trailers are not a request's body.
-                if let Ok(data) = frame.into_data() {
-                    if !data.is_empty() {
-                        incoming.put_back(source);
-                        return Ok(Some(data));
+    let body = incoming.0.clone();
+    let read = async {
+        loop {
+            match source.frame().await {
+                None => return Ok(None),
+                Some(Err(error)) => return Err(read_failed(error)),
+                Some(Ok(frame)) => {
+                    // Trailers are not a request's body.
+                    if let Ok(data) = frame.into_data() {
+                        if !data.is_empty() {
+                            return Ok(Some(data));
+                        }
                     }
                 }
             }
         }
+    };
+    let read = body.unless_closed(read).await;
+    if let Ok(Some(_)) = read {
+        incoming.put_back(source);
     }
+    read
 }
 
 /// The rest of the body, whole (one chunk: no copy).
@@ -167,9 +207,10 @@ pub(crate) async fn op_web_incoming_read_all(
     #[cppgc] incoming: Held<Incoming>,
 ) -> Result<Bytes, OpError> {
     let source = incoming.take()?;
+    let body = incoming.0.clone();
     drop(incoming);
-    let collected = source.collect().await.map_err(read_failed)?;
-    Ok(collected.to_bytes())
+    let read = async { source.collect().await.map_err(read_failed) };
+    Ok(body.unless_closed(read).await?.to_bytes())
 }
 
 /// The handler cancelled the body's stream: the host's body is dropped unread.
