@@ -620,17 +620,34 @@ fn a_client_that_stops_reading_holds_the_stream_back_and_cancels_it() {
     assert_eq!(wait_for_cancels(address, 1), 1);
 }
 
+/// The streaming handler's server, each request's deadline 2 s after it came.
+fn streaming_with_a_short_deadline() -> SocketAddr {
+    start_with(
+        Mode::Js,
+        "tests/streaming_handler.js",
+        1,
+        Duration::from_secs(2),
+    )
+}
+
+/// A chunked `POST path` of which one chunk is sent and the rest held: answered 504 at its
+/// deadline. The connection and its reader, for the caller to hold.
+fn held_past_the_deadline(address: SocketAddr, path: &str) -> (TcpStream, AnswerReader) {
+    let head =
+        format!("POST {path} HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n");
+    let mut stream = sent(address, &head);
+    write!(stream, "1\r\nx\r\n").unwrap();
+    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
+    assert_eq!(reader.head().0, 504);
+    (stream, reader)
+}
+
 /// A client that stops reading a streamed response, and stays, holds it only until the
 /// request's deadline: hyper polls the body no more once its client reads nothing, so the
 /// body is closed from outside then, and the handler's stream is cancelled.
 #[test]
 fn a_stream_no_one_reads_is_cancelled_at_the_deadline() {
-    let address = start_with(
-        Mode::Js,
-        "tests/streaming_handler.js",
-        1,
-        Duration::from_secs(2),
-    );
+    let address = streaming_with_a_short_deadline();
     let mut endless = AnswerReader::new(sent(address, &get_head("/endless")));
     assert_eq!(endless.head().0, 200);
     assert_eq!(wait_for_cancels(address, 1), 1);
@@ -641,50 +658,26 @@ fn a_stream_no_one_reads_is_cancelled_at_the_deadline() {
 /// cancelled, not forwarded into a body nobody will read.
 #[test]
 fn a_stream_answered_after_the_deadline_is_cancelled() {
-    let address = start_with(
-        Mode::Js,
-        "tests/streaming_handler.js",
-        1,
-        Duration::from_secs(2),
-    );
-    let head =
-        "POST /answer-later HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n";
-    let mut stream = sent(address, head);
-    write!(stream, "1\r\nx\r\n").unwrap();
-    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
-    assert_eq!(reader.head().0, 504);
-    // The client goes: the body's read fails, and the handler answers its stream.
-    drop((reader, stream));
+    let address = streaming_with_a_short_deadline();
+    // The body's read fails as the request ends, and the handler answers its stream.
+    let held = held_past_the_deadline(address, "/answer-later");
     assert_eq!(wait_for_cancels(address, 1), 1);
+    drop(held);
 }
 
 /// A read of a request's body that its client holds (part sent, then nothing) ends with the
 /// request, at its deadline: the handler's read fails, and the body holds nothing more.
 #[test]
 fn a_body_read_in_flight_ends_with_its_request() {
-    let address = start_with(
-        Mode::Js,
-        "tests/streaming_handler.js",
-        1,
-        Duration::from_secs(2),
-    );
-    let head = "POST /read-held HTTP/1.1\r\nhost: localhost\r\ntransfer-encoding: chunked\r\n\r\n";
-    let mut stream = sent(address, head);
-    write!(stream, "1\r\nx\r\n").unwrap();
-    let mut reader = AnswerReader::new(stream.try_clone().unwrap());
-    assert_eq!(reader.head().0, 504);
+    let address = streaming_with_a_short_deadline();
+    let held = held_past_the_deadline(address, "/read-held");
     assert_eq!(wait_for_cancels(address, 1), 1);
-    drop((reader, stream));
+    drop(held);
 }
 
 #[test]
 fn a_stream_that_never_ends_is_cut_at_the_deadline() {
-    let address = start_with(
-        Mode::Js,
-        "tests/streaming_handler.js",
-        1,
-        Duration::from_secs(2),
-    );
+    let address = streaming_with_a_short_deadline();
     let trickle = get(address, "/trickle");
     assert_eq!(trickle.status, 200);
     assert!(!trickle.complete, "cut short, not ended as if whole");
