@@ -35,6 +35,7 @@
 mod base64;
 mod blob;
 mod buffer_source;
+mod cancel_signal;
 mod clone;
 mod compression;
 mod crypto;

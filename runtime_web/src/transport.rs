@@ -32,15 +32,16 @@
 //! # let _ = extensions;
 //! ```
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Poll, Waker};
 
 use bytes::Bytes;
 use runtime_core::{op, ByteString, Extension, OpError, OpState};
+
+use crate::cancel_signal::CancelSignal;
 
 mod client_tls;
 mod http_client;
@@ -101,14 +102,7 @@ type Answer = (u16, String, Vec<ByteString>, Bytes);
 
 /// The requests in flight that an abort may cancel, by the id `fetch.js` gave each.
 #[derive(Default)]
-struct Abortable(HashMap<u32, Rc<Abort>>);
-
-/// Whether a request was aborted, and the waker of the op awaiting it.
-#[derive(Default)]
-struct Abort {
-    aborted: Cell<bool>,
-    waker: RefCell<Option<Waker>>,
-}
+struct Abortable(HashMap<u32, Rc<CancelSignal>>);
 
 /// Forgets request `id`'s abort when its op ends, however it ends.
 struct Registered {
@@ -138,11 +132,7 @@ pub(crate) fn op_web_fetch_abort(state: &OpState, id: u32) {
     else {
         return;
     };
-    abort.aborted.set(true);
-    let waker = abort.waker.borrow_mut().take();
-    if let Some(waker) = waker {
-        waker.wake();
-    }
+    abort.cancel();
 }
 
 /// `fetch()`'s way out: the granted transport, or a refusal. `id` (not 0: the request has a
@@ -172,11 +162,11 @@ pub(crate) async fn op_web_fetch(
         headers,
         body,
     };
-    let mut fetched = transport.fetch(request);
+    let fetched = transport.fetch(request);
     let response = if id == 0 {
         fetched.await
     } else {
-        let abort = Rc::new(Abort::default());
+        let abort = Rc::new(CancelSignal::default());
         {
             let mut state = state.borrow_mut();
             if !state.has::<Abortable>() {
@@ -188,17 +178,7 @@ pub(crate) async fn op_web_fetch(
             state: state.clone(),
             id,
         };
-        std::future::poll_fn(|cx| {
-            if abort.aborted.get() {
-                return Poll::Ready(Err("aborted".to_owned()));
-            }
-            let polled = fetched.as_mut().poll(cx);
-            if polled.is_pending() {
-                *abort.waker.borrow_mut() = Some(cx.waker().clone());
-            }
-            polled
-        })
-        .await
+        abort.unless(fetched, || Err("aborted".to_owned())).await
     }
     .map_err(|why| OpError::type_error(format!("fetch failed: {why}")))?;
     let mut flat = Vec::with_capacity(response.headers.len() * 2);

@@ -6,17 +6,17 @@
 //! done ([`BodyCloser`]): a body the handler left unread then holds nothing of the host's
 //! (hyper's connection, waiting for it to be read) until V8 collects the request.
 
-use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::{pin, Pin};
+use std::cell::RefCell;
+use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Poll, Waker};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::body::Body;
 use runtime_core::v8;
 use runtime_core::{op, Held, OpError, ToV8, Trace, Wrapped};
+
+use crate::cancel_signal::CancelSignal;
 
 /// A streamed body's error, as the host's body gives it.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -37,9 +37,8 @@ pub enum RequestBody {
 /// [`BodyCloser`]: `None` while a read has it, and once it ended, was cancelled or closed.
 pub struct BodySource {
     source: RefCell<Option<Source>>,
-    closed: Cell<bool>,
-    /// The waker of the read in flight, woken when the body is closed.
-    reading: RefCell<Option<Waker>>,
+    /// Signalled when the host closes the body: a read in flight fails at once.
+    closed: CancelSignal,
 }
 
 /// Ends a streamed request body's reading when dropped: the host's body is dropped (a read in
@@ -49,35 +48,9 @@ pub struct BodyCloser(Rc<BodySource>);
 
 impl Drop for BodyCloser {
     fn drop(&mut self) {
-        self.0.closed.set(true);
+        self.0.closed.cancel();
         let source = self.0.source.borrow_mut().take();
         drop(source);
-        let reading = self.0.reading.borrow_mut().take();
-        if let Some(reading) = reading {
-            reading.wake();
-        }
-    }
-}
-
-impl BodySource {
-    /// `read`, unless the body is closed first: a read of a client that trickles its body
-    /// holds nothing of the host's once the request is done.
-    async fn unless_closed<T>(
-        &self,
-        read: impl Future<Output = Result<T, OpError>>,
-    ) -> Result<T, OpError> {
-        let mut read = pin!(read);
-        std::future::poll_fn(|cx| {
-            if self.closed.get() {
-                return Poll::Ready(Err(closed()));
-            }
-            if let Poll::Ready(done) = read.as_mut().poll(cx) {
-                return Poll::Ready(done);
-            }
-            *self.reading.borrow_mut() = Some(cx.waker().clone());
-            Poll::Pending
-        })
-        .await
     }
 }
 
@@ -95,8 +68,7 @@ impl RequestBody {
     {
         Self::Stream(Rc::new(BodySource {
             source: RefCell::new(Some(Box::pin(body.map_err(Into::into)))),
-            closed: Cell::new(false),
-            reading: RefCell::new(None),
+            closed: CancelSignal::default(),
         }))
     }
 
@@ -149,7 +121,7 @@ unsafe impl Trace for Incoming {}
 
 impl Incoming {
     fn take(&self) -> Result<Source, OpError> {
-        if self.0.closed.get() {
+        if self.0.closed.is_cancelled() {
             return Err(closed());
         }
         self.0
@@ -161,7 +133,7 @@ impl Incoming {
 
     /// Puts the source back after a read, unless the host closed the body meanwhile.
     fn put_back(&self, source: Source) {
-        if !self.0.closed.get() {
+        if !self.0.closed.is_cancelled() {
             *self.0.source.borrow_mut() = Some(source);
         }
     }
@@ -194,7 +166,8 @@ pub(crate) async fn op_web_incoming_read(
             }
         }
     };
-    let read = body.unless_closed(read).await;
+    // A client that trickles its body holds nothing of the host's once the request is done.
+    let read = body.closed.unless(read, || Err(closed())).await;
     if let Ok(Some(_)) = read {
         incoming.put_back(source);
     }
@@ -210,7 +183,7 @@ pub(crate) async fn op_web_incoming_read_all(
     let body = incoming.0.clone();
     drop(incoming);
     let read = async { source.collect().await.map_err(read_failed) };
-    Ok(body.unless_closed(read).await?.to_bytes())
+    Ok(body.closed.unless(read, || Err(closed())).await?.to_bytes())
 }
 
 /// The handler cancelled the body's stream: the host's body is dropped unread.
