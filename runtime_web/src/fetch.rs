@@ -41,5 +41,6 @@ pub(crate) fn extension() -> Extension {
         )
         .state(|state| {
             state.put(BindFetchHandler::default());
+            state.put(crate::transport::Abortable::default());
         })
 }

@@ -100,9 +100,10 @@ pub fn grant(transport: Rc<dyn FetchTransport>) -> Extension {
 /// What `fetch()` gets back: status, status text, headers (name, value, ...), body.
 type Answer = (u16, String, Vec<ByteString>, Bytes);
 
-/// The requests in flight that an abort may cancel, by the id `fetch.js` gave each.
+/// The requests in flight that an abort may cancel, by the id `fetch.js` gave each (in the
+/// fetch group's op state).
 #[derive(Default)]
-struct Abortable(HashMap<u32, Rc<CancelSignal>>);
+pub(crate) struct Abortable(HashMap<u32, Rc<CancelSignal>>);
 
 /// Forgets request `id`'s abort when its op ends, however it ends.
 struct Registered {
@@ -167,13 +168,11 @@ pub(crate) async fn op_web_fetch(
         fetched.await
     } else {
         let abort = Rc::new(CancelSignal::default());
-        {
-            let mut state = state.borrow_mut();
-            if !state.has::<Abortable>() {
-                state.put(Abortable::default());
-            }
-            state.borrow_mut::<Abortable>().0.insert(id, abort.clone());
-        }
+        state
+            .borrow_mut()
+            .borrow_mut::<Abortable>()
+            .0
+            .insert(id, abort.clone());
         let _registered = Registered {
             state: state.clone(),
             id,
